@@ -1,0 +1,14 @@
+import type { Config } from '../core/config';
+import type { Mailer } from '../core/mailer';
+import type { SmsSender } from '../core/sms';
+import type { Db } from '../db/knex';
+import type { OutboxStarter } from '../temporal/outbox';
+
+/** What activities may reach. Tests pass their own (a real SMTP server, a local HTTP receiver…). */
+export interface ActivityDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  sms: SmsSender;
+  outbox: OutboxStarter;
+}

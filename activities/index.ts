@@ -1,0 +1,20 @@
+import { appReviewActivities } from './app-review';
+import type { ActivityDeps } from './deps';
+import { pingActivities } from './ping';
+import { schedulingActivities } from './scheduling';
+import { sequencesActivities } from './sequences';
+import { webhooksActivities } from './webhooks';
+
+/** Every activity, bound to its dependencies (the temporalio/samples-typescript pattern). */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...pingActivities(deps),
+    ...webhooksActivities(deps),
+    ...schedulingActivities(deps),
+    ...sequencesActivities(deps),
+    ...appReviewActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;
+export type { ActivityDeps };

@@ -1,0 +1,36 @@
+import Koa from 'koa';
+import type { AppDeps } from './deps';
+import { ApiError } from './http/errors';
+import { requestIdAndErrors } from './http/errors-middleware';
+import { mountRoutes } from './http/mount';
+import type { RouteDef } from './http/route';
+import { allRoutes } from './routes';
+
+async function securityHeaders(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  await next();
+  // Pages meant for embedding set their own frame-ancestors; everything else refuses framing.
+  if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
+  if (!ctx.response.get('X-Frame-Options') && !/frame-ancestors (?!'none')/.test(ctx.response.get('Content-Security-Policy'))) {
+    ctx.set('X-Frame-Options', 'DENY');
+  }
+}
+
+/** Build the Koa app. `routes` defaults to the full route table. */
+export function createApp(deps: AppDeps, routes: RouteDef[] = allRoutes()): Koa {
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  app.silent = true;
+  const router = mountRoutes(routes, deps);
+  app.use(requestIdAndErrors);
+  app.use(securityHeaders);
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'Method not allowed on this path'),
+      notImplemented: () => new ApiError(405, 'method_not_allowed', 'Method not implemented'),
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,43 @@
+import type { Client } from '@temporalio/client';
+import Redis from 'ioredis';
+import type { Config } from '../core/config';
+import { logger } from '../core/logger';
+import { createDb, type Db } from '../db/knex';
+import { OutboxStarter } from '../temporal/outbox';
+import type { AppDeps } from './deps';
+import { RateLimits } from './http/rate-limit';
+
+/** Wire the API's dependencies from config. */
+export function buildAppDeps(
+  config: Config,
+  temporal: { get: () => Promise<Client>; healthy: () => Promise<boolean> },
+  db: Db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX),
+): AppDeps {
+  return {
+    db,
+    config,
+    outbox: new OutboxStarter(db, temporal.get, config.TEMPORAL_TASK_QUEUE),
+    rateLimits: new RateLimits(db, {
+      publicPerMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE,
+      disabled: config.RATE_LIMIT_DISABLED,
+      apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
+      syncMs: config.RATE_LIMIT_SYNC_MS,
+      redis: config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined,
+    }),
+    temporalHealthy: temporal.healthy,
+  };
+}
+
+function connectRedis(url: string): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  redis.on('error', (err) => logger.warn({ err: String(err) }, 'redis (rate limits) unavailable; counting in process'));
+  return redis;
+}
+
+export function requireDatabaseUrl(config: Config): string {
+  if (!config.DATABASE_URL) {
+    process.stderr.write('DATABASE_URL is not set. Run `npm run dev` (embedded Postgres) or set DATABASE_URL=postgres://…\n');
+    process.exit(1);
+  }
+  return config.DATABASE_URL;
+}

@@ -1,0 +1,52 @@
+/** Stable error ids (DESIGN.md §3 "Errors"). Match on `code`, never on message text. */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'validation_failed'
+  | 'invalid_token'
+  | 'token_expired'
+  | 'insufficient_scope'
+  | 'dashboard_only'
+  | 'forbidden'
+  | 'not_found'
+  | 'slot_unavailable'
+  | 'slot_not_offered'
+  | 'conflict'
+  | 'invalid_transition'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'method_not_allowed'
+  | 'internal_error'
+  | 'service_unavailable';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, details?: ErrorDetail[]) =>
+  new ApiError(400, 'invalid_request', message, details);
+export const validationFailed = (details: ErrorDetail[], message = 'The request did not pass validation') =>
+  new ApiError(400, 'validation_failed', message, details);
+export const notFound = (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found`);
+export const conflict = (message: string, code: ErrorCode = 'conflict') => new ApiError(409, code, message);
+export const unauthorized = (message = 'Missing or invalid credential', code: ErrorCode = 'invalid_token') =>
+  new ApiError(401, code, message, undefined, { 'WWW-Authenticate': `Bearer error="invalid_token"` });
+export const insufficientScope = (scope: string) =>
+  new ApiError(403, 'insufficient_scope', `This credential lacks the required scope: ${scope}`, undefined, {
+    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+  });
+export const dashboardOnly = () =>
+  new ApiError(403, 'dashboard_only', 'This endpoint is available to dashboard sessions only');

@@ -1,0 +1,120 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import type { AppDeps } from '../deps';
+import { authenticate, readCredential } from './auth';
+import { ApiError, dashboardOnly, insufficientScope, validationFailed } from './errors';
+import { withIdempotency } from './idempotency';
+import type { Principal } from './principal';
+import { isDashboardOnly, routeScope, type RouteDef } from './route';
+import { parseOrThrow } from './validate';
+
+export const BODY_LIMIT = '1mb';
+
+const parseBody = koaBody({
+  json: true,
+  urlencoded: true,
+  text: false,
+  multipart: false,
+  jsonLimit: BODY_LIMIT,
+  formLimit: BODY_LIMIT,
+  jsonStrict: true,
+  parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+});
+
+function hasBody(ctx: Context): boolean {
+  const len = ctx.get('content-length');
+  return (len !== '' && len !== '0') || ctx.get('transfer-encoding') !== '';
+}
+
+async function readBody(ctx: Context, route: RouteDef): Promise<unknown> {
+  if (!route.body) return undefined;
+  if (hasBody(ctx)) {
+    const accepts = route.accepts ?? ['json'];
+    const type = ctx.request.is('application/json', 'application/x-www-form-urlencoded');
+    const ok = (type === 'application/json' && accepts.includes('json')) ||
+      (type === 'application/x-www-form-urlencoded' && accepts.includes('form'));
+    if (!ok) {
+      const want = accepts.map((a) => (a === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')).join(' or ');
+      throw new ApiError(415, 'unsupported_media_type', `Send the body as ${want}`);
+    }
+    await parseBody(ctx, async () => undefined);
+  }
+  return ctx.request.body ?? {};
+}
+
+/**
+ * The path of the first string or key holding a NUL character, which PostgreSQL cannot store in
+ * text or jsonb. Checked on every request part, so no route can reach the database with one.
+ */
+function findNul(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const here = `${path}.${k}`;
+    if (k.includes('\u0000')) return here;
+    const found = findNul(v, here, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+function rejectNul(value: unknown, part: string): void {
+  const at = findNul(value, part);
+  if (at) throw validationFailed([{ path: at.replace(/\u0000/g, '\\0'), message: 'must not contain NUL characters' }]);
+}
+
+function authorize(route: RouteDef, p: Principal): void {
+  const auth = route.auth;
+  if (auth === 'public') return;
+  if ('staff' in auth) {
+    if (p.kind !== 'session') throw dashboardOnly();
+    if (!p.isStaff) throw new ApiError(403, 'forbidden', 'Staff only');
+    return;
+  }
+  if (isDashboardOnly(auth) && p.kind !== 'session') throw dashboardOnly();
+  const scope = routeScope(auth);
+  if (scope && !p.scopes.has(scope)) throw insufficientScope(scope);
+}
+
+/** Build the router from the route table. Every route runs: auth → rate limit → scope → parse → handler. */
+export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
+  const router = new Router();
+  for (const route of routes) {
+    router[route.method](route.path, async (ctx: Context) => {
+      let principal: Principal | undefined;
+      if (route.auth === 'public') {
+        await deps.rateLimits.checkIp(ctx);
+      } else {
+        try {
+          principal = await authenticate(deps.db, readCredential(ctx));
+        } catch (err) {
+          await deps.rateLimits.checkIp(ctx); // unauthenticated traffic is limited per IP
+          throw err;
+        }
+        await deps.rateLimits.checkPrincipal(ctx, principal);
+        authorize(route, principal);
+        ctx.state.principal = principal;
+      }
+      rejectNul(ctx.params, 'params');
+      rejectNul(ctx.query, 'query');
+      const params = route.params ? parseOrThrow(route.params, ctx.params, 'params') : undefined;
+      const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
+      const rawBody = await readBody(ctx, route);
+      rejectNul(rawBody, 'body');
+      const body = route.body ? parseOrThrow(route.body, rawBody, 'body') : undefined;
+      const run = async () => {
+        const result = await route.handler({ params, query, body, ctx, deps, principal } as never);
+        if (route.raw) return;
+        ctx.status = route.status ?? 200;
+        if (ctx.status !== 204) ctx.body = result;
+      };
+      if (route.idempotent && principal) {
+        await withIdempotency(deps.db, ctx, `${principal.teamId}:${principal.credentialId}`, run);
+      } else {
+        await run();
+      }
+    });
+  }
+  return router;
+}

@@ -1,0 +1,126 @@
+import type { Context } from 'koa';
+import type Redis from 'ioredis';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Db } from '../../db/knex';
+import type { Plan } from '../../core/scopes';
+import { ApiError } from './errors';
+import type { Principal } from './principal';
+import { SharedCounter } from './shared-counter';
+
+/** Requests an hour by team plan; null is unlimited. */
+export const PLAN_PER_HOUR: Record<Plan, number | null> = { free: 100, pro: 1000, enterprise: null };
+
+interface Verdict {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  blocked: boolean;
+}
+
+export interface RateLimitOptions {
+  publicPerMinute: number;
+  disabled?: boolean;
+  apiKeyPerMinute?: number;
+  /** See SharedCounter: 0 counts every request in the store; N pushes a process's increments every N ms. */
+  syncMs?: number;
+  /** When given (REDIS_URL), counters live in Redis instead of Postgres. */
+  redis?: Redis;
+}
+
+/**
+ * Counters live in Postgres (one UNLOGGED table), or in Redis when REDIS_URL is set, so every
+ * API process shares them.
+ * Each limiter is keyed by its window and limit, so a credential's limit can differ per principal.
+ */
+export class RateLimits {
+  private readonly limiters = new Map<string, SharedCounter>();
+
+  private readonly publicPerMinute: number;
+  private readonly disabled: boolean;
+  private readonly apiKeyPerMinute: number;
+  private readonly syncMs: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: RateLimitOptions,
+  ) {
+    this.publicPerMinute = opts.publicPerMinute;
+    this.disabled = opts.disabled ?? false;
+    this.apiKeyPerMinute = opts.apiKeyPerMinute ?? 1000;
+    this.syncMs = opts.syncMs ?? 0;
+  }
+
+  /** Close the Redis connection, if any. */
+  async close(): Promise<void> {
+    await this.opts.redis?.quit().catch(() => undefined);
+  }
+
+  private limiter(name: string, points: number, duration: number): SharedCounter {
+    const id = `${name}:${points}:${duration}`;
+    let l = this.limiters.get(id);
+    if (!l) {
+      const store: RateLimiterAbstract = this.opts.redis
+        ? new RateLimiterRedis({
+            storeClient: this.opts.redis,
+            keyPrefix: id,
+            points,
+            duration,
+            // If Redis is unreachable, count in this process rather than failing the request.
+            insuranceLimiter: new RateLimiterMemory({ keyPrefix: id, points, duration }),
+          })
+        : new RateLimiterPostgres({
+            storeClient: this.db,
+            storeType: 'knex',
+            tableName: 'rate_limits',
+            tableCreated: true,
+            clearExpiredByTimeout: false,
+            keyPrefix: id,
+            points,
+            duration,
+          });
+      l = new SharedCounter(store, this.syncMs);
+      this.limiters.set(id, l);
+    }
+    return l;
+  }
+
+  private async consume(l: SharedCounter, key: string, points: number): Promise<Verdict> {
+    const { total, resetAt } = await l.hit(key);
+    const resetSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+    return { limit: points, remaining: Math.max(points - total, 0), resetSeconds, blocked: total > points };
+  }
+
+  /** Per credential per minute, and per team plan per hour: both count, the stricter answers. */
+  async checkPrincipal(ctx: Context, p: Principal): Promise<void> {
+    if (this.disabled) return;
+    const perMinute = p.kind === 'api_key' ? this.apiKeyPerMinute : p.perMinuteLimit;
+    const checks: Array<Promise<Verdict>> = [this.consume(this.limiter('cred', perMinute, 60), p.credentialId, perMinute)];
+    const hourly = PLAN_PER_HOUR[p.plan];
+    if (hourly !== null) checks.push(this.consume(this.limiter('plan', hourly, 3600), p.teamId, hourly));
+    apply(ctx, await Promise.all(checks));
+  }
+
+  /** Public endpoints: per client IP. */
+  async checkIp(ctx: Context): Promise<void> {
+    if (this.disabled) return;
+    const n = this.publicPerMinute;
+    apply(ctx, [await this.consume(this.limiter('ip', n, 60), ctx.ip || 'unknown', n)]);
+  }
+}
+
+function apply(ctx: Context, verdicts: Verdict[]): void {
+  // The stricter verdict: a blocked one first, else the one with the fewest remaining.
+  const v = verdicts.reduce((a, b) => (a.blocked !== b.blocked ? (a.blocked ? a : b) : a.remaining <= b.remaining ? a : b));
+  const headers = {
+    'RateLimit-Limit': String(v.limit),
+    'RateLimit-Remaining': String(v.remaining),
+    'RateLimit-Reset': String(v.resetSeconds),
+  };
+  if (v.blocked) {
+    throw new ApiError(429, 'rate_limited', `Rate limit exceeded; retry in ${v.resetSeconds} s`, undefined, {
+      ...headers,
+      'Retry-After': String(v.resetSeconds),
+    });
+  }
+  ctx.set(headers);
+}

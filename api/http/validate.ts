@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { ErrorDetail, validationFailed } from './errors';
+
+/** zod issues → `[{path, message}]`, paths prefixed with the request part (body, query, params). */
+export function issuesToDetails(error: z.ZodError, prefix: string): ErrorDetail[] {
+  return error.issues.map((i) => ({
+    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'),
+    message: i.message,
+  }));
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix: string): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationFailed(issuesToDetails(r.error, prefix));
+  return r.data;
+}
+
+/** Shared field schemas. */
+export const zUuid = z.uuid({ error: 'must be a UUID' });
+export const zIdParams = z.strictObject({ id: zUuid });
+export const zTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' });
+export const zIanaZone = z.string().refine(
+  (tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return tz.length > 0 && tz.length < 64;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be an IANA time zone name' },
+);
+/** A text value: no NUL or other C0 control characters except tab/newline/carriage return. */
+export const zText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(s), { error: 'contains control characters' });

@@ -1,0 +1,120 @@
+/**
+ * The form page's progressive enhancement (plain ES5-style JS, no bundle). Without it the form
+ * posts as application/x-www-form-urlencoded and the server answers with a page. With it:
+ * JSON posts to the same endpoint, errors shown beside each field, progress saved as `partial`
+ * on change, then the same submission completed; redirect_url or the success message afterwards.
+ */
+export const FORM_SCRIPT = String.raw`(function () {
+  var form = document.getElementById('fss-form');
+  if (!form || !window.fetch) return;
+  form.noValidate = true;
+  var endpoint = form.getAttribute('action');
+  var summary = document.getElementById('form-error');
+  var success = document.getElementById('form-success');
+  var button = form.querySelector('button[type=submit]');
+  var hp = form.querySelector('input[name=website_url]');
+  var ref = form.querySelector('input[name="tracking[referrer]"]');
+  var embed = window.__fssEmbed;
+  var submissionId = null, chain = Promise.resolve(), timer = null, dirty = false;
+
+  function collect() {
+    var out = {};
+    var nodes = form.querySelectorAll('[data-name]');
+    for (var i = 0; i < nodes.length; i++) {
+      var n = nodes[i], name = n.getAttribute('data-name'), type = n.getAttribute('data-type'), v;
+      if (type === 'hidden') v = n.value;
+      else if (type === 'multi_select') {
+        v = [];
+        var boxes = n.querySelectorAll('input:checked');
+        for (var j = 0; j < boxes.length; j++) v.push(boxes[j].value);
+        if (!v.length) v = undefined;
+      } else if (type === 'radio' || type === 'rating') {
+        var picked = n.querySelector('input:checked');
+        v = picked ? (type === 'rating' ? Number(picked.value) : picked.value) : undefined;
+      } else if (type === 'checkbox') {
+        v = n.querySelector('input').checked ? true : undefined;
+      } else {
+        var c = n.querySelector('input,textarea,select');
+        v = c.value;
+        if (type === 'number' && v !== '' && !isNaN(Number(v))) v = Number(v);
+      }
+      if (v !== undefined && v !== '') out[name] = v;
+    }
+    return out;
+  }
+
+  function send(status) {
+    var body = { fields: collect(), status: status, tracking: { referrer: (ref && ref.value) || document.referrer || null } };
+    if (submissionId) body.submission_id = submissionId;
+    if (hp && hp.value) body.website_url = hp.value;
+    return fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) })
+      .then(function (res) { return res.json().then(function (j) { return { status: res.status, body: j }; }); });
+  }
+
+  function clearErrors() {
+    summary.hidden = true;
+    summary.textContent = '';
+    var errs = form.querySelectorAll('.error');
+    for (var i = 0; i < errs.length; i++) { errs[i].hidden = true; errs[i].textContent = ''; }
+    var bad = form.querySelectorAll('[aria-invalid=true]');
+    for (var k = 0; k < bad.length; k++) bad[k].removeAttribute('aria-invalid');
+  }
+
+  function showErrors(details) {
+    var first = null, count = 0;
+    for (var i = 0; i < details.length; i++) {
+      var m = /^(?:body\.)?fields\.(.+)$/.exec(details[i].path);
+      var wrap = m && form.querySelector('[data-name="' + m[1].replace(/"/g, '') + '"]');
+      if (!wrap || wrap.getAttribute('data-type') === 'hidden') continue;
+      var p = document.getElementById('f-' + m[1] + '-error');
+      var labelEl = wrap.querySelector('label,legend');
+      p.textContent = (labelEl ? labelEl.textContent.replace(/\s*\*$/, '') + ' ' : '') + details[i].message;
+      p.hidden = false;
+      var control = wrap.tagName === 'FIELDSET' ? wrap : wrap.querySelector('input,textarea,select');
+      control.setAttribute('aria-invalid', 'true');
+      if (!first) first = wrap.querySelector('input,textarea,select');
+      count++;
+    }
+    summary.textContent = count ? 'Please correct ' + count + (count === 1 ? ' answer.' : ' answers.') : 'The form could not be sent. Please try again.';
+    summary.hidden = false;
+    if (first) first.focus();
+  }
+
+  function savePartial() {
+    if (!dirty) return;
+    dirty = false;
+    chain = chain.then(function () { return send('partial'); }).then(function (r) {
+      if (r.status < 300 && r.body.data) submissionId = r.body.data.id;
+    }, function () {});
+  }
+
+  form.addEventListener('change', function () {
+    dirty = true;
+    clearTimeout(timer);
+    timer = setTimeout(savePartial, 800);
+  });
+
+  form.addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    clearTimeout(timer);
+    dirty = false;
+    clearErrors();
+    button.disabled = true;
+    chain = chain.then(function () { return send('completed'); }).then(function (r) {
+      button.disabled = false;
+      if (r.status < 300) {
+        var redirect = form.getAttribute('data-redirect');
+        if (embed) embed.post('form:submitted', { submission_id: r.body.data.id, redirect_url: redirect || null });
+        if (redirect && !(embed && embed.managed)) { window.location.assign(redirect); return; }
+        form.hidden = true;
+        success.hidden = false;
+        success.focus();
+        return;
+      }
+      showErrors((r.body && r.body.error && r.body.error.details) || []);
+    }, function () {
+      button.disabled = false;
+      showErrors([]);
+    });
+  });
+})();`;

@@ -1,0 +1,31 @@
+import type { Scope } from '../../../core/scopes';
+
+/** Every scope in plain words, for the consent page. */
+export const SCOPE_WORDS: Record<Scope, string> = {
+  'forms:read': 'See your forms, their fields and settings',
+  'forms:write': 'Create and change your forms',
+  'forms:delete': 'Delete your forms',
+  'submissions:read': 'See the answers people send through your forms',
+  'submissions:write': 'Change form answers',
+  'submissions:delete': 'Delete form answers',
+  'contacts:read': 'See your contacts and their tags',
+  'contacts:write': 'Create and change contacts and tags',
+  'contacts:delete': 'Delete contacts',
+  'team:read': 'See information about your team',
+  'team:write': 'Change your team\'s settings',
+  'team:members': 'Add and remove team members',
+  'webhooks:read': 'See your webhook settings',
+  'webhooks:write': 'Create and manage webhook subscriptions',
+  'scheduling:read': 'See your booking pages, event types and availability',
+  'scheduling:write': 'Create and change booking pages and event types',
+  'scheduling:delete': 'Delete booking pages and event types',
+  'meetings:read': 'See your meetings',
+  'meetings:write': 'Change your meetings (status, notes)',
+  'meetings:delete': 'Delete meetings',
+  'sequences:read': 'See your sequences, enrollments, analytics and unsubscribes',
+  'sequences:write': 'Enroll contacts in sequences and manage unsubscribes',
+  'sequences:delete': 'Remove contacts from sequences and delete unsubscribes',
+  'analytics:read': 'See form analytics',
+  'user:read': 'See your profile',
+  'user:write': 'Change your profile',
+};

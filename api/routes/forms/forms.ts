@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route';
+import { paginationQuery, toPage } from '../../http/pagination';
+import { zIdParams, zTimestamp } from '../../http/validate';
+import { formAnalytics } from '../../services/forms/analytics';
+import { forgetCachedForm } from '../../services/forms/form-cache';
+import { createForm, deleteForm, getForm, listForms, presentForm, updateForm } from '../../services/forms/forms';
+import { createFormBody, FORM_STATUSES, updateFormBody } from '../../services/forms/schemas';
+
+const tags = ['forms'];
+
+export const formRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/forms',
+    auth: { scope: 'forms:read' },
+    summary: 'List forms (newest first)',
+    tags,
+    query: z.object({ ...paginationQuery, status: z.enum(FORM_STATUSES).optional() }),
+    handler: ({ query, principal, deps }) => listForms(deps.db, principal.teamId, toPage(query), query.status),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/forms',
+    auth: { scope: 'forms:write' },
+    summary: 'Create a form (`name` is an alias of `title`)',
+    tags,
+    body: createFormBody,
+    status: 201,
+    idempotent: true,
+    handler: async ({ body, principal, deps }) => ({ data: presentForm(await createForm(deps.db, principal.teamId, body)) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/forms/:id',
+    auth: { scope: 'forms:read' },
+    summary: 'Read a form with its fields and settings',
+    tags,
+    params: zIdParams,
+    handler: async ({ params, principal, deps }) => ({ data: presentForm(await getForm(deps.db, principal.teamId, params.id)) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/api/v1/forms/:id',
+    auth: { scope: 'forms:write' },
+    summary: 'Update a form; `fields` replaces the list, `settings` merges by key',
+    tags,
+    params: zIdParams,
+    body: updateFormBody,
+    handler: async ({ params, body, principal, deps }) => {
+      const form = await updateForm(deps.db, principal.teamId, params.id, body);
+      forgetCachedForm(deps.db, form.id);
+      return { data: presentForm(form) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/v1/forms/:id',
+    auth: { scope: 'forms:delete' },
+    summary: 'Delete a form with its submissions',
+    tags,
+    params: zIdParams,
+    status: 204,
+    handler: async ({ params, principal, deps }) => {
+      await deleteForm(deps.db, principal.teamId, params.id);
+      forgetCachedForm(deps.db, params.id);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/forms/:id/analytics',
+    auth: { scope: 'analytics:read' },
+    summary: 'Views, starts, partial and completed counts, rates, by utm_source and device_type',
+    tags,
+    params: zIdParams,
+    query: z.object({ since: zTimestamp.optional(), until: zTimestamp.optional() }),
+    handler: async ({ params, query, principal, deps }) => ({ data: await formAnalytics(deps.db, principal.teamId, params.id, query) }),
+  }),
+];

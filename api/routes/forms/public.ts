@@ -1,0 +1,112 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { deviceType } from '../../../domain/device';
+import type { AppDeps } from '../../deps';
+import { ApiError, notFound } from '../../http/errors';
+import { defineRoute } from '../../http/route';
+import { renderFormPage, renderMessagePage, renderSuccessPage } from '../../pages/forms/page';
+import { findPublishedFormCached } from '../../services/forms/form-cache';
+import { findPublishedForm, type FormRow } from '../../services/forms/forms';
+import { publicSubmissionBody } from '../../services/forms/schemas';
+import { submitPublic } from '../../services/forms/submit';
+import { buildMetadata } from '../../services/forms/tracking';
+
+const tags = ['public forms'];
+const idOrSlug = z.strictObject({ id_or_slug: z.string().min(1).max(200) });
+
+const isEmbed = (ctx: Context) => ctx.query.embed === '1';
+const search = (ctx: Context) => (ctx.querystring ? `?${ctx.querystring}` : '');
+
+function notFoundPage(ctx: Context): void {
+  ctx.status = 404;
+  ctx.body = renderMessagePage(ctx, 'Form not available', 'This form does not exist or is not open for answers right now.', isEmbed(ctx));
+}
+
+/** Who sent the visitor: embed.js passes the host page's URL as `referrer`; otherwise the Referer header. */
+function pageReferrer(ctx: Context): string | null {
+  const fromEmbed = isEmbed(ctx) ? ctx.query.referrer : undefined;
+  const ref = (typeof fromEmbed === 'string' && fromEmbed) || ctx.get('referer');
+  return ref ? ref.slice(0, 2048) : null;
+}
+
+async function recordView(deps: AppDeps, form: FormRow, ctx: Context): Promise<void> {
+  const utm = ctx.query.utm_source;
+  await deps.db('form_views').insert({
+    team_id: form.team_id,
+    form_id: form.id,
+    device_type: deviceType(ctx.get('user-agent')),
+    utm_source: typeof utm === 'string' && utm ? utm.slice(0, 500) : null,
+  });
+}
+
+export const publicFormRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/f/:id_or_slug',
+    auth: 'public',
+    raw: true,
+    summary: 'The public form page (HTML); tracking parameters in the query string are kept',
+    tags,
+    params: idOrSlug,
+    handler: async ({ params, ctx, deps }) => {
+      const form = await findPublishedForm(deps.db, params.id_or_slug);
+      if (!form) return notFoundPage(ctx);
+      await recordView(deps, form, ctx);
+      ctx.status = 200;
+      ctx.body = renderFormPage(ctx, form, { embed: isEmbed(ctx), search: search(ctx), referrer: pageReferrer(ctx) });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/forms/:id_or_slug/submissions',
+    auth: 'public',
+    raw: true,
+    summary: 'Submit answers (JSON, or form-encoded from the no-JS page); submission_id continues a partial one',
+    tags,
+    params: idOrSlug,
+    body: publicSubmissionBody,
+    accepts: ['json', 'form'],
+    handler: async ({ params, body, ctx, deps }) => {
+      const html = ctx.request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
+      // Cached up to 1 s (see form-cache.ts); the write itself re-checks that the form is published.
+      const form = await findPublishedFormCached(deps.db, params.id_or_slug);
+      if (!form) {
+        if (html) return notFoundPage(ctx);
+        throw notFound('Form');
+      }
+      try {
+        const metadata = buildMetadata(ctx, body.tracking, deps.config.COUNTRY_HEADER);
+        const result = await submitPublic(deps, form, body, metadata, html ? 'form' : 'json');
+        if (!html) {
+          ctx.status = result.created ? 201 : 200;
+          ctx.body = { data: { id: result.id, status: result.status } };
+        } else if (form.settings.redirect_url && result.status === 'completed') {
+          ctx.status = 303;
+          ctx.redirect(form.settings.redirect_url);
+          ctx.status = 303;
+        } else {
+          ctx.status = 200;
+          ctx.body = renderSuccessPage(ctx, form, isEmbed(ctx));
+        }
+      } catch (err) {
+        if (!html || !(err instanceof ApiError)) throw err;
+        ctx.status = err.status;
+        if (err.code !== 'validation_failed') {
+          ctx.body = renderMessagePage(ctx, 'Your answers were not sent', err.message, isEmbed(ctx), form);
+          return;
+        }
+        const errors: Record<string, string> = {};
+        for (const d of err.details ?? []) {
+          const m = /^fields\.(.+)$/.exec(d.path);
+          if (m) errors[m[1]] = d.message;
+        }
+        ctx.body = renderFormPage(ctx, form, {
+          embed: isEmbed(ctx),
+          search: search(ctx),
+          referrer: body.tracking?.referrer ?? null,
+          state: { values: body.fields ?? {}, errors },
+        });
+      }
+    },
+  }),
+];

@@ -1,0 +1,34 @@
+import type { RouteDef } from '../http/route';
+import { apiKeyRoutes } from './api-keys';
+import { authRoutes } from './auth';
+import { contactsRoutes } from './contacts';
+import { docsRoutes } from './docs';
+import { embedRoutes } from './embed';
+import { formsRoutes } from './forms';
+import { healthRoutes } from './health';
+import { meRoutes } from './me';
+import { oauthRoutes } from './oauth';
+import { schedulingRoutes } from './scheduling';
+import { sequencesRoutes } from './sequences';
+import { teamRoutes } from './team';
+import { webhooksRoutes } from './webhooks';
+
+/** The route table: the router, the OpenAPI document and the scope-matrix test all read it. */
+export function allRoutes(): RouteDef[] {
+  const routes: RouteDef[] = [
+    ...healthRoutes,
+    ...authRoutes,
+    ...apiKeyRoutes,
+    ...teamRoutes,
+    ...meRoutes,
+    ...formsRoutes,
+    ...contactsRoutes,
+    ...webhooksRoutes,
+    ...schedulingRoutes,
+    ...sequencesRoutes,
+    ...oauthRoutes,
+    ...embedRoutes,
+  ];
+  const all: RouteDef[] = [...routes, ...docsRoutes(() => all)];
+  return all;
+}

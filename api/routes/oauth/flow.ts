@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route';
+import { checkLoginCsrf, setCookie, SESSION_COOKIE } from '../../services/oauth/browser-session';
+import { decideAuthorize, loginReturn, sendPage, showAuthorize } from '../../services/oauth/consent';
+import { handleRevokeRequest } from '../../services/oauth/revoke';
+import { handleTokenRequest } from '../../services/oauth/server';
+import { errorPage } from '../../pages/oauth/pages';
+import { login, SESSION_TTL_MS } from '../../services/sessions';
+import { ApiError } from '../../http/errors';
+
+/** Form fields are checked by the OAuth handlers themselves, so errors come back in RFC 6749 form. */
+const formBody = z.record(z.string(), z.unknown());
+
+export const oauthFlowRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/oauth/authorize',
+    auth: 'public',
+    summary: 'OAuth 2.0 authorization endpoint (code flow, PKCE S256): login page, then consent page',
+    tags: ['oauth'],
+    raw: true,
+    handler: ({ ctx, deps }) => showAuthorize(ctx, deps),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/oauth/authorize',
+    auth: 'public',
+    summary: 'Consent decision (form post from the consent page): redirects with code and state, or error=access_denied',
+    tags: ['oauth'],
+    accepts: ['form'],
+    body: formBody,
+    raw: true,
+    handler: ({ ctx, deps, body }) => decideAuthorize(ctx, deps, body),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/oauth/login',
+    auth: 'public',
+    summary: 'Sign-in form of the authorize flow: sets the HttpOnly session cookie and returns to the consent page',
+    tags: ['oauth'],
+    accepts: ['form'],
+    body: formBody,
+    raw: true,
+    handler: async ({ ctx, deps, body }) => {
+      const back = await loginReturn(ctx, deps, body.return_to);
+      if (!back) return;
+      if (!checkLoginCsrf(ctx, body.csrf)) {
+        return sendPage(ctx, 403, errorPage('The sign-in form expired or did not come from this site. Start again from the application.'));
+      }
+      const email = typeof body.email === 'string' ? body.email.trim().slice(0, 320) : '';
+      const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
+      try {
+        if (!email || !password) throw new ApiError(401, 'invalid_token', 'Enter your email and password.');
+        const session = await login(deps.db, email, password);
+        setCookie(ctx, deps.config.baseUrl, SESSION_COOKIE, session.token, Math.floor(SESSION_TTL_MS / 1000));
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 401) throw err;
+        return back.showLogin({ error: 'Wrong email or password.', email, status: 401 });
+      }
+      ctx.status = 303;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Location', `/api/oauth/authorize?${new URLSearchParams(back.params)}`);
+      ctx.body = '';
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/oauth/token',
+    auth: 'public',
+    summary: 'OAuth 2.0 token endpoint: authorization_code (with PKCE code_verifier) and refresh_token grants',
+    tags: ['oauth'],
+    accepts: ['form'],
+    body: formBody,
+    raw: true,
+    handler: ({ ctx, deps, body }) => handleTokenRequest(ctx, deps.db, body),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/oauth/revoke',
+    auth: 'public',
+    summary: 'OAuth 2.0 token revocation (RFC 7009): access or refresh token',
+    tags: ['oauth'],
+    accepts: ['form'],
+    body: formBody,
+    raw: true,
+    handler: ({ ctx, deps, body }) => handleRevokeRequest(ctx, deps.db, body),
+  }),
+];

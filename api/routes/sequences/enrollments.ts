@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route';
+import { paginationQuery, toPage } from '../../http/pagination';
+import { zIdParams, zUuid } from '../../http/validate';
+import { enroll, listEnrollments, unenroll } from '../../services/sequences/enroll';
+import { zEnrollBody } from '../../services/sequences/schemas';
+
+const tags = ['Sequences'];
+
+export const enrollmentRoutes = [
+  defineRoute({
+    method: 'get', path: '/api/v1/sequences/:id/enrollments', auth: { scope: 'sequences:read' }, tags, summary: 'Enrollments of a sequence',
+    params: zIdParams,
+    query: z.object({ ...paginationQuery, status: z.enum(['active', 'completed', 'exited', 'skipped']).optional(), contact_id: zUuid.optional() }),
+    handler: ({ deps, principal, params, query }) => listEnrollments(deps.db, principal.teamId, params.id, toPage(query), query),
+  }),
+  defineRoute({
+    method: 'post', path: '/api/v1/sequences/:id/enrollments', auth: { scope: 'sequences:write' }, tags, status: 201, idempotent: true,
+    summary: 'Enroll a contact, up to 1,000 contacts, or a new contact by email; each is active or skipped with its reason',
+    params: zIdParams,
+    body: zEnrollBody,
+    handler: async ({ deps, principal, params, body }) => ({ data: await enroll(deps.db, deps.outbox, principal.teamId, params.id, body) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/api/v1/sequences/:id/enrollments/:enrollment_id', auth: { scope: 'sequences:delete' }, tags, status: 204,
+    summary: 'Unenroll: the enrollment exits with reason unenrolled',
+    params: z.strictObject({ id: zUuid, enrollment_id: zUuid }),
+    handler: ({ deps, principal, params }) => unenroll(deps.db, deps.outbox, principal.teamId, params.id, params.enrollment_id),
+  }),
+];

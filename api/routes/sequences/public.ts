@@ -1,0 +1,108 @@
+import type { Context } from 'koa';
+import twilio from 'twilio';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../http/errors';
+import { defineRoute } from '../../http/route';
+import { unknownLinkPage, unsubscribePage, unsubscribedPage } from '../../pages/unsubscribe';
+import {
+  isStopMessage, recordBounce, recordClick, recordOpen, recordSmsStatus, smsStop, unsubscribeByToken, unsubscribeTarget,
+} from '../../services/sequences/tracking';
+
+const tags = ['Sequences (public)'];
+const zToken = z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, { error: 'must be a message token' });
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+function html(ctx: Context, status: number, body: string): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = body;
+}
+
+/** Twilio signs every webhook with the auth token over the full URL and the POST parameters. */
+function checkTwilio(ctx: Context, deps: AppDeps, params: Record<string, string>): void {
+  const token = deps.config.TWILIO_AUTH_TOKEN;
+  if (!token) throw new ApiError(403, 'forbidden', 'Twilio is not configured');
+  const url = `${deps.config.baseUrl}${ctx.originalUrl}`;
+  if (!twilio.validateRequest(token, ctx.get('x-twilio-signature'), url, params)) {
+    throw new ApiError(403, 'forbidden', 'Invalid Twilio signature');
+  }
+}
+
+const zTwilioForm = z.record(z.string().max(100), z.string().max(5000));
+
+export const publicSequenceRoutes = [
+  defineRoute({
+    method: 'get', path: '/u/:token', auth: 'public', tags, raw: true, summary: 'One-click unsubscribe page',
+    params: z.strictObject({ token: zToken }),
+    handler: async ({ ctx, deps, params }) => {
+      const t = await unsubscribeTarget(deps.db, params.token);
+      if (!t) return html(ctx, 404, unknownLinkPage());
+      html(ctx, 200, unsubscribePage(params.token, t.maskedEmail, t.unsubscribed));
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/u/:token', auth: 'public', tags, raw: true, accepts: ['form'],
+    summary: 'Unsubscribe (RFC 8058 one-click POST, also used by the page)',
+    params: z.strictObject({ token: zToken }),
+    body: z.strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional() }),
+    handler: async ({ ctx, deps, params }) => {
+      if (!(await unsubscribeByToken(deps.db, deps.outbox, params.token))) return html(ctx, 404, unknownLinkPage());
+      const t = await unsubscribeTarget(deps.db, params.token);
+      html(ctx, 200, unsubscribedPage(t?.maskedEmail ?? ''));
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/t/o/:token', auth: 'public', tags, raw: true, summary: 'Open-tracking pixel',
+    params: z.strictObject({ token: zToken }),
+    handler: async ({ ctx, deps, params }) => {
+      await recordOpen(deps.db, params.token);
+      ctx.status = 200;
+      ctx.type = 'image/gif';
+      ctx.set('Cache-Control', 'no-store, private');
+      ctx.body = PIXEL;
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/t/c/:token/:index', auth: 'public', tags, raw: true, summary: 'Click-tracking redirect to a link of the message',
+    params: z.strictObject({ token: zToken, index: z.string().regex(/^\d{1,3}$/, { error: 'must be a link number' }).transform(Number) }),
+    handler: async ({ ctx, deps, params }) => {
+      const url = await recordClick(deps.db, params.token, params.index);
+      if (!url) return html(ctx, 404, unknownLinkPage());
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(url);
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/api/hooks/email/bounce', auth: 'public', tags, status: 202,
+    summary: "Bounce report from the mail provider, naming the message by its token (the List-Unsubscribe URL's last segment)",
+    body: z.strictObject({ token: zToken, type: z.enum(['hard', 'soft']) }),
+    handler: async ({ deps, body }) => {
+      if (!(await recordBounce(deps.db, deps.outbox, body.token, body.type))) throw new ApiError(404, 'not_found', 'Message not found');
+      return { data: { accepted: true } };
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/api/hooks/twilio/status', auth: 'public', tags, raw: true, accepts: ['form'],
+    summary: 'Twilio message status callback (signature checked)',
+    body: zTwilioForm,
+    handler: async ({ ctx, deps, body }) => {
+      checkTwilio(ctx, deps, body);
+      if (body.MessageSid && body.MessageStatus) await recordSmsStatus(deps.db, body.MessageSid, body.MessageStatus);
+      ctx.status = 204;
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/api/hooks/twilio/inbound', auth: 'public', tags, raw: true, accepts: ['form'],
+    summary: 'Twilio inbound SMS: STOP unsubscribes the sender from SMS (signature checked)',
+    body: zTwilioForm,
+    handler: async ({ ctx, deps, body }) => {
+      checkTwilio(ctx, deps, body);
+      if (body.From && body.To && isStopMessage(body.Body ?? '')) await smsStop(deps.db, deps.outbox, body.From, body.To);
+      ctx.status = 200;
+      ctx.type = 'text/xml';
+      ctx.body = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+    },
+  }),
+];

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route';
+import { paginationQuery, toPage } from '../../http/pagination';
+import { zUuid } from '../../http/validate';
+import { zUnsubscribeBody } from '../../services/sequences/schemas';
+import { addUnsubscribes, listUnsubscribes, removeUnsubscribe } from '../../services/sequences/unsubscribes';
+
+const tags = ['Sequences'];
+
+export const unsubscribeRoutes = [
+  defineRoute({
+    method: 'get', path: '/api/v1/sequences/unsubscribes', auth: { scope: 'sequences:read' }, tags,
+    summary: 'List unsubscribed contacts (one row per contact and channel)',
+    query: z.object({ ...paginationQuery, channel: z.enum(['email', 'sms']).optional() }),
+    handler: ({ deps, principal, query }) => listUnsubscribes(deps.db, principal.teamId, toPage(query), query.channel),
+  }),
+  defineRoute({
+    method: 'post', path: '/api/v1/sequences/unsubscribes', auth: { scope: 'sequences:write' }, tags, status: 201, idempotent: true,
+    summary: 'Unsubscribe contacts (by id or email) from email, SMS or both; exits their running enrollments',
+    body: zUnsubscribeBody,
+    handler: async ({ deps, principal, body }) => ({ data: await addUnsubscribes(deps.db, deps.outbox, principal.teamId, body) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/api/v1/sequences/unsubscribes/:contact_id', auth: { scope: 'sequences:delete' }, tags, status: 204,
+    summary: "Remove a contact's unsubscribes",
+    params: z.strictObject({ contact_id: zUuid }),
+    handler: ({ deps, principal, params }) => removeUnsubscribe(deps.db, principal.teamId, params.contact_id),
+  }),
+];

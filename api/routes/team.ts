@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/route';
+import { paginationQuery, toPage } from '../http/pagination';
+import { zIanaZone, zUuid } from '../http/validate';
+import { addMember, getTeam, listMembers, removeMember, updateTeam } from '../services/team';
+
+export const teamRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/team',
+    auth: { scope: 'team:read' },
+    summary: 'The caller\'s team',
+    tags: ['team'],
+    handler: async ({ principal, deps }) => ({ data: await getTeam(deps.db, principal.teamId) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/api/v1/team',
+    auth: { scope: 'team:write' },
+    summary: 'Update the team\'s name or settings',
+    tags: ['team'],
+    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), settings: z.record(z.string().max(100), z.unknown()).optional() }),
+    handler: async ({ body, principal, deps }) => ({ data: await updateTeam(deps.db, principal.teamId, body) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/team/members',
+    auth: { scope: 'team:members' },
+    summary: 'List team members',
+    tags: ['team'],
+    query: z.object(paginationQuery),
+    handler: async ({ query, principal, deps }) => listMembers(deps.db, principal.teamId, toPage(query)),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/team/members',
+    auth: { scope: 'team:members' },
+    summary: 'Add a team member',
+    tags: ['team'],
+    body: z.strictObject({
+      email: z.email().max(320),
+      name: z.string().trim().min(1).max(200).optional(),
+      role: z.enum(['admin', 'member']).default('member'),
+      password: z.string().min(8).max(1024).optional(),
+      timezone: zIanaZone.optional(),
+    }),
+    status: 201,
+    idempotent: true,
+    handler: async ({ body, principal, deps }) => ({ data: await addMember(deps.db, principal.teamId, body) }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/v1/team/members/:user_id',
+    auth: { scope: 'team:members' },
+    summary: 'Remove a team member',
+    tags: ['team'],
+    params: z.strictObject({ user_id: zUuid }),
+    status: 204,
+    handler: async ({ params, principal, deps }) => removeMember(deps.db, principal.teamId, params.user_id, principal.userId),
+  }),
+];

@@ -1,0 +1,269 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { Client as PgClient } from 'pg';
+import type { Client } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+import { createApp } from '../api/app';
+import { buildAppDeps } from '../api/build-deps';
+import type { AppDeps } from '../api/deps';
+import { createTeamWithOwner } from '../api/services/accounts';
+import { createApiKey } from '../api/services/api-keys';
+import { createSession } from '../api/services/sessions';
+import { parseConfig } from '../core/config';
+import { createMailer } from '../core/mailer';
+import { createSmsSender } from '../core/sms';
+import { ALL_SCOPES } from '../core/scopes';
+import { ensureEmbeddedPostgres } from '../db/embedded';
+import { createDb, type Db } from '../db/knex';
+import { migrateLatest } from '../db/migrate';
+import { findTemporalCli } from '../temporal/binaries';
+import { OutboxStarter } from '../temporal/outbox';
+import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+
+const ROOT = path.resolve(__dirname, '..');
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface BenchEnv {
+  db: Db;
+  databaseUrl: string;
+  /** The API in its own process (bin/api.ts), as deployed: measure this one. */
+  baseUrl: string;
+  /** The same app inside the bench process, on the same database (for set-up calls). */
+  inProcessUrl: string;
+  deps: AppDeps;
+  team: { teamId: string; userId: string; apiKey: string; session: string };
+  temporal?: { client: Client; env: TestWorkflowEnvironment; worker: Worker };
+  close(): Promise<void>;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
+async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the processes under measurement.
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.end();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+    if (up) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * A fresh database on the embedded Postgres (or DATABASE_URL's server), the real API on a real
+ * port, a team with an all-scopes key, and optionally a Temporal dev server with a real worker.
+ */
+export async function startBenchEnv(
+  opts: { temporal?: boolean; env?: Record<string, string>; activities?: (deps: ActivityDeps) => object } = {},
+): Promise<BenchEnv> {
+  const stops: Array<() => Promise<unknown>> = [];
+  let adminUrl: string;
+  if (process.env.DATABASE_URL) adminUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
+  else {
+    const pg = await ensureEmbeddedPostgres({ dataDir: path.join(ROOT, '.data'), name: 'bench' });
+    stops.push(() => pg.stop());
+    adminUrl = pg.adminUrl;
+  }
+  const name = `fss_bench_${Date.now().toString(36)}`;
+  const admin = new PgClient({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const databaseUrl = withDatabase(adminUrl, name);
+  await migrateLatest(databaseUrl);
+  stops.unshift(async () => {
+    const a = new PgClient({ connectionString: adminUrl });
+    await a.connect();
+    await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await a.end();
+  });
+
+  const config = parseConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: '20',
+    DATA_DIR: path.join(ROOT, '.data', 'bench-files'),
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
+    RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
+    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    ...opts.env,
+  });
+  const db = createDb(databaseUrl, 20);
+  stops.unshift(() => db.destroy());
+
+  let temporal: BenchEnv['temporal'];
+  if (opts.temporal) {
+    Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: { type: 'existing-path', path: findTemporalCli() },
+        searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((n) => ({ name: n, type: 'KEYWORD' })) as never,
+        extraArgs: ['--log-level', 'error'],
+      },
+    });
+    stops.unshift(() => env.teardown());
+    const outbox = new OutboxStarter(db, async () => env.client, config.TEMPORAL_TASK_QUEUE);
+    const activityDeps: ActivityDeps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
+    const worker = await Worker.create({
+      connection: env.nativeConnection as NativeConnection,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowsPath: require.resolve('../workflows'),
+      activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
+      maxConcurrentActivityTaskExecutions: 200,
+    });
+    const running = worker.run();
+    stops.unshift(async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
+      await running;
+    });
+    temporal = { client: env.client, env, worker };
+  }
+
+  const deps = buildAppDeps(
+    config,
+    { get: async () => (temporal ? temporal.client : Promise.reject(new Error('no Temporal in this bench'))), healthy: async () => !!temporal },
+    db,
+  );
+  const server = createApp(deps).listen(0, '127.0.0.1');
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  deps.config.baseUrl = baseUrl;
+  stops.unshift(() => new Promise<void>((r) => server.close(() => r())));
+
+  // The API under measurement runs as it is deployed: bin/api.ts in its own process.
+  const api = await startProcess('bin/api.ts', {
+    ...benchProcessEnv(config),
+    ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}),
+  });
+  stops.unshift(() => api.stop());
+
+  const team = await db.transaction(async (trx) => {
+    const { teamId, user } = await createTeamWithOwner(trx, { teamName: 'Bench', plan: 'enterprise', email: `bench-${name}@example.com`, password: 'bench-password' });
+    const { secret } = await createApiKey(trx, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
+    const { token } = await createSession(trx, user.id);
+    return { teamId, userId: user.id, apiKey: secret, session: token };
+  });
+
+  return {
+    db,
+    databaseUrl,
+    baseUrl: api.url,
+    inProcessUrl: baseUrl,
+    deps,
+    team,
+    temporal,
+    async close() {
+      for (const stop of stops) await stop().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
+    },
+  };
+}
+
+/** autocannon in a worker thread, so the load generator does not share the server's event loop. */
+export async function load(opts: {
+  url: string;
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  duration?: number;
+  requests?: autocannon.Request[];
+}): Promise<LoadResult> {
+  const r = await autocannon({
+    url: opts.url,
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    connections: opts.connections ?? 20,
+    duration: opts.duration ?? 8,
+    requests: opts.requests,
+    workers: 1,
+  } as autocannon.Options);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: number; DATA_DIR?: string }): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: config.DATABASE_URL as string,
+    DATABASE_POOL_MAX: String(config.DATABASE_POOL_MAX),
+    DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
+    RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
+    RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
+    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+  };
+}
+
+/**
+ * The baseline every figure is compared with: a bare Koa handler doing one `select 1` on a pool
+ * of the same size, in its own process like the API, measured in the same run.
+ */
+export async function baseline(env: BenchEnv, duration = 8, kind: 'select1' | 'user' = 'select1'): Promise<LoadResult> {
+  const server = await startProcess('bench/baseline-server.ts', {
+    ...benchProcessEnv(env.deps.config),
+    BASELINE: kind,
+    USER_ID: env.team.userId,
+    TEAM_ID: env.team.teamId,
+  });
+  try {
+    return await load({ url: `${server.url}/`, duration });
+  } finally {
+    await server.stop();
+  }
+}
+
+export function printResult(name: string, r: Pick<LoadResult, 'rps' | 'p50' | 'p99'> & Partial<LoadResult>, base?: { rps: number }): void {
+  const ratio = base ? `  ratio to baseline ${(r.rps / base.rps).toFixed(2)}` : '';
+  const bad = r.errors || r.non2xx ? `  errors ${r.errors ?? 0} non2xx ${r.non2xx ?? 0}` : '';
+  process.stdout.write(`${name.padEnd(48)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${ratio}${bad}\n`);
+}

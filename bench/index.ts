@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startBenchEnv, type BenchEnv } from './harness';
+
+/**
+ * `npm run bench [name…]`: runs bench/<name>.bench.ts files (all by default), each on a fresh
+ * database, with the Temporal dev server and a real worker, printing figures and ratios to the
+ * baseline measured in the same run.
+ */
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .filter((f) => only.length === 0 || only.includes(f.replace('.bench.ts', '')))
+    .sort((a, b) => (a === 'foundation.bench.ts' ? -1 : b === 'foundation.bench.ts' ? 1 : a.localeCompare(b)));
+  let failed = 0;
+  for (const file of files) {
+    process.stdout.write(`\n== ${file}\n`);
+    let env: BenchEnv | undefined;
+    try {
+      env = await startBenchEnv({ temporal: true });
+      const mod = (await import(path.join(__dirname, file))) as { default: (env: BenchEnv) => Promise<void> };
+      await mod.default(env);
+    } catch (err) {
+      failed++;
+      process.stdout.write(`FAILED: ${(err as Error).stack ?? err}\n`);
+    } finally {
+      await env?.close();
+    }
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+void main();

@@ -1,0 +1,34 @@
+import { buildAppDeps, requireDatabaseUrl } from '../api/build-deps';
+import { createApp } from '../api/app';
+import { loadConfigOrExit } from '../core/config';
+import { logger } from '../core/logger';
+import { migrateLatest } from '../db/migrate';
+import { lazyClient } from '../temporal/lazy-client';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  await migrateLatest(requireDatabaseUrl(config));
+  const temporal = lazyClient(config);
+  const deps = buildAppDeps(config, temporal);
+  const server = createApp(deps).listen(config.PORT, config.HOST, () => {
+    logger.info({ url: config.baseUrl }, 'API listening');
+  });
+  server.keepAliveTimeout = 65_000;
+  const stop = () => {
+    logger.info('API shutting down');
+    server.close(async () => {
+      await deps.db.destroy();
+      await deps.rateLimits.close();
+      await temporal.close();
+      process.exit(0);
+    });
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((err) => {
+  logger.fatal({ err }, 'API failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import type { Knex } from 'knex';
+import * as m001 from './001_foundation';
+import * as m002 from './002_forms';
+import * as m003 from './003_webhooks';
+import * as m004 from './004_scheduling';
+import * as m005 from './005_sequences';
+import * as m006 from './006_oauth';
+
+type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
+
+/** Migrations are imported statically so they run the same under tsx, jest and a bundle. */
+const migrations: Record<string, Migration> = {
+  '001_foundation': m001,
+  '002_forms': m002,
+  '003_webhooks': m003,
+  '004_scheduling': m004,
+  '005_sequences': m005,
+  '006_oauth': m006,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};

@@ -1,0 +1,68 @@
+import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+
+/** Pure iCalendar builders (no I/O): invites, cancellations and host feeds. */
+
+export interface IcsMeeting {
+  /** Stable UID: the same for the invite, its updates and its CANCEL. */
+  uid: string;
+  sequence: number;
+  summary: string;
+  description?: string | null;
+  start: Date;
+  end: Date;
+  location?: string | null;
+  url?: string | null;
+  organizer: { name: string; email: string };
+  attendees: Array<{ name?: string; email: string }>;
+  status: 'confirmed' | 'tentative' | 'cancelled';
+}
+
+const PROD_ID = { company: 'forms-scheduling-sequences', product: 'scheduling', language: 'EN' };
+
+export const meetingUid = (meetingId: string) => `meeting-${meetingId}@forms-scheduling-sequences`;
+
+const STATUS = { confirmed: ICalEventStatus.CONFIRMED, tentative: ICalEventStatus.TENTATIVE, cancelled: ICalEventStatus.CANCELLED };
+
+function addEvent(cal: ReturnType<typeof ical>, m: IcsMeeting): void {
+  cal.createEvent({
+    id: m.uid,
+    sequence: m.sequence,
+    start: m.start,
+    end: m.end,
+    stamp: new Date(),
+    summary: m.summary,
+    description: m.description ?? undefined,
+    location: m.location ?? undefined,
+    url: m.url ?? undefined,
+    status: STATUS[m.status],
+    organizer: { name: m.organizer.name, email: m.organizer.email },
+    attendees: m.attendees.map((a) => ({
+      name: a.name,
+      email: a.email,
+      rsvp: m.status !== 'cancelled',
+      role: ICalAttendeeRole.REQ,
+      status: m.status === 'cancelled' ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.NEEDSACTION,
+    })),
+  });
+}
+
+/** METHOD:REQUEST invite for a confirmation email. */
+export function inviteIcs(m: IcsMeeting): string {
+  const cal = ical({ prodId: PROD_ID, method: ICalCalendarMethod.REQUEST });
+  addEvent(cal, m);
+  return cal.toString();
+}
+
+/** METHOD:CANCEL for a cancellation email (same UID, higher SEQUENCE). */
+export function cancelIcs(m: IcsMeeting): string {
+  const cal = ical({ prodId: PROD_ID, method: ICalCalendarMethod.CANCEL });
+  addEvent(cal, { ...m, status: 'cancelled' });
+  return cal.toString();
+}
+
+/** A host's subscription feed (METHOD:PUBLISH). */
+export function feedIcs(name: string, meetings: IcsMeeting[]): string {
+  const cal = ical({ prodId: PROD_ID, method: ICalCalendarMethod.PUBLISH, name, ttl: 15 * 60 });
+  for (const m of meetings) addEvent(cal, m);
+  return cal.toString();
+}

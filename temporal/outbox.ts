@@ -1,0 +1,227 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { Db, Executor } from '../db/knex';
+import { logger } from '../core/logger';
+import { toTypedSearchAttributes, type SearchAttributeName } from './search-attributes';
+
+export interface WorkflowStart {
+  workflowType: string;
+  /** Deterministic id (`enrollment-<id>`, `booking-<meeting_id>`, …): starting twice is harmless. */
+  workflowId: string;
+  args: unknown[];
+  searchAttributes?: Partial<Record<SearchAttributeName, string>>;
+  memo?: Record<string, unknown>;
+  taskQueue?: string;
+  /** Delay the workflow's first task until this time (Temporal startDelay). */
+  startAt?: Date;
+}
+
+interface OutboxRow {
+  id: number;
+  workflow_type: string;
+  workflow_id: string;
+  task_queue: string;
+  args: unknown[];
+  search_attributes: Record<string, string>;
+  memo: Record<string, unknown>;
+  start_at: Date | null;
+}
+
+function outboxRow(start: WorkflowStart, defaultTaskQueue: string) {
+  return {
+    workflow_type: start.workflowType,
+    workflow_id: start.workflowId,
+    task_queue: start.taskQueue ?? defaultTaskQueue,
+    args: JSON.stringify(start.args),
+    search_attributes: JSON.stringify(start.searchAttributes ?? {}),
+    memo: JSON.stringify(start.memo ?? {}),
+    start_at: start.startAt ?? null,
+  };
+}
+
+/** Write an outbox row inside the caller's transaction. Returns its id for the fast path. */
+export async function enqueueWorkflow(trx: Executor, start: WorkflowStart, defaultTaskQueue: string): Promise<number> {
+  const [row] = await trx('outbox').insert(outboxRow(start, defaultTaskQueue)).returning('id');
+  return row.id;
+}
+
+/** Many outbox rows in multi-row INSERTs (500 a statement). Returns their ids, in order. */
+export async function enqueueWorkflows(trx: Executor, starts: WorkflowStart[], defaultTaskQueue: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < starts.length; i += 500) {
+    const rows: Array<{ id: number }> = await trx('outbox')
+      .insert(starts.slice(i, i + 500).map((s) => outboxRow(s, defaultTaskQueue)))
+      .returning('id');
+    ids.push(...rows.map((r) => r.id));
+  }
+  return ids;
+}
+
+/**
+ * Starts the workflows that outbox rows ask for. `kick` is the fast path right after a commit;
+ * `relay` (run by the worker process) starts whatever is left. A workflow id is never reused,
+ * so a start that already happened is recognised and only marked.
+ */
+export class OutboxStarter {
+  /** Tests set this to false to simulate a crash between the commit and the start. */
+  fastPath = true;
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  /**
+   * `maxConcurrentStarts` bounds the start RPCs in flight from this process (fast path and relay
+   * together): thousands of simultaneous starts overload a small Temporal server (the dev
+   * server's SQLite store answers "context canceled") and start fewer workflows a second.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly client: () => Promise<Client>,
+    readonly taskQueue: string,
+    readonly maxConcurrentStarts = 32,
+  ) {}
+
+  /**
+   * Start these rows soon, without waiting; failures are left to the relay. Ids queue up in the
+   * process and are started 200 at a time, each chunk in a transaction that locks its rows
+   * (`FOR UPDATE SKIP LOCKED`), so the relay never starts the same rows at the same time.
+   */
+  kick(ids: number[]): void {
+    if (!this.fastPath || ids.length === 0) return;
+    this.queue.push(...ids);
+    while (this.pumps < 2 && this.queue.length > 0) {
+      this.pumps++;
+      void this.pump().finally(() => this.pumps--);
+    }
+  }
+
+  private queue: number[] = [];
+  private pumps = 0;
+
+  private async pump(): Promise<void> {
+    while (this.queue.length > 0) {
+      const chunk = this.queue.splice(0, 200);
+      try {
+        await this.db.transaction((trx) =>
+          this.startRows(trx('outbox').whereIn('id', chunk).whereNull('started_at').forUpdate().skipLocked(), trx),
+        );
+      } catch (err) {
+        logger.warn({ err }, 'outbox fast path failed; the relay will retry');
+      }
+    }
+  }
+
+  /**
+   * Best-effort signal to a running workflow, for use right after a commit. A lost signal must be
+   * harmless: the workflow re-reads the database before acting. Failures are logged, never thrown.
+   */
+  async signal(workflowId: string, signalName: string, ...args: unknown[]): Promise<boolean> {
+    try {
+      const client = await this.client();
+      await client.workflow.getHandle(workflowId).signal(signalName, ...args);
+      return true;
+    } catch (err) {
+      logger.debug({ err, workflowId, signalName }, 'workflow signal not delivered');
+      return false;
+    }
+  }
+
+  /** One relay pass over rows older than `minAgeMs`. Returns how many were started. */
+  async relay(minAgeMs = 2000, batch = 200): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      const q = trx('outbox')
+        .whereNull('started_at')
+        .where('created_at', '<', new Date(Date.now() - minAgeMs))
+        .orderBy('id')
+        .limit(batch)
+        .forUpdate()
+        .skipLocked();
+      return this.startRows(q, trx);
+    });
+  }
+
+  private async slot(): Promise<void> {
+    if (this.active < this.maxConcurrentStarts) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next(); // the slot passes straight to the next waiter
+    else this.active--;
+  }
+
+  private async startOne(client: Client, row: OutboxRow): Promise<true | string> {
+    await this.slot();
+    try {
+      await client.workflow.start(row.workflow_type, {
+        workflowId: row.workflow_id,
+        taskQueue: row.task_queue,
+        args: row.args,
+        typedSearchAttributes: toTypedSearchAttributes(row.search_attributes),
+        memo: row.memo,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        ...(row.start_at && row.start_at.getTime() > Date.now() ? { startDelay: row.start_at.getTime() - Date.now() } : {}),
+      });
+      return true;
+    } catch (err) {
+      return err instanceof WorkflowExecutionAlreadyStartedError ? true : String(err).slice(0, 500);
+    } finally {
+      this.release();
+    }
+  }
+
+  /**
+   * Start the rows with at most `maxConcurrentStarts` RPCs in flight; started rows are marked in
+   * batches (one UPDATE per 200), failed ones get their error and an attempt more.
+   */
+  private async startRows(query: ReturnType<Db>, trx: Executor = this.db): Promise<number> {
+    const rows: OutboxRow[] = await query.select('*');
+    if (rows.length === 0) return 0;
+    const client = await this.client();
+    let started = 0;
+    let pending: number[] = [];
+    const flush = async () => {
+      const ids = pending;
+      pending = [];
+      if (ids.length) await trx('outbox').whereIn('id', ids).update({ started_at: trx.fn.now() });
+    };
+    const writes: Array<Promise<unknown>> = [];
+    await Promise.all(
+      rows.map(async (row) => {
+        const outcome = await this.startOne(client, row);
+        if (outcome !== true) {
+          writes.push(trx('outbox').where({ id: row.id }).update({ attempts: trx.raw('attempts + 1'), last_error: outcome }));
+          return;
+        }
+        started++;
+        pending.push(row.id);
+        if (pending.length >= 200) writes.push(flush());
+      }),
+    );
+    writes.push(flush());
+    await Promise.all(writes);
+    return started;
+  }
+}
+
+/** Enqueue one workflow start, or many at once (multi-row INSERTs). */
+export type Enqueue = (start: WorkflowStart | WorkflowStart[]) => Promise<void>;
+
+/** Run `fn` in a transaction; workflow starts it enqueues are kicked right after the commit. */
+export async function transactionWithOutbox<T>(
+  db: Db,
+  starter: OutboxStarter,
+  fn: (trx: Executor, enqueue: Enqueue) => Promise<T>,
+): Promise<T> {
+  const ids: number[] = [];
+  const result = await db.transaction(async (trx) =>
+    fn(trx, async (start) => {
+      if (Array.isArray(start)) ids.push(...(await enqueueWorkflows(trx, start, starter.taskQueue)));
+      else ids.push(await enqueueWorkflow(trx, start, starter.taskQueue));
+    }),
+  );
+  starter.kick(ids);
+  return result;
+}

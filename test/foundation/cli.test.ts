@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { client } from '../helpers/http';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function cli(args: string[], env: Record<string, string>) {
+  return run(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+  });
+}
+
+let tdb: TestDatabase;
+let app: TestApp;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  app = await startTestApp(tdb.db);
+});
+afterAll(async () => {
+  await app.close();
+  await tdb.drop();
+});
+
+it('bootstrap --json prints exactly one JSON line with a working key', async () => {
+  const { stdout } = await cli(['bootstrap', '--json', '--team', 'Acme', '--plan', 'pro', '--scopes', 'forms:read user:read', '--timezone', 'Europe/Paris'], {
+    DATABASE_URL: tdb.url,
+    BASE_URL: 'https://api.example.test',
+  });
+  const lines = stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  const out = JSON.parse(lines[0]);
+  expect(Object.keys(out).sort()).toEqual(['api_key', 'base_url', 'team_id', 'user_id']);
+  expect(out.base_url).toBe('https://api.example.test');
+  expect(out.api_key).toMatch(/^sk_live_/);
+  const me = await client(app.baseUrl, out.api_key).get('/api/v1/me');
+  expect(me.status).toBe(200);
+  expect(me.body.data.timezone).toBe('Europe/Paris');
+  expect((await client(app.baseUrl, out.api_key).get('/api/v1/team')).status).toBe(403);
+  const team = await tdb.db('teams').where({ id: out.team_id }).first();
+  expect(team.plan).toBe('pro');
+
+  const created = await cli(['keys', 'create', '--team-id', out.team_id, '--scopes', 'team:read', '--json'], { DATABASE_URL: tdb.url });
+  const key = JSON.parse(created.stdout);
+  expect(Object.keys(key).sort()).toEqual(['api_key', 'id', 'scopes']);
+  expect(key.scopes).toEqual(['team:read']);
+  expect((await client(app.baseUrl, key.api_key).get('/api/v1/team')).status).toBe(200);
+  await cli(['keys', 'revoke', '--id', key.id], { DATABASE_URL: tdb.url });
+  await new Promise((r) => setTimeout(r, 3100)); // another process's credential cache lasts at most 3 s
+  expect((await client(app.baseUrl, key.api_key).get('/api/v1/team')).status).toBe(401);
+}, 60_000);
+
+it('rejects unknown scopes and bad arguments with exit code 2 and nothing on stdout', async () => {
+  const err = await cli(['bootstrap', '--json', '--scopes', 'forms:read nope:x'], { DATABASE_URL: tdb.url }).catch((e) => e);
+  expect(err.code).toBe(2);
+  expect(err.stdout).toBe('');
+  expect(err.stderr).toContain('nope:x');
+});
+
+it('stops the API at start-up with a message naming a bad config variable', async () => {
+  const err = await run(process.execPath, ['--import', 'tsx', 'bin/api.ts'], { cwd: ROOT, env: { ...process.env, PORT: 'abc', DATABASE_URL: tdb.url } }).catch((e) => e);
+  expect(err.code).toBe(1);
+  expect(err.stderr).toContain('PORT');
+});

@@ -1,0 +1,127 @@
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createTestTeam } from '../helpers/fixtures';
+import { client, http } from '../helpers/http';
+
+/** Two API processes' worth of apps on one database share the counters in Postgres. */
+let tdb: TestDatabase;
+let a: TestApp;
+let b: TestApp;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const env = { RATE_LIMIT_DISABLED: 'false', RATE_LIMIT_PUBLIC_PER_MINUTE: '5', RATE_LIMIT_SYNC_MS: '0' };
+  a = await startTestApp(tdb.db, { env });
+  // A second instance with its own pool, as a second process would have.
+  const { createDb } = await import('../../db/knex');
+  b = await startTestApp(createDb(tdb.url, 5), { env });
+});
+afterAll(async () => {
+  await a.close();
+  await b.close();
+  await b.deps.db.destroy();
+  await tdb.drop();
+});
+
+it('counts a free team per hour across both instances, with headers on every response', async () => {
+  const team = await createTestTeam(tdb.db, { plan: 'free' });
+  const first = await client(a.baseUrl, team.apiKey).get('/api/v1/me');
+  expect(first.status).toBe(200);
+  expect(first.headers.get('ratelimit-limit')).toBe('100');
+  expect(first.headers.get('ratelimit-remaining')).toBe('99');
+  expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(3500);
+  const second = await client(b.baseUrl, team.apiKey).get('/api/v1/me');
+  expect(second.headers.get('ratelimit-remaining')).toBe('98');
+  // Use up the hour alternating between instances.
+  for (let i = 0; i < 98; i++) {
+    const res = await client(i % 2 ? a.baseUrl : b.baseUrl, team.apiKey).get('/api/v1/me');
+    expect(res.status).toBe(200);
+  }
+  const limited = await client(a.baseUrl, team.apiKey).get('/api/v1/me');
+  expect(limited.status).toBe(429);
+  expect(limited.body.error.code).toBe('rate_limited');
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+  const alsoLimited = await client(b.baseUrl, team.apiKey).get('/api/v1/me');
+  expect(alsoLimited.status).toBe(429);
+});
+
+it('answers with the stricter of the per-minute credential limit and the plan limit', async () => {
+  const team = await createTestTeam(tdb.db, { plan: 'pro' });
+  const res = await client(a.baseUrl, team.apiKey).get('/api/v1/me');
+  // Pro: 1,000 an hour, API key: 1,000 a minute; both have 999 left, the minute window resets first.
+  expect(res.headers.get('ratelimit-limit')).toBe('1000');
+  expect(res.headers.get('ratelimit-remaining')).toBe('999');
+  const enterprise = await createTestTeam(tdb.db, { plan: 'enterprise' });
+  const e = await client(a.baseUrl, enterprise.apiKey).get('/api/v1/me');
+  expect(e.headers.get('ratelimit-limit')).toBe('1000'); // unlimited plan: only the per-minute limit applies
+  expect(Number(e.headers.get('ratelimit-reset'))).toBeLessThanOrEqual(60);
+});
+
+it('limits public endpoints per client IP, shared across instances', async () => {
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) statuses.push((await http(i % 2 ? a.baseUrl : b.baseUrl, 'get', '/healthz')).status);
+  expect(statuses.slice(0, 5).every((s) => s !== 429)).toBe(true);
+  expect(statuses[5]).toBe(429);
+});
+
+describe('batched counting (RATE_LIMIT_SYNC_MS > 0)', () => {
+  it('still shares one count between instances, at most one interval late', async () => {
+    const { createDb } = await import('../../db/knex');
+    const env = { RATE_LIMIT_DISABLED: 'false', RATE_LIMIT_SYNC_MS: '100' };
+    const c = await startTestApp(tdb.db, { env });
+    const d = await startTestApp(createDb(tdb.url, 5), { env });
+    try {
+      const team = await createTestTeam(tdb.db, { plan: 'free' });
+      for (let i = 0; i < 30; i++) expect((await client(c.baseUrl, team.apiKey).get('/api/v1/me')).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 350)); // c pushes its increments; d's view is refreshed on its next sync
+      const seen = await client(d.baseUrl, team.apiKey).get('/api/v1/me');
+      expect(seen.headers.get('ratelimit-remaining')).toBe('69');
+      for (let i = 0; i < 69; i++) await client(i % 2 ? c.baseUrl : d.baseUrl, team.apiKey).get('/api/v1/me');
+      await new Promise((r) => setTimeout(r, 350));
+      const over = await client(c.baseUrl, team.apiKey).get('/api/v1/me');
+      expect(over.status).toBe(429);
+      const stored = await tdb.db('rate_limits').where('key', 'like', `plan:100:3600:${team.teamId}`).first();
+      expect(stored.points).toBeGreaterThanOrEqual(100);
+    } finally {
+      await c.close();
+      await d.close();
+      await d.deps.db.destroy();
+    }
+  });
+});
+
+describe('counters in Redis when REDIS_URL is set', () => {
+  const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+  it('shares one count between instances through Redis', async () => {
+    const net = await import('node:net');
+    const { hostname, port } = new URL(url);
+    const reachable = await new Promise<boolean>((resolve) => {
+      const s = net.connect(Number(port || 6379), hostname, () => {
+        s.end();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+    if (!reachable) {
+      console.warn(`*** No Redis at ${url}: the Redis rate-limit store was NOT exercised ***`);
+      return;
+    }
+    const { createDb } = await import('../../db/knex');
+    const env = { RATE_LIMIT_DISABLED: 'false', RATE_LIMIT_SYNC_MS: '0', REDIS_URL: url };
+    const c = await startTestApp(tdb.db, { env });
+    const d = await startTestApp(createDb(tdb.url, 5), { env });
+    try {
+      const team = await createTestTeam(tdb.db, { plan: 'free' });
+      expect((await client(c.baseUrl, team.apiKey).get('/api/v1/me')).headers.get('ratelimit-remaining')).toBe('99');
+      expect((await client(d.baseUrl, team.apiKey).get('/api/v1/me')).headers.get('ratelimit-remaining')).toBe('98');
+      // Nothing was counted in Postgres: the store is Redis.
+      expect(await tdb.db('rate_limits').where('key', `plan:100:3600:${team.teamId}`).first()).toBeUndefined();
+    } finally {
+      await c.close();
+      await d.close();
+      await d.deps.db.destroy();
+    }
+  });
+});

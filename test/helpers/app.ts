@@ -1,0 +1,63 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Client } from '@temporalio/client';
+import { createApp } from '../../api/app';
+import { buildAppDeps } from '../../api/build-deps';
+import type { AppDeps } from '../../api/deps';
+import { parseConfig, type Config } from '../../core/config';
+import type { Db } from '../../db/knex';
+
+export interface TestApp {
+  baseUrl: string;
+  deps: AppDeps;
+  config: Config;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * The real Koa app on a real port, on the given test database. Temporal is the given client
+ * (a TestWorkflowEnvironment's), or none: workflow starts then wait in the outbox.
+ */
+export async function startTestApp(
+  db: Db,
+  opts: { temporal?: Client; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: 'postgres://unused/unused',
+    RATE_LIMIT_DISABLED: 'true',
+    // Exact shared counting in tests (production batches increments per process, see RATE_LIMIT_SYNC_MS).
+    RATE_LIMIT_SYNC_MS: '0',
+    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? '.data/test-files',
+    ...opts.env,
+  });
+  const temporal = opts.temporal;
+  const deps = buildAppDeps(
+    config,
+    {
+      get: async () => {
+        if (!temporal) throw new Error('no Temporal in this test');
+        return temporal;
+      },
+      healthy: async () => !!temporal,
+    },
+    db,
+  );
+  const server = createApp(deps).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  deps.config.baseUrl = baseUrl;
+  return {
+    baseUrl,
+    deps,
+    config,
+    server,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.rateLimits.close();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A tiny fetch wrapper for tests: JSON in, parsed JSON (or text) out. */
+export async function http<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | Buffer | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method: method.toUpperCase(), headers, body: body as BodyInit | undefined, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: any = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** `http` bound to a base URL and a credential. */
+export function client(baseUrl: string, token?: string) {
+  return {
+    get: (path: string, headers?: Record<string, string>) => http(baseUrl, 'get', path, { token, headers }),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => http(baseUrl, 'post', path, { token, body, headers }),
+    patch: (path: string, body?: unknown, headers?: Record<string, string>) => http(baseUrl, 'patch', path, { token, body, headers }),
+    put: (path: string, body?: unknown, headers?: Record<string, string>) => http(baseUrl, 'put', path, { token, body, headers }),
+    delete: (path: string, headers?: Record<string, string>) => http(baseUrl, 'delete', path, { token, headers }),
+  };
+}

@@ -1,0 +1,67 @@
+import { chromium, type Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { chromiumPath } from '../helpers/browser-path';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { alwaysAvailable, publishedEventType } from './helpers';
+
+let tdb: TestDatabase;
+let app: TestApp;
+let team: TestTeam;
+let browser: Browser | undefined;
+const executablePath = chromiumPath();
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  app = await startTestApp(tdb.db);
+  team = await createTestTeam(tdb.db);
+  await alwaysAvailable(tdb.db, team.userId, 'America/New_York');
+  if (!executablePath) {
+    if (process.env.REQUIRE_BROWSER === '1') throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
+    console.warn('\n*** Chromium not found: the booking page browser test did NOT run ***\n');
+    return;
+  }
+  browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app.close();
+  await tdb.drop();
+});
+
+describe('booking page /book/:page_slug', () => {
+  it('lists event types, shows free days and slots in the visitor timezone, books, and confirms', async () => {
+    if (!browser) return; // announced loudly in beforeAll
+    const { slug } = await publishedEventType(app.baseUrl, team, { title: 'Book <b>me</b>', settings: { confirmation_message: 'See you soon!' } }, { title: 'Discovery call', start_time_increment: 60 });
+    const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    const page = await context.newPage();
+    const res = await page.goto(`${app.baseUrl}/book/${slug}`);
+    expect(res?.status()).toBe(200);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Book <b>me</b>');
+    await expect(page.locator('#tz').textContent()).resolves.toBe('Asia/Tokyo');
+    await page.getByRole('button', { name: /Discovery call/ }).click();
+    const day = page.locator('button.day').nth(1);
+    await day.waitFor();
+    await day.click();
+    const slot = page.locator('button.slot').first();
+    await slot.waitFor();
+    const start = await slot.getAttribute('data-start');
+    expect(start).toMatch(/\+09:00$/); // shown in the visitor's timezone
+    expect(await slot.textContent()).toBe(start!.slice(11, 16));
+    await slot.click();
+    await page.getByLabel('Name').fill('Priya Visitor');
+    await page.getByLabel('Email').fill('priya@example.com');
+    await page.getByRole('button', { name: 'Book' }).click();
+    await page.locator('#confirmation').waitFor({ state: 'visible' });
+    await expect(page.locator('#confirmation').textContent()).resolves.toContain('See you soon!');
+    const m = await tdb.db('meetings').where({ attendee_email: 'priya@example.com' }).first();
+    expect(m).toMatchObject({ status: 'scheduled', timezone: 'Asia/Tokyo', attendee_name: 'Priya Visitor', host_user_id: team.userId });
+    expect(new Date(m.start_time).getTime()).toBe(Date.parse(start!));
+    const missing = await page.goto(`${app.baseUrl}/book/no-such-page`);
+    expect(missing?.status()).toBe(404);
+    await context.close();
+  });
+});

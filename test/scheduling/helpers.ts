@@ -1,0 +1,30 @@
+import type { Db } from '../../db/knex';
+import type { TestTeam } from '../helpers/fixtures';
+import { client } from '../helpers/http';
+
+export const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00', enabled: true }));
+
+/** Make a user available around the clock, every day, in a timezone (keeps tests independent of today's weekday). */
+export async function alwaysAvailable(db: Db, userId: string, timezone = 'UTC'): Promise<void> {
+  await db('availability_schedules').where({ user_id: userId }).update({ rules: JSON.stringify(ALL_WEEK), timezone });
+}
+
+/** A published page with one event type, through the API. */
+export async function publishedEventType(
+  baseUrl: string,
+  team: TestTeam,
+  page: Record<string, unknown> = {},
+  eventType: Record<string, unknown> = {},
+): Promise<{ pageId: string; slug: string; eventTypeId: string }> {
+  const api = client(baseUrl, team.apiKey);
+  const p = await api.post('/api/v1/scheduling-pages', { title: 'Sales calls', status: 'published', ...page });
+  if (p.status !== 201) throw new Error(`page: ${p.status} ${p.text}`);
+  const e = await api.post(`/api/v1/scheduling-pages/${p.body.data.id}/event-types`, { title: 'Intro call', ...eventType });
+  if (e.status !== 201) throw new Error(`event type: ${e.status} ${e.text}`);
+  return { pageId: p.body.data.id, slug: p.body.data.slug, eventTypeId: e.body.data.id };
+}
+
+/** Tomorrow (UTC) as YYYY-MM-DD, plus `days`. */
+export function dayFromNow(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}

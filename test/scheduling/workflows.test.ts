@@ -1,0 +1,184 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import ICAL from 'ical.js';
+import { schedulingActivities, type MeetingEmailKind } from '../../activities/scheduling';
+import { createMailer } from '../../core/mailer';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { client } from '../helpers/http';
+import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
+import { alwaysAvailable, publishedEventType } from './helpers';
+import { startSmtp, type Mail } from '../helpers/smtp';
+
+const HOUR = 3_600_000;
+let tdb: TestDatabase;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let env: TestWorkflowEnvironment;
+let app: TestApp;
+let team: TestTeam;
+/** Workflow-clock time at which each email activity ran, by meeting and kind. */
+let sentAt: Array<{ meetingId: string; kind: string; at: number }>;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  smtp = await startSmtp();
+});
+afterAll(async () => {
+  await smtp.close();
+  await tdb.drop();
+});
+beforeEach(async () => {
+  env = await createTimeSkippingEnv();
+  app = await startTestApp(tdb.db, { temporal: env.client });
+  team = await createTestTeam(tdb.db);
+  await alwaysAvailable(tdb.db, team.userId);
+  sentAt = [];
+});
+afterEach(async () => {
+  await app.close();
+  await env.teardown();
+});
+
+function activities() {
+  const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
+  const acts = schedulingActivities({ db: tdb.db, config: app.config, mailer, sms: undefined as never, outbox: app.deps.outbox });
+  return {
+    ...acts,
+    async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind) {
+      const sent = await acts.sendMeetingEmail(meetingId, kind);
+      if (sent) sentAt.push({ meetingId, kind, at: await env.currentTimeMs() });
+      return sent;
+    },
+    async sendCancellationEmail(input: Parameters<typeof acts.sendCancellationEmail>[0]) {
+      const sent = await acts.sendCancellationEmail(input);
+      if (sent) sentAt.push({ meetingId: input.meetingId, kind: 'cancellation', at: await env.currentTimeMs() });
+      return sent;
+    },
+  };
+}
+
+/** Book through the public endpoint `hoursAhead` from now (on the hour), answering the meeting id. */
+async function bookIn(hoursAhead: number, eventType: Record<string, unknown> = {}): Promise<{ id: string; startMs: number }> {
+  const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 60, ...eventType });
+  const startMs = Math.ceil((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR;
+  const res = await client(app.baseUrl).post('/api/calendar/book', {
+    user_id: team.userId, team_id: team.teamId, event_type_id: eventTypeId, attendee_email: 'attendee@example.com', attendee_name: 'Ada Attendee',
+    start: new Date(startMs).toISOString(), end: new Date(startMs + 30 * 60_000).toISOString(),
+  });
+  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
+  return { id: res.body.meeting.id, startMs };
+}
+
+const handle = (id: string) => env.client.workflow.getHandle(id);
+async function started(id: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await handle(id).describe();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const row = await tdb.db("outbox").where({ workflow_id: id }).first();
+  throw new Error(`workflow ${id} did not start: ${row?.last_error ?? "no outbox row"}`);
+}
+const mailsOf = (meetingId: string): Mail[] => smtp.messages.filter((m) => m.headers.get('x-meeting-id') === meetingId);
+const kinds = (meetingId: string) => mailsOf(meetingId).map((m) => `${m.headers.get('x-meeting-email')}:${(m.to as { text: string }).text}`);
+function ics(m: Mail): ICAL.Component {
+  const a = m.attachments.find((x) => x.contentType.startsWith('text/calendar'))!;
+  return new ICAL.Component(ICAL.parse(a.content.toString('utf8')));
+}
+
+describe('booking workflow', () => {
+  it('confirms with an .ics invite, reminds 24 h and 1 h before, and completes after the end', async () => {
+    await withWorker(env, activities(), async () => {
+      const { id, startMs } = await bookIn(72);
+      await started(`booking-${id}`);
+      expect(await handle(`booking-${id}`).result()).toBe('completed');
+      const at = (kind: string) => sentAt.find((s) => s.meetingId === id && s.kind === kind)!.at;
+      expect(startMs - at('reminder_24h')).toBeGreaterThanOrEqual(24 * HOUR - 60_000);
+      expect(startMs - at('reminder_24h')).toBeLessThanOrEqual(24 * HOUR);
+      expect(startMs - at('reminder_1h')).toBeGreaterThanOrEqual(HOUR - 60_000);
+      expect(startMs - at('reminder_1h')).toBeLessThanOrEqual(HOUR);
+      expect(kinds(id).sort()).toEqual([
+        'confirmation:attendee@example.com', `confirmation:${team.email}`,
+        'reminder_1h:attendee@example.com', `reminder_1h:${team.email}`,
+        'reminder_24h:attendee@example.com', `reminder_24h:${team.email}`,
+      ].sort());
+      const invite = ics(mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'confirmation')!);
+      expect(invite.getFirstPropertyValue('method')).toBe('REQUEST');
+      const ev = new ICAL.Event(invite.getFirstSubcomponent('vevent')!);
+      expect(ev.uid).toBe(`meeting-${id}@forms-scheduling-sequences`);
+      expect(ev.startDate.toJSDate().getTime()).toBe(startMs);
+      const row = await tdb.db('meetings').where({ id }).first();
+      expect(row).toMatchObject({ status: 'completed', confirmation_email_sent: true });
+    });
+  });
+
+  it('cancels an unconfirmed booking with reason "not confirmed" at its start time', async () => {
+    await withWorker(env, activities(), async () => {
+      const { id, startMs } = await bookIn(10, { requires_confirmation: true });
+      expect((await tdb.db('meetings').where({ id }).first()).status).toBe('pending_confirmation');
+      await started(`booking-${id}`);
+      expect(await handle(`booking-${id}`).result()).toBe('not_confirmed');
+      await started(`meeting-cleanup-${id}`);
+      await handle(`meeting-cleanup-${id}`).result();
+      expect(await tdb.db('meetings').where({ id }).first()).toMatchObject({ status: 'cancelled', cancellation_reason: 'not confirmed' });
+      const cancelled = sentAt.find((s) => s.meetingId === id && s.kind === 'cancellation')!;
+      expect(cancelled.at).toBeGreaterThanOrEqual(startMs);
+      expect(kinds(id)).toEqual(['cancellation:attendee@example.com']);
+      expect(ics(mailsOf(id)[0]).getFirstPropertyValue('method')).toBe('CANCEL');
+      expect(await tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
+    });
+  });
+
+  it('sends the confirmation once the host confirms', async () => {
+    await withWorker(env, activities(), async () => {
+      const { id } = await bookIn(30, { requires_confirmation: true });
+      await started(`booking-${id}`);
+      const res = await client(app.baseUrl, team.apiKey).patch(`/api/v1/meetings/${id}`, { status: 'scheduled' });
+      expect(res.status).toBe(200);
+      expect(await handle(`booking-${id}`).result()).toBe('completed');
+      expect(kinds(id).filter((k) => k.startsWith('confirmation')).length).toBe(2);
+    });
+  });
+
+  it('cleans up a cancelled meeting exactly once and never sends its reminders', async () => {
+    await withWorker(env, activities(), async () => {
+      const { id } = await bookIn(72);
+      await started(`booking-${id}`);
+      for (let i = 0; i < 100 && kinds(id).length < 2; i++) await new Promise((r) => setTimeout(r, 100)); // confirmation sent first
+      const api = client(app.baseUrl, team.apiKey);
+      expect((await api.patch(`/api/v1/meetings/${id}`, { status: 'cancelled', cancellation_reason: 'Changed plans' })).status).toBe(200);
+      expect((await api.patch(`/api/v1/meetings/${id}`, { status: 'cancelled' })).status).toBe(200);
+      expect(await handle(`booking-${id}`).result()).toBe('cancelled');
+      await started(`meeting-cleanup-${id}`);
+      await handle(`meeting-cleanup-${id}`).result();
+      await env.sleep(4 * 24 * HOUR); // past the start: nothing else may arrive
+      expect(kinds(id).sort()).toEqual(['cancellation:attendee@example.com', 'confirmation:attendee@example.com', `confirmation:${team.email}`].sort());
+      const cancel = mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'cancellation')!;
+      expect(cancel.text).toContain('Changed plans');
+      const ev = new ICAL.Event(ics(cancel).getFirstSubcomponent('vevent')!);
+      expect(ev.uid).toBe(`meeting-${id}@forms-scheduling-sequences`);
+      expect(ev.component.getFirstPropertyValue('status')).toBe('CANCELLED');
+      expect(await tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
+      expect(await tdb.db('outbox').where({ workflow_id: `meeting-cleanup-${id}` })).toHaveLength(1);
+    });
+  });
+
+  it('DELETE removes the record and runs the cleanup', async () => {
+    await withWorker(env, activities(), async () => {
+      const { id } = await bookIn(72);
+      await started(`booking-${id}`);
+      expect((await client(app.baseUrl, team.apiKey).delete(`/api/v1/meetings/${id}`)).status).toBe(204);
+      await started(`meeting-cleanup-${id}`);
+      await handle(`meeting-cleanup-${id}`).result();
+      // Signalled while waiting ('cancelled'), or it found the row gone ('deleted'): it ends either way.
+      expect(['cancelled', 'deleted']).toContain(await handle(`booking-${id}`).result());
+      expect(kinds(id).some((k) => k.startsWith('reminder'))).toBe(false);
+      expect(await tdb.db('meetings').where({ id })).toHaveLength(0);
+      expect(await tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
+      expect(kinds(id)).toContain('cancellation:attendee@example.com');
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { createActivities } from '../../../activities';
+import { createMailer } from '../../../core/mailer';
+import { createSmsSender } from '../../../core/sms';
+import { startTestApp, type TestApp } from '../../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../../helpers/db';
+import { createTestTeam, type TestTeam } from '../../helpers/fixtures';
+import { client } from '../../helpers/http';
+import { createTestWorker, createTimeSkippingEnv } from '../../helpers/temporal';
+import { startSmtp, type ReceivedMail } from './smtp';
+import { startTwilioStandin } from './twilio-standin';
+
+export const TWILIO_SID = `AC${'0'.repeat(32)}`;
+export const TWILIO_TOKEN = 'test-twilio-auth-token';
+
+export interface World {
+  tdb: TestDatabase;
+  env: TestWorkflowEnvironment;
+  app: TestApp;
+  team: TestTeam;
+  smtp: Awaited<ReturnType<typeof startSmtp>>;
+  twilio: Awaited<ReturnType<typeof startTwilioStandin>>;
+  api: ReturnType<typeof client>;
+  dash: ReturnType<typeof client>;
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  /** Wait until the outbox started `enrollment-<id>`, then for its result (time skips meanwhile). */
+  result(enrollmentId: string): Promise<{ status: string; reason: string | null; sent: number }>;
+  waitStarted(workflowId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** DB + API + time-skipping Temporal + real SMTP server + Twilio stand-in + a worker with the real activities. */
+export async function startWorld(opts: { env?: TestWorkflowEnvironment; beforeAccept?: (m: ReceivedMail) => Promise<void>; worker?: boolean } = {}): Promise<World> {
+  const tdb = await createTestDatabase();
+  // createTimeSkippingEnv registers our search attributes.
+  const env = opts.env ?? (await createTimeSkippingEnv());
+  const smtp = await startSmtp({ beforeAccept: opts.beforeAccept });
+  const twilio = await startTwilioStandin();
+  const app = await startTestApp(tdb.db, {
+    temporal: env.client,
+    env: { SMTP_URL: smtp.url, TWILIO_ACCOUNT_SID: TWILIO_SID, TWILIO_AUTH_TOKEN: TWILIO_TOKEN, TWILIO_API_BASE_URL: twilio.url },
+  });
+  const team = await createTestTeam(tdb.db);
+  await tdb.db('teams').where({ id: team.teamId }).update({ settings: JSON.stringify({ sms_provider: 'twilio' }) });
+  const activities = createActivities({ db: tdb.db, config: app.config, mailer: createMailer(app.config), sms: createSmsSender(app.config), outbox: app.deps.outbox });
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  const w: World = {
+    tdb, env, app, team, smtp, twilio,
+    api: client(app.baseUrl, team.apiKey),
+    dash: client(app.baseUrl, team.session),
+    async startWorker() {
+      worker = await createTestWorker(env, activities);
+      running = worker.run();
+    },
+    async stopWorker() {
+      if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      worker = undefined;
+    },
+    async waitStarted(workflowId) {
+      for (let i = 0; i < 200; i++) {
+        try {
+          await env.client.workflow.getHandle(workflowId).describe();
+          return;
+        } catch {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      throw new Error(`${workflowId} was never started`);
+    },
+    async result(enrollmentId) {
+      await w.waitStarted(`enrollment-${enrollmentId}`);
+      return env.client.workflow.getHandle(`enrollment-${enrollmentId}`).result();
+    },
+    async close() {
+      await w.stopWorker();
+      await app.close();
+      if (!opts.env) await env.teardown();
+      await smtp.close();
+      await twilio.close();
+      await tdb.drop();
+    },
+  };
+  if (opts.worker !== false) await w.startWorker();
+  return w;
+}

@@ -1,0 +1,99 @@
+import { chromium, type Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { chromiumPath } from '../helpers/browser-path';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { makeContact, makeEnrollment, makeSequence } from './support/factory';
+
+/** The `/u/<token>` one-click page in headless Chromium, and its RFC 8058 POST. */
+let tdb: TestDatabase;
+let app: TestApp;
+let team: TestTeam;
+let browser: Browser | undefined;
+const exe = chromiumPath();
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  app = await startTestApp(tdb.db);
+  team = await createTestTeam(tdb.db);
+  if (exe) {
+    browser = await chromium.launch({
+      executablePath: exe,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+  } else if (process.env.REQUIRE_BROWSER === '1') {
+    throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await app.close();
+  await tdb.drop();
+});
+
+/** An email send of a running enrollment, as the activity records it; returns its token. */
+async function sentEmail(email: string): Promise<{ token: string; contactId: string; enrollmentId: string }> {
+  const seq = await makeSequence(tdb.db, team.teamId);
+  const contactId = await makeContact(tdb.db, team.teamId, { email });
+  const enrollmentId = await makeEnrollment(tdb.db, team.teamId, seq.id, contactId);
+  const token = `tok${Math.random().toString(36).slice(2)}xyz`;
+  await tdb.db('sequence_sends').insert({
+    team_id: team.teamId, sequence_id: seq.id, enrollment_id: enrollmentId, step_id: seq.steps![0].id, contact_id: contactId,
+    position: 0, channel: 'email', status: 'sent', token,
+  });
+  return { token, contactId, enrollmentId };
+}
+
+test('the page shows whom it unsubscribes, and its button unsubscribes and exits the enrollment', async () => {
+  if (!browser) {
+    console.warn('Chromium not found: the /u/<token> browser test did NOT run');
+    return;
+  }
+  const { token, contactId, enrollmentId } = await sentEmail('reader@example.com');
+  const page = await browser.newPage();
+  const res = await page.goto(`${app.baseUrl}/u/${token}`);
+  expect(res?.status()).toBe(200);
+  expect(await page.title()).toBe('Unsubscribe');
+  await expect(page.getByRole('heading', { name: 'Unsubscribe' }).textContent()).resolves.toBe('Unsubscribe');
+  expect(await page.textContent('main')).toContain('re***@example.com');
+  // A GET alone (a link scanner) changes nothing.
+  expect((await tdb.db('contacts').where({ id: contactId }).first()).unsubscribed_email).toBe(false);
+  await Promise.all([page.waitForURL(`${app.baseUrl}/u/${token}`), page.getByRole('button', { name: 'Unsubscribe' }).click()]);
+  expect(await page.getByRole('status').textContent()).toBe('You are unsubscribed');
+  expect((await tdb.db('contacts').where({ id: contactId }).first()).unsubscribed_email).toBe(true);
+  expect(await tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({ status: 'exited', exit_reason: 'unsubscribed' });
+  // Visiting again says so, without a button.
+  await page.goto(`${app.baseUrl}/u/${token}`);
+  expect(await page.getByRole('button').count()).toBe(0);
+  await page.close();
+});
+
+test('an unknown token gets a 404 page, and values are escaped', async () => {
+  if (!browser) {
+    console.warn('Chromium not found: the /u/<token> browser test did NOT run');
+    return;
+  }
+  const page = await browser.newPage();
+  const res = await page.goto(`${app.baseUrl}/u/unknown-token-123`);
+  expect(res?.status()).toBe(404);
+  expect(await page.textContent('h1')).toBe('Link not found');
+  const { token } = await sentEmail('"<img src=x onerror=alert(1)>"@example.com');
+  let dialogs = 0;
+  page.on('dialog', async (d) => {
+    dialogs++;
+    await d.dismiss();
+  });
+  await page.goto(`${app.baseUrl}/u/${token}`);
+  expect(await page.locator('img').count()).toBe(0);
+  expect(dialogs).toBe(0);
+  await page.close();
+});
+
+test('RFC 8058: a one-click POST with List-Unsubscribe=One-Click unsubscribes without a browser', async () => {
+  const { token, contactId } = await sentEmail('mailbox@example.com');
+  const res = await fetch(`${app.baseUrl}/u/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+  expect(res.status).toBe(200);
+  expect((await tdb.db('contacts').where({ id: contactId }).first()).unsubscribed_email).toBe(true);
+  const rows = await tdb.db('sequence_unsubscribes').where({ contact_id: contactId });
+  expect(rows).toEqual([expect.objectContaining({ channel: 'email', source: 'one_click' })]);
+});

@@ -1,0 +1,6 @@
+// The worker's workflow barrel: every workflow type is exported from here.
+export * from './ping';
+export * from './webhooks';
+export * from './scheduling';
+export * from './sequences';
+export * from './app-review';

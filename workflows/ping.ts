@@ -1,0 +1,9 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+
+const { ping } = proxyActivities<Pick<Activities, 'ping'>>({ startToCloseTimeout: '10s' });
+
+/** A diagnostic workflow: runs one activity. Used to check the worker and the outbox end to end. */
+export async function pingWorkflow(token: string): Promise<string> {
+  return ping(token);
+}

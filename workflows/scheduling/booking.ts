@@ -1,0 +1,55 @@
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { SchedulingActivities } from '../../activities/scheduling';
+import { MEETING_CANCELLED_SIGNAL, MEETING_CONFIRMED_SIGNAL, type BookingWorkflowInput } from '../../api/services/scheduling/workflow-ids';
+
+const acts = proxyActivities<SchedulingActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
+});
+
+export const meetingConfirmedSignal = defineSignal(MEETING_CONFIRMED_SIGNAL);
+export const meetingCancelledSignal = defineSignal(MEETING_CANCELLED_SIGNAL);
+
+const HOUR = 3_600_000;
+const REMINDERS = [
+  { kind: 'reminder_24h', before: 24 * HOUR },
+  { kind: 'reminder_1h', before: HOUR },
+] as const;
+
+/**
+ * `booking-<meeting_id>`: waits for the host's confirmation when needed (cancelling with "not
+ * confirmed" if the start comes first), sends the confirmation with an .ics invite, the 24 h and
+ * 1 h reminders, and marks the meeting completed after its end. Signals only wake it early; every
+ * decision re-reads the meeting through an activity.
+ */
+export async function bookingWorkflow(input: BookingWorkflowInput): Promise<string> {
+  let confirmed = false;
+  let cancelled = false;
+  setHandler(meetingConfirmedSignal, () => void (confirmed = true));
+  setHandler(meetingCancelledSignal, () => void (cancelled = true));
+
+  let state = await acts.loadMeetingState(input.meetingId);
+  if (!state) return 'deleted';
+  if (state.status === 'pending_confirmation') {
+    const untilStart = state.startMs - Date.now();
+    if (untilStart > 0) await condition(() => confirmed || cancelled, untilStart);
+    state = await acts.loadMeetingState(input.meetingId);
+    if (!state) return 'deleted';
+    if (state.status === 'pending_confirmation') {
+      await acts.cancelUnconfirmed(input.meetingId);
+      return 'not_confirmed';
+    }
+  }
+  if (state.status !== 'scheduled') return state.status;
+  await acts.sendMeetingEmail(input.meetingId, 'confirmation');
+
+  for (const r of REMINDERS) {
+    const wait = state.startMs - r.before - Date.now();
+    if (wait <= 0) continue; // booked too late for this reminder
+    if (await condition(() => cancelled, wait)) return 'cancelled';
+    if (!(await acts.sendMeetingEmail(input.meetingId, r.kind))) return 'stopped';
+  }
+  const untilEnd = state.endMs - Date.now();
+  if (untilEnd > 0 && (await condition(() => cancelled, untilEnd))) return 'cancelled';
+  return (await acts.markCompleted(input.meetingId)) ? 'completed' : 'unchanged';
+}

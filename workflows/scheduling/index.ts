@@ -1,0 +1,3 @@
+// Workflows of the scheduling feature (exported through workflows/index.ts).
+export * from './booking';
+export * from './cleanup';

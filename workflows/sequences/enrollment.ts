@@ -1,0 +1,90 @@
+import { condition, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { SendResult } from '../../activities/sequences';
+import { SA } from '../../temporal/search-attributes';
+import { enrollmentStateQuery, exitSignal, resumeSignal } from './definitions';
+
+// A short read (and at most a `completed` update): a local activity saves a server round trip per enrollment.
+const { seqNextStep } = proxyLocalActivities<Pick<Activities, 'seqNextStep'>>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', maximumInterval: '1m' },
+});
+// A send (re-check, claim, render, SMTP/Twilio, record, next step) as a local activity: it runs in
+// the workflow task that reaches it, so an enrollment whose step is due costs one workflow task
+// and no activity task round trips. At most once still holds: the (enrollment, step) claim in
+// Postgres is taken before the hand-off, and a re-run (retry, or replay after a dead worker's
+// workflow task times out) finds it and does not send again.
+const { seqSendStep: sendLocal } = proxyLocalActivities<Pick<Activities, 'seqSendStep'>>({
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '1s', maximumInterval: '10m' },
+});
+// The send as a regular activity: histories recorded before the `local-send` patch replay it.
+const { seqSendStep: sendRemote } = proxyActivities<Pick<Activities, 'seqSendStep'>>({
+  startToCloseTimeout: '1m',
+  heartbeatTimeout: '10s',
+  retry: { initialInterval: '1s', maximumInterval: '10m' },
+});
+
+/** Patch id: sends run as local activities (see docs/sequences.md, "Workflow changes"). */
+export const LOCAL_SEND_PATCH = 'sequences-local-send';
+
+export interface EnrollmentInput {
+  enrollmentId: string;
+}
+
+export interface EnrollmentResult {
+  status: string;
+  reason: string | null;
+  sent: number;
+}
+
+/**
+ * One durable workflow per enrollment (`enrollment-<id>`): each live step after its delay,
+ * inside the sending window, held while the sequence is paused, stopped at once by an `exit`
+ * signal. Every send re-checks the enrollment, sequence and contact in the database first.
+ */
+export async function sequenceEnrollmentWorkflow(input: EnrollmentInput): Promise<EnrollmentResult> {
+  let exitReason: string | null = null;
+  let resumed = false;
+  let phase = 'starting';
+  let stepId: string | null = null;
+  let sent = 0;
+  setHandler(exitSignal, ({ reason }) => {
+    exitReason ??= reason;
+  });
+  setHandler(resumeSignal, () => {
+    resumed = true;
+  });
+  setHandler(enrollmentStateQuery, () => ({ phase, stepId, exitReason }));
+
+  const finish = (status: string, reason: string | null): EnrollmentResult => {
+    upsertSearchAttributes([{ key: SA.EnrollmentStatus, value: status }]);
+    phase = status;
+    return { status, reason, sent };
+  };
+
+  const seqSendStep = patched(LOCAL_SEND_PATCH) ? sendLocal : sendRemote;
+  let next = await seqNextStep({ enrollmentId: input.enrollmentId });
+  while (next.kind === 'step') {
+    stepId = next.stepId;
+    phase = 'waiting_delay';
+    if (next.delayMs > 0 && (await condition(() => exitReason !== null, next.delayMs))) break;
+    let result: SendResult | undefined;
+    for (;;) {
+      if (exitReason !== null) break;
+      phase = 'sending';
+      result = await seqSendStep({ enrollmentId: input.enrollmentId, stepId: next.stepId, now: Date.now() });
+      if (result.outcome !== 'wait') break;
+      phase = result.reason === 'paused' ? 'paused' : 'waiting_window';
+      resumed = false;
+      const waitReason = result.reason;
+      await condition(() => exitReason !== null || (waitReason === 'paused' && resumed), result.waitMs);
+    }
+    if (exitReason !== null || !result || result.outcome === 'wait') break;
+    if (result.outcome === 'sent') sent++;
+    next = result.next;
+  }
+  if (exitReason !== null) return finish('exited', exitReason);
+  if (next.kind === 'end') return finish(next.status, next.reason);
+  return finish('exited', null);
+}

@@ -1,0 +1,3 @@
+// Workflows of the sequences feature (exported through workflows/index.ts).
+export * from './enrollment';
+export * from './signals';

@@ -1,0 +1,57 @@
+import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import type { AttemptInput, AttemptResult, WebhookActivities } from '../../activities/webhooks';
+import type { DeliveryWorkflowInput } from '../../api/services/webhooks/fan-out';
+import { throttleDelayMs } from '../../domain/webhook-retry';
+
+// The HTTP attempt is never retried by Temporal: this workflow owns the schedule (with durable sleeps).
+const { deliverWebhookAttempt } = proxyActivities<Pick<WebhookActivities, 'deliverWebhookAttempt'>>({
+  startToCloseTimeout: '20s',
+  retry: { maximumAttempts: 1 },
+});
+// Bookkeeping after a lost attempt is plain database work: retried until it succeeds.
+const { finishLostWebhookAttempt } = proxyActivities<Pick<WebhookActivities, 'finishLostWebhookAttempt'>>({
+  startToCloseTimeout: '20s',
+  retry: { initialInterval: '1s', maximumInterval: '1m', backoffCoefficient: 2 },
+});
+
+export interface DeliveryWorkflowState {
+  retryIndex: number;
+  seq: number;
+}
+
+/**
+ * One delivery of one event to one subscription (`webhook-<subscription_id>-<event_id>`, or
+ * `…-retry-<n>` for a manual retry). Attempts follow DESIGN.md's schedule with jitter; each
+ * attempt's outcome (and the next wait) is decided and logged by the activity.
+ */
+export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput, state: DeliveryWorkflowState = { retryIndex: 0, seq: 0 }): Promise<string> {
+  const { workflowId } = workflowInfo();
+  let { retryIndex, seq } = state;
+  let waits = 0;
+  for (;;) {
+    if (workflowInfo().historyLength > 5000) await continueAsNew<typeof webhookDeliveryWorkflow>(input, { retryIndex, seq });
+    seq += 1;
+    const args: AttemptInput = {
+      deliveryId: input.deliveryId,
+      attemptKey: `${workflowId}:${seq}`,
+      trigger: input.trigger === 'manual' ? 'manual' : 'scheduled',
+      nowMs: Date.now(),
+      retryIndex,
+      rand: Math.random(),
+    };
+    let r: AttemptResult;
+    try {
+      r = await deliverWebhookAttempt(args);
+    } catch (err) {
+      r = await finishLostWebhookAttempt({ ...args, error: err instanceof Error ? (err.cause as Error | undefined)?.message ?? err.message : String(err) });
+    }
+    if (r.outcome === 'throttled' || r.outcome === 'not_attempted') {
+      await sleep(throttleDelayMs(waits++, Math.random()));
+      continue;
+    }
+    waits = 0;
+    if (r.outcome !== 'failure' || r.nextDelayMs == null) return r.outcome === 'failure' ? 'failed' : r.outcome;
+    retryIndex += 1;
+    await sleep(r.nextDelayMs);
+  }
+}
