@@ -40,6 +40,21 @@ async function contactEmail(id: string): Promise<string> {
   return (await w.tdb.db('contacts').where({ id }).first('email')).email;
 }
 
+/**
+ * Wait until the workflow sleeps before `stepId`: the send before it has finished and its workflow
+ * task is recorded. Skipping time earlier would time out that task on the time-skipping server and
+ * replay the send, which then reports the step as a duplicate.
+ */
+async function waitingFor(enrollmentId: string, stepId: string) {
+  const handle = w.env.client.workflow.getHandle(`enrollment-${enrollmentId}`);
+  for (let i = 0; i < 400; i++) {
+    const state = await handle.query<{ phase: string; stepId: string | null }>('state');
+    if (state.phase === 'waiting_delay' && state.stepId === stepId) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`enrollment ${enrollmentId} never reached the delay before step ${stepId}`);
+}
+
 /** Run inside a transaction with the outbox (as the scheduling and contacts features do). */
 const inTx = (fn: Parameters<typeof transactionWithOutbox>[2]) => transactionWithOutbox(w.tdb.db, w.app.deps.outbox, fn);
 
@@ -105,6 +120,7 @@ describe('exits stop the running workflow at once and record their reason', () =
     const e = await enrollOne(seq.id, contact);
     await w.smtp.waitFor(w.smtp.messages.length + 1);
     while (mailsTo(email).length < 1) await new Promise((r) => setTimeout(r, 50));
+    await waitingFor(e.id, seq.steps[1].id);
     return { seq, contact, email, e };
   }
 
@@ -216,6 +232,7 @@ test('pausing holds enrollments at their next step and resuming continues them',
   const email = await contactEmail(contact);
   const e = await enrollOne(seq.id, contact);
   while (mailsTo(email).length < 1) await new Promise((r) => setTimeout(r, 50));
+  await waitingFor(e.id, seq.steps[1].id);
   expect((await w.dash.patch(`/api/v1/sequences/${seq.id}`, { status: 'paused' })).body.data.status).toBe('paused');
   const handle = w.env.client.workflow.getHandle(`enrollment-${e.id}`);
   // Skip well past the 1-day delay: the step is held, not sent.
