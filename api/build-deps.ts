@@ -16,7 +16,7 @@ export function buildAppDeps(
   return {
     db,
     config,
-    outbox: new OutboxStarter(db, temporal.get, config.TEMPORAL_TASK_QUEUE),
+    outbox: new OutboxStarter(db, temporal.get, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS),
     rateLimits: new RateLimits(db, {
       publicPerMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE,
       disabled: config.RATE_LIMIT_DISABLED,

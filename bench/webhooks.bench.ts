@@ -12,7 +12,7 @@ import { baseline, printResult, type BenchEnv } from './harness';
  */
 const SUBMISSIONS = Number(process.env.WEBHOOKS_BENCH_SUBMISSIONS ?? 5000);
 const CONCURRENCY = Number(process.env.WEBHOOKS_BENCH_CONCURRENCY ?? 16);
-const DEADLINE_MS = 50_000;
+const DEADLINE_MS = Number(process.env.WEBHOOKS_BENCH_DEADLINE_MS ?? 50_000);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX);
   const temporal = lazyClient(config);
-  const outbox = new OutboxStarter(db, temporal.get, config.TEMPORAL_TASK_QUEUE);
+  const outbox = new OutboxStarter(db, temporal.get, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS);
   const connection = await NativeConnection.connect({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
   const worker = await Worker.create({
     connection,

@@ -17,7 +17,7 @@ export interface ScheduleInput {
   rand: number;
 }
 
-/** Start an attempt row; returns its number. */
+/** Start an attempt row (and count it on the delivery) in one statement; returns its number. */
 export async function openAttempt(
   db: Db,
   d: { id: string; team_id: string },
@@ -25,21 +25,37 @@ export async function openAttempt(
   trigger: string,
   nowMs: number,
 ): Promise<number> {
-  return db.transaction(async (trx) => {
-    const [row] = await trx('webhook_deliveries')
-      .where({ id: d.id })
-      .update({ attempt_count: trx.raw('attempt_count + 1'), last_attempt_at: new Date(nowMs), updated_at: trx.fn.now() })
-      .returning('attempt_count');
-    await trx('webhook_attempts').insert({
-      team_id: d.team_id,
-      delivery_id: d.id,
-      attempt_number: row.attempt_count,
-      attempt_key: attemptKey,
-      trigger,
-      attempted_at: new Date(nowMs),
-    });
-    return row.attempt_count as number;
-  });
+  const at = new Date(nowMs);
+  const r = await db.raw(
+    `with d as (
+       update webhook_deliveries set attempt_count = attempt_count + 1, last_attempt_at = ?, updated_at = now() where id = ? returning attempt_count
+     )
+     insert into webhook_attempts (team_id, delivery_id, attempt_number, attempt_key, trigger, attempted_at)
+     select ?, ?, d.attempt_count, ?, ?, ? from d
+     returning attempt_number`,
+    [at, d.id, d.team_id, d.id, attemptKey, trigger, at],
+  );
+  return r.rows[0].attempt_number as number;
+}
+
+/**
+ * The common case, a success, in one statement: the attempt row, the delivery, and the end of the
+ * subscription's failure run. The subscription row is only written when something changes (or its
+ * last success is older than a second), so that a burst to one endpoint does not queue on its row.
+ */
+async function closeSuccess(db: Db, d: { id: string; subscription_id: string }, attemptKey: string, o: AttemptOutcome, nowMs: number): Promise<void> {
+  const now = new Date(nowMs);
+  await db.raw(
+    `with a as (
+       update webhook_attempts set outcome = 'success', status_code = ?, error = null, response_body = ?, duration_ms = ?, finished_at = now()
+       where attempt_key = ?
+     ), d as (
+       update webhook_deliveries set status = 'succeeded', next_attempt_at = null, completed_at = ?, updated_at = now() where id = ?
+     )
+     update webhook_subscriptions set failing_since = null, last_success_at = ?
+     where id = ? and (failing_since is not null or last_success_at is null or last_success_at < ?::timestamptz - interval '1 second')`,
+    [o.statusCode, o.responseBody, o.durationMs, attemptKey, now, d.id, now, d.subscription_id, now],
+  );
 }
 
 async function trackSubscription(trx: Executor, subscriptionId: string, outcome: AttemptClass, nowMs: number): Promise<void> {
@@ -77,6 +93,10 @@ export async function closeAttempt(
   o: AttemptOutcome,
   s: ScheduleInput,
 ): Promise<number | null> {
+  if (o.outcome === 'success') {
+    await closeSuccess(db, d, attemptKey, o, s.nowMs);
+    return null;
+  }
   const nextDelayMs = o.outcome === 'failure' ? retryDelayMs(s.retryIndex, s.rand, o.retryAfterMs) : null;
   await db.transaction(async (trx) => {
     await trx('webhook_attempts').where({ attempt_key: attemptKey }).update({

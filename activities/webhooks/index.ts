@@ -5,6 +5,7 @@ import { signatureHeaders } from '../../domain/webhook-signature';
 import type { ActivityDeps } from '../deps';
 import { closeAttempt, openAttempt, type AttemptOutcome, type ScheduleInput } from './attempt-log';
 import { postPinned } from './http';
+import { EndpointGate } from './gate';
 import { acquireSlot, releaseSlot } from './semaphore';
 
 /** The receiver has this long to answer with a 2xx (spec: 5 seconds). */
@@ -41,6 +42,8 @@ interface DeliveryJoin {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
+  /** An attempt row under this attempt key exists already (a replay after a lost worker). */
+  replayed?: boolean;
 }
 
 const errorText = (err: unknown) => {
@@ -52,11 +55,15 @@ const errorText = (err: unknown) => {
 export function webhooksActivities(deps: ActivityDeps) {
   const { db, config } = deps;
 
-  async function load(deliveryId: string): Promise<DeliveryJoin | undefined> {
-    return db('webhook_deliveries as d')
+  const gate = new EndpointGate(config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_WAIT_MS);
+
+  /** The delivery and its subscription (and, given an attempt key, whether that attempt exists) in one query. */
+  async function load(deliveryId: string, attemptKey?: string): Promise<DeliveryJoin | undefined> {
+    const q = db('webhook_deliveries as d')
       .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-      .where('d.id', deliveryId)
-      .first('d.id', 'd.team_id', 'd.subscription_id', 'd.event_type', 'd.body', 'd.status', 's.url', { sub_status: 's.status' }, 's.secret', 's.previous_secret', 's.previous_secret_expires_at');
+      .where('d.id', deliveryId);
+    if (attemptKey) q.select(db.raw('exists (select 1 from webhook_attempts a where a.attempt_key = ?) as replayed', [attemptKey]));
+    return q.first('d.id', 'd.team_id', 'd.subscription_id', 'd.event_type', 'd.body', 'd.status', 's.url', { sub_status: 's.status' }, 's.secret', 's.previous_secret', 's.previous_secret_expires_at');
   }
 
   async function send(d: DeliveryJoin): Promise<AttemptOutcome> {
@@ -89,26 +96,30 @@ export function webhooksActivities(deps: ActivityDeps) {
   return {
     /**
      * One HTTP attempt of a delivery (never retried by Temporal: the workflow owns the schedule).
-     * Takes a per-endpoint concurrency slot first; answers `throttled` when none is free.
+     * Takes a per-endpoint concurrency slot first (queued in this worker, then leased in Postgres);
+     * answers `throttled` when none came free within SLOT_WAIT_MS.
      */
     async deliverWebhookAttempt(input: AttemptInput): Promise<AttemptResult> {
-      const d = await load(input.deliveryId);
+      const d = await load(input.deliveryId, input.attemptKey);
       if (!d || d.status !== 'pending') return { outcome: 'stopped', nextDelayMs: null };
       if (d.sub_status !== 'active') {
         await db('webhook_deliveries').where({ id: d.id, status: 'pending' }).update({ status: 'cancelled', next_attempt_at: null, completed_at: new Date(input.nowMs), updated_at: db.fn.now() });
         return { outcome: 'stopped', nextDelayMs: null };
       }
       // A replay after a lost worker runs the same attempt key again: finish that row, never resend under it.
-      if (await db('webhook_attempts').where({ attempt_key: input.attemptKey }).first('id')) return finishLost({ ...input, error: 'the worker was lost' });
-      if (!(await waitForSlot(d.subscription_id, input.attemptKey))) return { outcome: 'throttled', nextDelayMs: null };
-      try {
-        const attemptNumber = await openAttempt(db, d, input.attemptKey, input.trigger, input.nowMs);
-        const o = await send(d);
-        const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input);
-        return { outcome: o.outcome, nextDelayMs, attemptNumber };
-      } finally {
-        await releaseSlot(db, d.subscription_id, input.attemptKey);
-      }
+      if (d.replayed) return finishLost({ ...input, error: 'the worker was lost' });
+      const attempted = await gate.run(d.subscription_id, async (): Promise<AttemptResult | null> => {
+        if (!(await waitForSlot(d.subscription_id, input.attemptKey))) return null;
+        try {
+          const attemptNumber = await openAttempt(db, d, input.attemptKey, input.trigger, input.nowMs);
+          const o = await send(d);
+          const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input);
+          return { outcome: o.outcome, nextDelayMs, attemptNumber };
+        } finally {
+          await releaseSlot(db, d.subscription_id, input.attemptKey);
+        }
+      });
+      return attempted ?? { outcome: 'throttled', nextDelayMs: null };
     },
 
     /**

@@ -5,6 +5,7 @@ import * as m003 from './003_webhooks';
 import * as m004 from './004_scheduling';
 import * as m005 from './005_sequences';
 import * as m006 from './006_oauth';
+import * as m007 from './007_webhook_slots';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '004_scheduling': m004,
   '005_sequences': m005,
   '006_oauth': m006,
+  '007_webhook_slots': m007,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,15 +1,19 @@
-import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyLocalActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AttemptInput, AttemptResult, WebhookActivities } from '../../activities/webhooks';
 import type { DeliveryWorkflowInput } from '../../api/services/webhooks/fan-out';
 import { throttleDelayMs } from '../../domain/webhook-retry';
 
 // The HTTP attempt is never retried by Temporal: this workflow owns the schedule (with durable sleeps).
-const { deliverWebhookAttempt } = proxyActivities<Pick<WebhookActivities, 'deliverWebhookAttempt'>>({
+// It runs as a local activity, in the workflow task that reaches it: a delivery that succeeds at
+// once costs one workflow task and no activity task round trips. A worker lost mid-attempt is
+// safe: the replay runs the attempt again under the same attempt key, finds its row and records
+// it as lost instead of sending again (docs/webhooks.md, "Delivery").
+const { deliverWebhookAttempt } = proxyLocalActivities<Pick<WebhookActivities, 'deliverWebhookAttempt'>>({
   startToCloseTimeout: '20s',
   retry: { maximumAttempts: 1 },
 });
 // Bookkeeping after a lost attempt is plain database work: retried until it succeeds.
-const { finishLostWebhookAttempt } = proxyActivities<Pick<WebhookActivities, 'finishLostWebhookAttempt'>>({
+const { finishLostWebhookAttempt } = proxyLocalActivities<Pick<WebhookActivities, 'finishLostWebhookAttempt'>>({
   startToCloseTimeout: '20s',
   retry: { initialInterval: '1s', maximumInterval: '1m', backoffCoefficient: 2 },
 });
