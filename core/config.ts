@@ -17,7 +17,7 @@ const schema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('fss'),
   /** Workflow start RPCs in flight from one process (outbox fast path and relay together). */
-  TEMPORAL_MAX_CONCURRENT_STARTS: z.coerce.number().int().min(1).max(1000).default(32),
+  TEMPORAL_MAX_CONCURRENT_STARTS: z.coerce.number().int().min(1).max(1000).default(4),
   TEMPORAL_TLS: bool.default(false),
   TEMPORAL_API_KEY: z.string().optional(),
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),

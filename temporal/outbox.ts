@@ -69,14 +69,15 @@ export class OutboxStarter {
 
   /**
    * `maxConcurrentStarts` bounds the start RPCs in flight from this process (fast path and relay
-   * together): thousands of simultaneous starts overload a small Temporal server (the dev
-   * server's SQLite store answers "context canceled") and start fewer workflows a second.
+   * together): starts that outrun the worker back its tasks up in the server, and a small Temporal
+   * server then completes fewer workflows a second (config TEMPORAL_MAX_CONCURRENT_STARTS; the
+   * measurements are in docs/webhooks.md, "Workflow start rate").
    */
   constructor(
     private readonly db: Db,
     private readonly client: () => Promise<Client>,
     readonly taskQueue: string,
-    readonly maxConcurrentStarts = 32,
+    readonly maxConcurrentStarts = 4,
   ) {}
 
   /**

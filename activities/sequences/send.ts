@@ -79,6 +79,23 @@ function heartbeat(): void {
   }
 }
 
+/** How long a re-run waits for an earlier execution that is still sending to record its outcome. */
+const CLAIM_SETTLE_MS = 5_000;
+
+/**
+ * The status of an existing claim, waiting up to CLAIM_SETTLE_MS while it is still `claimed`: a
+ * re-run after a slow workflow task often overlaps the first execution, which is about to record
+ * `sent`; reporting that is truer than `unknown`.
+ */
+async function settledClaim(db: Executor, enrollmentId: string, stepId: string): Promise<string | undefined> {
+  const until = Date.now() + CLAIM_SETTLE_MS;
+  for (;;) {
+    const row = await db('sequence_sends').where({ enrollment_id: enrollmentId, step_id: stepId }).first('status');
+    if (row?.status !== 'claimed' || Date.now() >= until) return row?.status;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string; stepId: string; now: number }): Promise<SendResult> {
   const { db } = deps;
   const ctx = await load(db, input.enrollmentId, input.stepId);
@@ -113,8 +130,8 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
     // An earlier execution of this send (a local activity re-run after a slow workflow task, or a
     // retry) claimed it. If it finished, report it as sent; if it died mid-way, its outcome is
     // unknown, and we never send twice.
-    const prior = await db('sequence_sends').where({ enrollment_id: e.id, step_id: step.id }).first('status');
-    if (prior?.status === 'sent') return advance('sent');
+    const prior = await settledClaim(db, e.id, step.id);
+    if (prior === 'sent') return advance('sent');
     await db('sequence_sends').where({ enrollment_id: e.id, step_id: step.id, status: 'claimed' }).update({ status: 'unknown' });
     return advance('duplicate');
   }
