@@ -1,5 +1,6 @@
 import { appReviewActivities } from './app-review';
 import type { ActivityDeps } from './deps';
+import { formsActivities } from './forms';
 import { pingActivities } from './ping';
 import { schedulingActivities } from './scheduling';
 import { sequencesActivities } from './sequences';
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...schedulingActivities(deps),
     ...sequencesActivities(deps),
     ...appReviewActivities(deps),
+    ...formsActivities(deps),
   };
 }
 

@@ -4,3 +4,4 @@ export * from './webhooks';
 export * from './scheduling';
 export * from './sequences';
 export * from './app-review';
+export * from './forms';

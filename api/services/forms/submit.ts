@@ -9,6 +9,7 @@ import { upsertContactByEmail, type ContactInput } from '../contacts/upsert';
 import type { EventType } from '../events';
 import { recordSubmissionEvent } from './events';
 import type { FormRow } from './forms';
+import { enqueueSubmissionNotification, notifiesOnSubmission } from './notify';
 import { insertSubmission, type NewSubmission } from './submission-insert';
 import type { PublicSubmissionInput } from './schemas';
 import type { SubmissionMetadata } from './tracking';
@@ -44,7 +45,7 @@ export async function linkContact(trx: Executor, form: FormRow, values: Record<s
   return input ? (await upsertContactByEmail(trx, form.team_id, input)).id : null;
 }
 
-/** On completion: `submission.created`, and `submission.qualified` when the rules hold. */
+/** On completion: `submission.created`, `submission.qualified` when the rules hold, and the notification email. */
 async function completionEvents(
   trx: Executor,
   enqueue: (s: WorkflowStart) => Promise<void>,
@@ -53,6 +54,7 @@ async function completionEvents(
 ): Promise<void> {
   await recordSubmissionEvent(trx, enqueue, 'submission.created', form.team_id, form, row);
   if (row.qualified) await recordSubmissionEvent(trx, enqueue, 'submission.qualified', form.team_id, form, row);
+  await enqueueSubmissionNotification(enqueue, form, row.id);
 }
 
 /**
@@ -88,9 +90,10 @@ export async function submitPublic(
     const row: NewSubmission = { status, qualified, fields: merged, metadata, contact: contactInput(form, merged) };
     // Common path: one autocommit statement writes the contact, the submission and its events
     // (atomic without BEGIN/COMMIT). It writes nothing when the team has webhook subscriptions to
-    // fan out to (or the form was unpublished meanwhile): then the transaction below does it.
+    // fan out to (or the form was unpublished meanwhile): then the transaction below does it. A
+    // form that emails its submissions needs the outbox, so it takes the transaction at once.
     const events: EventType[] = status === 'completed' ? ['submission.created', ...(qualified ? ['submission.qualified' as const] : [])] : [];
-    const done = await insertSubmission(deps.db, form, row, events);
+    const done = status === 'completed' && notifiesOnSubmission(form) ? null : await insertSubmission(deps.db, form, row, events);
     if (done) return { id: done.id, status, created: true, dropped: false };
     return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
       const inserted = await insertSubmission(trx, form, row);
