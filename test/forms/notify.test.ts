@@ -1,17 +1,11 @@
 import { renderSubmissionNotification } from '../../activities/forms';
-import { startWorld, type World } from '../sequences/support/world';
+import { useWorld } from '../sequences/support/world';
 
 /**
  * settings.notify_emails: a completed public submission is emailed to the form's list by the
  * `form-notify-<submission_id>` workflow (outbox → time-skipping Temporal → worker → real SMTP).
  */
-let w: World;
-beforeAll(async () => {
-  w = await startWorld();
-}, 60_000);
-afterAll(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const fields = [
   { type: 'email', label: 'Email', name: 'email', required: true },

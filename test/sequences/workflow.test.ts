@@ -1,19 +1,13 @@
 import { onContactDeleted, onMeetingBooked } from '../../api/services/sequences/hooks';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { makeContact } from './support/factory';
-import { startWorld, type World } from './support/world';
+import { useWorld } from './support/world';
 
 /**
  * Enrollment workflows on the time-skipping server, with a real SMTP server and a Twilio
  * stand-in: steps at the right times, every exit rule, pause/resume, and the contact detail.
  */
-let w: World;
-beforeAll(async () => {
-  w = await startWorld();
-}, 60_000);
-afterAll(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const DAY = 86_400_000;
 

@@ -87,3 +87,15 @@ export async function startWorld(opts: { env?: TestWorkflowEnvironment; beforeAc
   if (opts.worker !== false) await w.startWorker();
   return w;
 }
+
+/** startWorld() for one suite: started in beforeAll, closed in afterAll. Read it inside tests. */
+export function useWorld(): World {
+  const w = {} as World;
+  beforeAll(async () => {
+    Object.assign(w, await startWorld());
+  }, 60_000);
+  afterAll(async () => {
+    await w.close?.();
+  });
+  return w;
+}
