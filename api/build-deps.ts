@@ -16,7 +16,9 @@ export function buildAppDeps(
   return {
     db,
     config,
-    outbox: new OutboxStarter(db, temporal.get, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS),
+    outbox: new OutboxStarter(db, temporal.get, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, {
+      kick: config.OUTBOX_STARTS_FROM === 'worker' ? 'notify' : 'start',
+    }),
     rateLimits: new RateLimits(db, {
       publicPerMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE,
       disabled: config.RATE_LIMIT_DISABLED,

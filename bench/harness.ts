@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
@@ -23,6 +23,7 @@ import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { findTemporalCli } from '../temporal/binaries';
 import { OutboxStarter } from '../temporal/outbox';
+import { startRelayLoop } from '../temporal/relay-loop';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -137,6 +138,7 @@ export async function startBenchEnv(
     RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
     ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
     ...opts.env,
   });
   const db = createDb(databaseUrl, 20);
@@ -153,7 +155,9 @@ export async function startBenchEnv(
       },
     });
     stops.unshift(() => env.teardown());
-    const outbox = new OutboxStarter(db, async () => env.client, config.TEMPORAL_TASK_QUEUE);
+    // As in bin/worker.ts: the worker's outbox client shares its connection (eager starts).
+    const workerClient = new Client({ connection: env.nativeConnection as NativeConnection });
+    const outbox = new OutboxStarter(db, async () => workerClient, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, { eager: true });
     const activityDeps: ActivityDeps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
     const worker = await Worker.create({
       connection: env.nativeConnection as NativeConnection,
@@ -163,6 +167,8 @@ export async function startBenchEnv(
       maxConcurrentActivityTaskExecutions: 200,
     });
     const running = worker.run();
+    const relay = await startRelayLoop(outbox, { databaseUrl, minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000, idleMs: 1000 });
+    stops.unshift(() => relay.stop());
     stops.unshift(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
       await running;
@@ -242,6 +248,7 @@ function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: num
     RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
     ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
     ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
+    ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { requireDatabaseUrl } from '../api/build-deps';
@@ -7,15 +8,17 @@ import { createMailer } from '../core/mailer';
 import { createSmsSender } from '../core/sms';
 import { createDb } from '../db/knex';
 import { connectionOptions } from '../temporal/connection';
-import { lazyClient } from '../temporal/lazy-client';
 import { OutboxStarter } from '../temporal/outbox';
+import { startRelayLoop } from '../temporal/relay-loop';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX);
-  const temporal = lazyClient(config);
-  const outbox = new OutboxStarter(db, temporal.get, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS);
   const connection = await NativeConnection.connect({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
+  // The outbox's client shares the worker's connection, so its starts can be eager: the server
+  // hands the first workflow task straight back to this worker.
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const outbox = new OutboxStarter(db, async () => client, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, { eager: true });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -24,38 +27,32 @@ async function main(): Promise<void> {
     activities: createActivities({ db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox }),
   });
 
-  // The outbox relay: start every workflow whose fast-path start did not happen.
-  let stopping = false;
+  // The outbox relay: every workflow a commit asks for (OUTBOX_STARTS_FROM=worker, woken by the
+  // API's NOTIFY), or only those whose start in the API did not happen (=api).
   let lastSweep = 0;
-  const relay = async () => {
-    while (!stopping) {
-      try {
-        await outbox.relay();
-        if (Date.now() - lastSweep > 60_000) {
-          lastSweep = Date.now();
-          // Rate-limit windows that ended over an hour ago.
-          await db('rate_limits').where('expire', '<', Date.now() - 3600_000).delete();
-        }
-      } catch (err) {
-        logger.warn({ err }, 'outbox relay pass failed');
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  };
-  void relay();
+  const relay = await startRelayLoop(outbox, {
+    databaseUrl: requireDatabaseUrl(config),
+    minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000,
+    idleMs: 1000,
+    async afterPass() {
+      if (Date.now() - lastSweep < 60_000) return;
+      lastSweep = Date.now();
+      // Rate-limit windows that ended over an hour ago.
+      await db('rate_limits').where('expire', '<', Date.now() - 3600_000).delete();
+    },
+  });
 
   const shutdown = () => {
-    stopping = true;
     logger.info('worker shutting down');
+    void relay.stop(); // no new starts for a worker that is draining
     worker.shutdown();
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   await worker.run();
-  stopping = true; // also when the SDK stopped the worker on a signal before our handler ran
+  await relay.stop(); // also when the SDK stopped the worker on a signal before our handler ran
   await connection.close();
-  await temporal.close();
   await db.destroy();
 }
 

@@ -18,6 +18,11 @@ const schema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('fss'),
   /** Workflow start RPCs in flight from one process (outbox fast path and relay together). */
   TEMPORAL_MAX_CONCURRENT_STARTS: z.coerce.number().int().min(1).max(1000).default(4),
+  /**
+   * Who starts the workflows a commit asks for: the `worker` (the API sends a NOTIFY; the worker's
+   * relay starts them with eager workflow start) or the `api` process itself (its own client).
+   */
+  OUTBOX_STARTS_FROM: z.enum(['worker', 'api']).default('worker'),
   TEMPORAL_TLS: bool.default(false),
   TEMPORAL_API_KEY: z.string().optional(),
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),

@@ -56,10 +56,24 @@ export async function enqueueWorkflows(trx: Executor, starts: WorkflowStart[], d
   return ids;
 }
 
+/** The NOTIFY channel on which a committed outbox row wakes the worker's relay. */
+export const OUTBOX_CHANNEL = 'fss_outbox';
+
+export interface OutboxStarterOptions {
+  /**
+   * What `kick` does after a commit: `start` the workflows from this process, or `notify` the
+   * worker's relay (config OUTBOX_STARTS_FROM; docs/decisions.md "Who starts workflows").
+   */
+  kick?: 'start' | 'notify';
+  /** Ask for eager workflow start: the client shares the worker's connection (worker process only). */
+  eager?: boolean;
+}
+
 /**
- * Starts the workflows that outbox rows ask for. `kick` is the fast path right after a commit;
- * `relay` (run by the worker process) starts whatever is left. A workflow id is never reused,
- * so a start that already happened is recognised and only marked.
+ * Starts the workflows that outbox rows ask for. `kick` is the fast path right after a commit
+ * (a start from this process, or a NOTIFY to the worker); `relay` (run by the worker process)
+ * starts whatever is left. A workflow id is never reused, so a start that already happened is
+ * recognised and only marked.
  */
 export class OutboxStarter {
   /** Tests set this to false to simulate a crash between the commit and the start. */
@@ -78,15 +92,20 @@ export class OutboxStarter {
     private readonly client: () => Promise<Client>,
     readonly taskQueue: string,
     readonly maxConcurrentStarts = 4,
+    private readonly opts: OutboxStarterOptions = {},
   ) {}
 
   /**
-   * Start these rows soon, without waiting; failures are left to the relay. Ids queue up in the
+   * Start these rows soon, without waiting (or, in `notify` mode, wake the worker's relay); failures are left to the relay. Ids queue up in the
    * process and are started 200 at a time, each chunk in a transaction that locks its rows
    * (`FOR UPDATE SKIP LOCKED`), so the relay never starts the same rows at the same time.
    */
   kick(ids: number[]): void {
     if (!this.fastPath || ids.length === 0) return;
+    if (this.opts.kick === 'notify') {
+      this.db.raw('select pg_notify(?, ?)', [OUTBOX_CHANNEL, '']).catch((err) => logger.warn({ err }, 'outbox notify failed; the relay will poll'));
+      return;
+    }
     this.queue.push(...ids);
     while (this.pumps < 2 && this.queue.length > 0) {
       this.pumps++;
@@ -128,10 +147,10 @@ export class OutboxStarter {
   /** One relay pass over rows older than `minAgeMs`. Returns how many were started. */
   async relay(minAgeMs = 2000, batch = 200): Promise<number> {
     return this.db.transaction(async (trx) => {
-      const q = trx('outbox')
-        .whereNull('started_at')
-        .where('created_at', '<', new Date(Date.now() - minAgeMs))
-        .orderBy('id')
+      const q = trx('outbox').whereNull('started_at');
+      if (minAgeMs > 0) q.where('created_at', '<', new Date(Date.now() - minAgeMs));
+      // Rows that failed before go last: a few that can never start must not hold up new ones.
+      q.orderBy([{ column: 'attempts' }, { column: 'id' }])
         .limit(batch)
         .forUpdate()
         .skipLocked();
@@ -163,6 +182,9 @@ export class OutboxStarter {
         typedSearchAttributes: toTypedSearchAttributes(row.search_attributes),
         memo: row.memo,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        // Eager start hands the first workflow task straight back to this process's worker: no
+        // task queue round trip, and starts cannot outrun the worker (docs/decisions.md).
+        ...(this.opts.eager && !row.start_at ? { requestEagerStart: true } : {}),
         ...(row.start_at && row.start_at.getTime() > Date.now() ? { startDelay: row.start_at.getTime() - Date.now() } : {}),
       });
       return true;
