@@ -64,14 +64,7 @@ export default async function run(env: BenchEnv): Promise<void> {
     maxCachedWorkflows: 12_000,
   });
   const running = worker.run();
-  // The outbox relay, as bin/worker.ts runs it: starts whatever the API's fast path did not.
-  let relaying = true;
-  const relay = (async () => {
-    while (relaying) {
-      await env.deps.outbox.relay(5_000).catch(() => 0);
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  })();
+  // The outbox relay loop runs in the harness, as bin/worker.ts runs it.
   try {
     const headers = { authorization: `Bearer ${env.team.session}`, 'content-type': 'application/json' };
     const seqRes = await fetch(`${env.baseUrl}/api/v1/sequences`, {
@@ -133,8 +126,6 @@ export default async function run(env: BenchEnv): Promise<void> {
         `${rate.toFixed(0)} emails/s (target 200/s); baseline ${base.rps.toFixed(0)} req/s\n`,
     );
   } finally {
-    relaying = false;
-    await relay;
     worker.shutdown();
     await running;
     await smtp.close();
