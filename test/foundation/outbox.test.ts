@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { OutboxStarter, transactionWithOutbox } from '../../temporal/outbox';
+import { startRelayLoop } from '../../temporal/relay-loop';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
 
@@ -74,4 +76,79 @@ it('starts nothing when the transaction rolls back', async () => {
     }),
   ).rejects.toThrow('boom');
   expect(await tdb.db('outbox').where({ workflow_id: workflowId }).first()).toBeUndefined();
+});
+
+// OUTBOX_STARTS_FROM=worker (the default): the API only NOTIFYs after its commit; the worker's
+// relay loop wakes on it and starts the workflow with its own client (eager start requested).
+
+/** The API side: it has no Temporal client at all in this mode. */
+const apiStarter = () => new OutboxStarter(tdb.db, async () => Promise.reject(new Error('the API does not start workflows here')), 'fss', 4, { kick: 'notify' });
+
+async function commitPing(starter: OutboxStarter, token: string): Promise<string> {
+  const workflowId = `ping-${randomUUID()}`;
+  await transactionWithOutbox(tdb.db, starter, async (_trx, enqueue) => {
+    await enqueue({ workflowType: 'pingWorkflow', workflowId, args: [token] });
+  });
+  return workflowId;
+}
+
+async function waitForResult(workflowId: string): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      return await env.client.workflow.getHandle(workflowId).result();
+    } catch (err) {
+      if (!/not found/i.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`${workflowId} never started`);
+}
+
+it('a commit wakes the worker relay through NOTIFY: started without waiting for a timed pass', async () => {
+  let runs = 0;
+  await withWorker(env, { ping: async (t: string) => `pong:${t}:${++runs}` }, async () => {
+    const workerStarter = new OutboxStarter(tdb.db, async () => new Client({ connection: env.nativeConnection }), 'fss', 4, { eager: true });
+    // A 10-minute idle sleep: only the NOTIFY can wake the loop within this test's time.
+    const relay = await startRelayLoop(workerStarter, { databaseUrl: tdb.url, minAgeMs: 0, idleMs: 600_000 });
+    try {
+      await new Promise((r) => setTimeout(r, 200)); // the loop's first pass is over; it sleeps now
+      const workflowId = await commitPing(apiStarter(), 'notified');
+      expect(await waitForResult(workflowId)).toBe('pong:notified:1');
+      const row = await tdb.db('outbox').where({ workflow_id: workflowId }).first();
+      expect(row.started_at).not.toBeNull();
+      expect(row.attempts).toBe(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+  expect(runs).toBe(1);
+}, 30_000);
+
+it('a lost NOTIFY only costs latency: the timed pass starts the row', async () => {
+  await withWorker(env, { ping: async (t: string) => `pong:${t}` }, async () => {
+    const silent = apiStarter();
+    silent.fastPath = false; // the commit happens, the NOTIFY never does
+    const workflowId = await commitPing(silent, 'timed');
+    const workerStarter = new OutboxStarter(tdb.db, async () => new Client({ connection: env.nativeConnection }), 'fss', 4, { eager: true });
+    const relay = await startRelayLoop(workerStarter, { databaseUrl: tdb.url, minAgeMs: 0, idleMs: 100 });
+    try {
+      expect(await waitForResult(workflowId)).toBe('pong:timed');
+    } finally {
+      await relay.stop();
+    }
+  });
+});
+
+it('rows that failed to start go after fresh ones', async () => {
+  const starter = new OutboxStarter(tdb.db, async () => env.client, 'fss');
+  await tdb.db('outbox').whereNull('started_at').update({ started_at: tdb.db.fn.now() });
+  const [stuck] = await tdb.db('outbox')
+    .insert({ workflow_type: 'pingWorkflow', workflow_id: `ping-${randomUUID()}`, task_queue: 'fss', args: JSON.stringify(['x']), search_attributes: '{}', memo: '{}', attempts: 5 })
+    .returning('id');
+  const fresh = await commitPing(Object.assign(apiStarter(), { fastPath: false }), 'fresh');
+  await withWorker(env, { ping: async (t: string) => `pong:${t}` }, async () => {
+    expect(await starter.relay(0, 1)).toBe(1); // a batch of one: the fresh row, not the older stuck one
+    expect((await tdb.db('outbox').where({ workflow_id: fresh }).first()).started_at).not.toBeNull();
+    expect((await tdb.db('outbox').where({ id: stuck.id }).first()).started_at).toBeNull();
+  });
 });

@@ -30,7 +30,7 @@ export async function startTestApp(
     // Exact shared counting in tests (production batches increments per process, see RATE_LIMIT_SYNC_MS).
     RATE_LIMIT_SYNC_MS: '0',
     // Suites run their own workers without the relay loop: the API starts workflows itself
-    // (test/foundation/outbox-relay-loop.test.ts covers the worker-side starts).
+    // (test/foundation/outbox.test.ts covers the worker-side starts).
     OUTBOX_STARTS_FROM: 'api',
     ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
     DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? '.data/test-files',
