@@ -96,9 +96,10 @@ export class OutboxStarter {
   ) {}
 
   /**
-   * Start these rows soon, without waiting (or, in `notify` mode, wake the worker's relay); failures are left to the relay. Ids queue up in the
+   * Start these rows soon, without waiting; failures are left to the relay. Ids queue up in the
    * process and are started 200 at a time, each chunk in a transaction that locks its rows
    * (`FOR UPDATE SKIP LOCKED`), so the relay never starts the same rows at the same time.
+   * In `notify` mode it only wakes the worker's relay (one NOTIFY), which starts them.
    */
   kick(ids: number[]): void {
     if (!this.fastPath || ids.length === 0) return;

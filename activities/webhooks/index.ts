@@ -96,8 +96,8 @@ export function webhooksActivities(deps: ActivityDeps) {
   return {
     /**
      * One HTTP attempt of a delivery (never retried by Temporal: the workflow owns the schedule).
-     * Takes a per-endpoint concurrency slot first (queued in this worker, then leased in Postgres);
-     * answers `throttled` when none came free within SLOT_WAIT_MS.
+     * Takes a per-endpoint concurrency slot first: queued in this worker (up to SLOT_WAIT_MS), then
+     * leased in Postgres (polled up to SLOT_WAIT_MS more); answers `throttled` when none came free.
      */
     async deliverWebhookAttempt(input: AttemptInput): Promise<AttemptResult> {
       const d = await load(input.deliveryId, input.attemptKey);
