@@ -1,4 +1,4 @@
-import { escapeHtml } from '../api/pages/html';
+import { escapeHtml } from '../core/html';
 import type { FormField } from '../domain/form-fields';
 import type { ActivityDeps } from './deps';
 

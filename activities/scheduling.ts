@@ -1,9 +1,9 @@
 import type { Executor } from '../db/knex';
 import { cancelIcs, inviteIcs, meetingUid, type IcsMeeting } from '../domain/ics';
-import { enqueueCleanup, setStatus } from '../api/services/scheduling/meetings';
-import type { MeetingRow } from '../api/services/scheduling/present';
-import { videoProvider } from '../api/services/scheduling/video';
-import type { CleanupWorkflowInput } from '../api/services/scheduling/workflow-ids';
+import { enqueueCleanup, setStatus } from '../services/scheduling/meetings';
+import type { MeetingRow } from '../services/scheduling/present';
+import { videoProvider } from '../services/scheduling/video';
+import type { CleanupWorkflowInput } from '../workflows/scheduling/contract';
 import { transactionWithOutbox } from '../temporal/outbox';
 import type { ActivityDeps } from './deps';
 

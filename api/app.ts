@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { AppDeps } from './deps';
-import { ApiError } from './http/errors';
+import { ApiError } from '../core/errors';
 import { requestIdAndErrors } from './http/errors-middleware';
 import { mountRoutes } from './http/mount';
 import type { RouteDef } from './http/route';

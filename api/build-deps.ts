@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import Redis from 'ioredis';
-import type { Config } from '../core/config';
+import { requireDatabaseUrl, type Config } from '../core/config';
 import { logger } from '../core/logger';
 import { createDb, type Db } from '../db/knex';
 import { OutboxStarter } from '../temporal/outbox';
@@ -34,12 +34,4 @@ function connectRedis(url: string): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   redis.on('error', (err) => logger.warn({ err: String(err) }, 'redis (rate limits) unavailable; counting in process'));
   return redis;
-}
-
-export function requireDatabaseUrl(config: Config): string {
-  if (!config.DATABASE_URL) {
-    process.stderr.write('DATABASE_URL is not set. Run `npm run dev` (embedded Postgres) or set DATABASE_URL=postgres://…\n');
-    process.exit(1);
-  }
-  return config.DATABASE_URL;
 }

@@ -1,13 +1,8 @@
-import type { Config } from '../core/config';
-import type { Db } from '../db/knex';
-import type { OutboxStarter } from '../temporal/outbox';
+import type { ServiceDeps } from '../services/deps';
 import type { RateLimits } from './http/rate-limit';
 
-/** Everything a handler or service may reach. Built once per process (api/app.ts). */
-export interface AppDeps {
-  db: Db;
-  config: Config;
-  outbox: OutboxStarter;
+/** Everything a handler may reach: the services' deps plus the HTTP edge's own. Built once per process (api/app.ts). */
+export interface AppDeps extends ServiceDeps {
   rateLimits: RateLimits;
   /** Reports whether Temporal answers (for /healthz). */
   temporalHealthy(): Promise<boolean>;

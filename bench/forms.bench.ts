@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { baseline, load, printResult, type BenchEnv } from './harness';
-import { createForm } from '../api/services/forms/forms';
+import { createForm } from '../services/forms/forms';
 
 /**
  * Forms: public submission throughput and p99 against the bare baseline, then the submissions

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { addMember } from '../api/services/team';
+import { addMember } from '../services/team';
 import { computeSlots, type HostSchedule, type SlotQuery } from '../domain/slots';
 import { baseline, load, printResult, type BenchEnv } from './harness';
 

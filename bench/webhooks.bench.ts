@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createForm } from '../api/services/forms/forms';
-import { createSubscription } from '../api/services/webhooks/subscriptions';
+import { createForm } from '../services/forms/forms';
+import { createSubscription } from '../services/webhooks/subscriptions';
 import { baseline, printResult, type BenchEnv } from './harness';
 import { emptyWorkflowRate } from './temporal-ceiling';
 

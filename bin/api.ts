@@ -1,4 +1,5 @@
-import { buildAppDeps, requireDatabaseUrl } from '../api/build-deps';
+import { buildAppDeps } from '../api/build-deps';
+import { requireDatabaseUrl } from '../core/config';
 import { createApp } from '../api/app';
 import { loadConfigOrExit } from '../core/config';
 import { logger } from '../core/logger';

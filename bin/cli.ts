@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createTeamWithOwner } from '../api/services/accounts';
-import { createApiKey, revokeApiKey } from '../api/services/api-keys';
+import { createTeamWithOwner } from '../services/accounts';
+import { createApiKey, revokeApiKey } from '../services/api-keys';
 import { parseConfig } from '../core/config';
 import { randomToken } from '../core/crypto';
 import { ALL_SCOPES, isScope, PLANS, type Plan, type Scope } from '../core/scopes';

@@ -30,7 +30,7 @@ import readline from 'readline';
 import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrateLatest } from '../db/migrate';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
-import { ensureDemoCredentials } from '../api/services/demo';
+import { ensureDemoCredentials } from '../services/demo';
 import { findTemporalCli } from '../temporal/binaries';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -1,8 +1,7 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { requireDatabaseUrl } from '../api/build-deps';
-import { loadConfigOrExit } from '../core/config';
+import { loadConfigOrExit, requireDatabaseUrl } from '../core/config';
 import { logger } from '../core/logger';
 import { createMailer } from '../core/mailer';
 import { createSmsSender } from '../core/sms';

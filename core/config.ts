@@ -86,3 +86,12 @@ export function loadConfigOrExit(): Config {
     throw err;
   }
 }
+
+/** The database URL, or exit with a hint (the API, the worker and the CLI all need one). */
+export function requireDatabaseUrl(config: Config): string {
+  if (!config.DATABASE_URL) {
+    process.stderr.write('DATABASE_URL is not set. Run `npm run dev` (embedded Postgres) or set DATABASE_URL=postgres://…\n');
+    process.exit(1);
+  }
+  return config.DATABASE_URL;
+}

@@ -1,13 +1,25 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { SignalDefinition } from '@temporalio/common';
 import type { Db, Executor } from '../db/knex';
 import { logger } from '../core/logger';
+import type * as workflows from '../workflows';
 import { toTypedSearchAttributes, type SearchAttributeName } from './search-attributes';
 
-export interface WorkflowStart {
-  workflowType: string;
+/** The worker's workflows, by name (type only: nothing of the worker is loaded here). */
+type Workflows = typeof workflows;
+export type WorkflowName = { [K in keyof Workflows]: Workflows[K] extends (...args: any[]) => Promise<unknown> ? K : never }[keyof Workflows];
+
+/**
+ * A workflow start, checked against the workflow's own signature: a wrong name or argument is a
+ * compile error (test/foundation/outbox-types.test.ts).
+ */
+export type WorkflowStart<K extends WorkflowName = WorkflowName> = { [N in K]: WorkflowStartOf<N> }[K];
+
+interface WorkflowStartOf<K extends WorkflowName> {
+  workflowType: K;
   /** Deterministic id (`enrollment-<id>`, `booking-<meeting_id>`, …): starting twice is harmless. */
   workflowId: string;
-  args: unknown[];
+  args: Parameters<Workflows[K]>;
   searchAttributes?: Partial<Record<SearchAttributeName, string>>;
   memo?: Record<string, unknown>;
   taskQueue?: string;
@@ -134,13 +146,13 @@ export class OutboxStarter {
    * Best-effort signal to a running workflow, for use right after a commit. A lost signal must be
    * harmless: the workflow re-reads the database before acting. Failures are logged, never thrown.
    */
-  async signal(workflowId: string, signalName: string, ...args: unknown[]): Promise<boolean> {
+  async signal<Args extends any[]>(workflowId: string, def: SignalDefinition<Args>, ...args: Args): Promise<boolean> {
     try {
       const client = await this.client();
-      await client.workflow.getHandle(workflowId).signal(signalName, ...args);
+      await client.workflow.getHandle(workflowId).signal(def, ...args);
       return true;
     } catch (err) {
-      logger.debug({ err, workflowId, signalName }, 'workflow signal not delivered');
+      logger.debug({ err, workflowId, signal: def.name }, 'workflow signal not delivered');
       return false;
     }
   }
@@ -230,7 +242,7 @@ export class OutboxStarter {
   }
 }
 
-/** Enqueue one workflow start, or many at once (multi-row INSERTs). */
+/** Enqueue one workflow start, or many at once (multi-row INSERTs). The one type every start site uses. */
 export type Enqueue = (start: WorkflowStart | WorkflowStart[]) => Promise<void>;
 
 /** Run `fn` in a transaction; workflow starts it enqueues are kicked right after the commit. */

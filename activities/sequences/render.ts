@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../api/pages/html';
+import { escapeHtml } from '../../core/html';
 import { renderTemplate, type TemplateContact } from '../../domain/templates';
 
 export interface RenderedEmail {

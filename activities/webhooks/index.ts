@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { resolveDeliveryTarget } from '../../api/services/webhooks/resolve';
+import { resolveDeliveryTarget } from '../../services/webhooks/resolve';
 import { parseRetryAfter, classifyStatus } from '../../domain/webhook-retry';
 import { signatureHeaders } from '../../domain/webhook-signature';
 import type { ActivityDeps } from '../deps';

@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import type { Db } from '../../db/knex';
-import { ACCESS_TOKEN_PREFIX, resolveAccessToken } from '../services/oauth/access-token-resolver';
-import { isApiKey, resolveApiKey } from './credentials/api-key';
-import { resolveSession, SESSION_PREFIX } from './credentials/session';
-import { unauthorized } from './errors';
-import type { Principal } from './principal';
+import { ACCESS_TOKEN_PREFIX, resolveAccessToken } from '../../services/oauth/access-token-resolver';
+import { isApiKey, resolveApiKey } from '../../services/credentials/api-key';
+import { resolveSession, SESSION_PREFIX } from '../../services/credentials/session';
+import { unauthorized } from '../../core/errors';
+import type { Principal } from '../../core/principal';
 
 /** The credential sent with `Authorization: Bearer …` or `X-API-Key`, if any. */
 export function readCredential(ctx: Context): string | null {

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { logger } from '../../core/logger';
-import { ApiError, type ErrorCode } from './errors';
+import { ApiError, type ErrorCode } from '../../core/errors';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { sha256Hex } from '../../core/crypto';
 import type { Db } from '../../db/knex';
-import { ApiError, badRequest } from './errors';
+import { ApiError, badRequest } from '../../core/errors';
 
 const TTL_MS = 24 * 3600 * 1000;
 

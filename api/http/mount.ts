@@ -3,11 +3,11 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppDeps } from '../deps';
 import { authenticate, readCredential } from './auth';
-import { ApiError, dashboardOnly, insufficientScope, validationFailed } from './errors';
+import { ApiError, dashboardOnly, insufficientScope, validationFailed } from '../../core/errors';
 import { withIdempotency } from './idempotency';
-import type { Principal } from './principal';
+import type { Principal } from '../../core/principal';
 import { isDashboardOnly, routeScope, type RouteDef } from './route';
-import { parseOrThrow } from './validate';
+import { parseOrThrow } from '../../core/validate';
 
 export const BODY_LIMIT = '1mb';
 

@@ -3,8 +3,8 @@ import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '../../db/knex';
 import type { Plan } from '../../core/scopes';
-import { ApiError } from './errors';
-import type { Principal } from './principal';
+import { ApiError } from '../../core/errors';
+import type { Principal } from '../../core/principal';
 import { SharedCounter } from './shared-counter';
 
 /** Requests an hour by team plan; null is unlimited. */

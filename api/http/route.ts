@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Scope } from '../../core/scopes';
 import type { AppDeps } from '../deps';
-import type { Principal } from './principal';
+import type { Principal } from '../../core/principal';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 

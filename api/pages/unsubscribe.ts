@@ -1,4 +1,4 @@
-import { escapeHtml, page } from './html';
+import { escapeHtml, page } from '../../core/html';
 
 const STYLE = `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
 button{font-size:1rem;padding:.6rem 1.2rem;cursor:pointer}</style>`;

@@ -1,6 +1,6 @@
 import { buildOpenApiDocument } from '../http/openapi';
 import { defineRoute, type RouteDef } from '../http/route';
-import { escapeHtml } from '../pages/html';
+import { escapeHtml } from '../../core/html';
 
 let cached: object | undefined;
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam } from '../helpers/fixtures';
 import { makeForm } from '../fixtures/forms';
-import { pageRows, seekPage, type WindowFilters } from '../../api/services/forms/submission-page';
+import { pageRows, seekPage, type WindowFilters } from '../../services/forms/submission-page';
 
 /**
  * The counter-based total and deep-page seek must give exactly what a plain COUNT and

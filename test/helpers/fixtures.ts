@@ -1,8 +1,8 @@
 import { ALL_SCOPES, type Plan, type Scope } from '../../core/scopes';
 import type { Db } from '../../db/knex';
-import { createTeamWithOwner } from '../../api/services/accounts';
-import { createApiKey } from '../../api/services/api-keys';
-import { createSession } from '../../api/services/sessions';
+import { createTeamWithOwner } from '../../services/accounts';
+import { createApiKey } from '../../services/api-keys';
+import { createSession } from '../../services/sessions';
 import { randomBytes } from 'node:crypto';
 
 export interface TestTeam {

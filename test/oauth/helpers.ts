@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import { createApp, type AppInput } from '../../api/services/oauth/apps';
+import { createApp, type AppInput } from '../../services/oauth/apps';
 
 /** A real 512x512 PNG header (IHDR) followed by a minimal body: enough for the checklist. */
 export function pngDataUrl(width = 512, height = 512): string {

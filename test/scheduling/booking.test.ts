@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client, http } from '../helpers/http';
-import { addMember } from '../../api/services/team';
+import { addMember } from '../../services/team';
 import { alwaysAvailable, dayFromNow, publishedEventType } from './helpers';
 
 let tdb: TestDatabase;

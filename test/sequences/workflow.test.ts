@@ -1,4 +1,4 @@
-import { onContactDeleted, onMeetingBooked } from '../../api/services/sequences/hooks';
+import { onContactDeleted, onMeetingBooked } from '../../services/sequences/hooks';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { makeContact } from './support/factory';
 import { useWorld } from './support/world';
@@ -141,7 +141,7 @@ describe('exits stop the running workflow at once and record their reason', () =
     const row = await w.tdb.db('sequence_enrollments').where({ id: enrollmentId }).first();
     expect(row.status).toBe('exited');
     expect(row.exit_reason).toBe(reason);
-    const { listContactEnrollments } = await import('../../api/services/sequences/contact-enrollments');
+    const { listContactEnrollments } = await import('../../services/sequences/contact-enrollments');
     const listed = await listContactEnrollments(w.tdb.db, w.team.teamId, row.contact_id);
     expect(listed.find((x) => x.id === enrollmentId)?.exit_reason_label).toBe(label);
   }

@@ -1,4 +1,4 @@
-import { recordEvent } from '../../api/services/events';
+import { recordEvent } from '../../services/events';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';

@@ -1,7 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
-import { rotateSecret } from '../../api/services/webhooks/subscriptions';
+import { rotateSecret } from '../../services/webhooks/subscriptions';
 import { RETRY_DELAYS_MS } from '../../domain/webhook-retry';
 import { verifyBodySignature } from '../../domain/webhook-signature';
 import type { OutboxStarter } from '../../temporal/outbox';

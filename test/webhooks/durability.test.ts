@@ -72,7 +72,7 @@ it('a crash between the commit and the workflow start loses nothing: the relay s
   try {
     outbox.fastPath = false;
     const { transactionWithOutbox } = await import('../../temporal/outbox');
-    const { recordEvent } = await import('../../api/services/events');
+    const { recordEvent } = await import('../../services/events');
     const event = await transactionWithOutbox(tdb.db, outbox, (trx, enqueue) =>
       recordEvent(trx, enqueue, { teamId: team.teamId, type: 'submission.created', payload: { event: 'submission.created', timestamp: new Date().toISOString(), data: {} } }),
     );

@@ -1,28 +1,9 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setHandler, upsertMemo } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { addBusinessDays } from './business-days';
+import { decisionSignal, resubmitSignal, stageQuery, type ReviewDecision, type ReviewInput, type ReviewStage } from './contract';
 
-export type ReviewStage = 'submission' | 'review' | 'security_verification' | 'changes_requested' | 'approved' | 'rejected';
-export type StageOutcome = 'approve' | 'request_changes' | 'reject';
-
-export interface ReviewInput {
-  appId: string;
-  teamId: string;
-  round: number;
-}
-
-export interface ReviewDecision {
-  stage: ReviewStage;
-  outcome: StageOutcome;
-  notes: string | null;
-  reviewerId: string | null;
-}
-
-/** A staff reviewer's decision on the current stage (sent by POST /api/staff/apps/:id/decision). */
-export const decisionSignal = defineSignal<[ReviewDecision]>('decision');
-/** The developer resubmitted after changes were requested. */
-export const resubmitSignal = defineSignal('resubmit');
-export const stageQuery = defineQuery<ReviewStage>('stage');
+export * from './contract';
 
 /** A review waiting longer than this many business days reminds the staff. */
 export const REMINDER_BUSINESS_DAYS = 5;

@@ -1,15 +1,12 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import type { SubmissionNotificationInput } from './contract';
 
 // SMTP may be down for a while: retried with backoff for about a day, then given up (logged in Temporal).
 const { sendSubmissionNotification } = proxyActivities<Pick<Activities, 'sendSubmissionNotification'>>({
   startToCloseTimeout: '1m',
   retry: { initialInterval: '10s', backoffCoefficient: 2, maximumInterval: '1h', maximumAttempts: 30 },
 });
-
-export interface SubmissionNotificationInput {
-  submissionId: string;
-}
 
 /**
  * `form-notify-<submission_id>`: emails a completed submission to the form's `notify_emails`.

@@ -1,14 +1,12 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { SchedulingActivities } from '../../activities/scheduling';
-import { MEETING_CANCELLED_SIGNAL, MEETING_CONFIRMED_SIGNAL, type BookingWorkflowInput } from '../../api/services/scheduling/workflow-ids';
+import { meetingCancelledSignal, meetingConfirmedSignal, type BookingWorkflowInput } from './contract';
 
 const acts = proxyActivities<SchedulingActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 });
 
-export const meetingConfirmedSignal = defineSignal(MEETING_CONFIRMED_SIGNAL);
-export const meetingCancelledSignal = defineSignal(MEETING_CANCELLED_SIGNAL);
 
 const HOUR = 3_600_000;
 const REMINDERS = [

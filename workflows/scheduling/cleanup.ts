@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { SchedulingActivities } from '../../activities/scheduling';
-import type { CleanupWorkflowInput } from '../../api/services/scheduling/workflow-ids';
+import type { CleanupWorkflowInput } from './contract';
 
 const acts = proxyActivities<SchedulingActivities>({
   startToCloseTimeout: '1 minute',

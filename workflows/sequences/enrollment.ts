@@ -2,7 +2,7 @@ import { condition, patched, proxyActivities, proxyLocalActivities, setHandler, 
 import type { Activities } from '../../activities';
 import type { SendResult } from '../../activities/sequences';
 import { SA } from '../../temporal/search-attributes';
-import { enrollmentStateQuery, exitSignal, resumeSignal } from './definitions';
+import { enrollmentStateQuery, exitSignal, resumeSignal, type EnrollmentInput, type EnrollmentResult } from './contract';
 
 // A short read (and at most a `completed` update): a local activity saves a server round trip per enrollment.
 const { seqNextStep } = proxyLocalActivities<Pick<Activities, 'seqNextStep'>>({
@@ -28,15 +28,6 @@ const { seqSendStep: sendRemote } = proxyActivities<Pick<Activities, 'seqSendSte
 /** Patch id: sends run as local activities (see docs/sequences.md, "Workflow changes"). */
 export const LOCAL_SEND_PATCH = 'sequences-local-send';
 
-export interface EnrollmentInput {
-  enrollmentId: string;
-}
-
-export interface EnrollmentResult {
-  status: string;
-  reason: string | null;
-  sent: number;
-}
 
 /**
  * One durable workflow per enrollment (`enrollment-<id>`): each live step after its delay,

@@ -1,10 +1,5 @@
 import { getExternalWorkflowHandle } from '@temporalio/workflow';
-import { exitSignal, resumeSignal } from './definitions';
-
-export interface SignalsInput {
-  workflowIds: string[];
-  signal: { name: 'exit'; reason: string } | { name: 'resume' };
-}
+import { exitSignal, resumeSignal, type SignalsInput } from './contract';
 
 /**
  * Started through the outbox by a transaction that exits or resumes enrollments: delivers the

@@ -1,6 +1,6 @@
 import { continueAsNew, proxyLocalActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AttemptInput, AttemptResult, WebhookActivities } from '../../activities/webhooks';
-import type { DeliveryWorkflowInput } from '../../api/services/webhooks/fan-out';
+import type { DeliveryWorkflowInput } from './contract';
 import { throttleDelayMs } from '../../domain/webhook-retry';
 
 // The HTTP attempt is never retried by Temporal: this workflow owns the schedule (with durable sleeps).

@@ -1,5 +1,5 @@
 import { embedBridge } from '../embed/bridge';
-import { escapeHtml, page } from '../html';
+import { escapeHtml, page } from '../../../core/html';
 import { BOOKING_SCRIPT } from './script';
 
 export interface BookingPageView {

@@ -1,5 +1,5 @@
 import type { FieldValue, FormField } from '../../../domain/form-fields';
-import { escapeHtml as e } from '../html';
+import { escapeHtml as e } from '../../../core/html';
 
 /** Values to show again and errors to show beside each field (the no-JS round trip). */
 export interface FieldState {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import type { FormRow } from '../../services/forms/forms';
+import type { FormRow } from '../../../services/forms/forms';
 import { embedBridge, frameAncestors } from '../embed/bridge';
-import { escapeHtml as e, page } from '../html';
+import { escapeHtml as e, page } from '../../../core/html';
 import { fieldHtml, type FieldState } from './fields-html';
 import { FORM_SCRIPT } from './script';
 import { formStyles } from './styles';

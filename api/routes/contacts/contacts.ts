@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zIanaZone, zIdParams, zUuid } from '../../http/validate';
-import { contactDetail, deleteContact, listContacts, updateContact } from '../../services/contacts/contacts';
-import { addTag, removeTag } from '../../services/contacts/tags';
-import { text } from '../../services/forms/schemas';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIanaZone, zIdParams, zUuid } from '../../../core/validate';
+import { contactDetail, deleteContact, listContacts, updateContact } from '../../../services/contacts/contacts';
+import { addTag, removeTag } from '../../../services/contacts/tags';
+import { text } from '../../../services/forms/schemas';
 
 const tags = ['contacts'];
 const contactTagParams = z.strictObject({ id: zUuid, tag_id: zUuid });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zUuid } from '../../http/validate';
-import { text } from '../../services/forms/schemas';
-import { createTag, deleteTag, listTags } from '../../services/contacts/tags';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zUuid } from '../../../core/validate';
+import { text } from '../../../services/forms/schemas';
+import { createTag, deleteTag, listTags } from '../../../services/contacts/tags';
 
 const tags = ['contact tags'];
 

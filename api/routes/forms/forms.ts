@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zIdParams, zTimestamp } from '../../http/validate';
-import { formAnalytics } from '../../services/forms/analytics';
-import { forgetCachedForm } from '../../services/forms/form-cache';
-import { createForm, deleteForm, getForm, listForms, presentForm, updateForm } from '../../services/forms/forms';
-import { createFormBody, FORM_STATUSES, updateFormBody } from '../../services/forms/schemas';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIdParams, zTimestamp } from '../../../core/validate';
+import { formAnalytics } from '../../../services/forms/analytics';
+import { forgetCachedForm } from '../../../services/forms/form-cache';
+import { createForm, deleteForm, getForm, listForms, presentForm, updateForm } from '../../../services/forms/forms';
+import { createFormBody, FORM_STATUSES, updateFormBody } from '../../../services/forms/schemas';
 
 const tags = ['forms'];
 

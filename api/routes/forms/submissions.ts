@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zIdParams, zTimestamp, zUuid } from '../../http/validate';
-import { deleteSubmission, getSubmission, listSubmissions, presentSubmission, updateSubmission } from '../../services/forms/submissions';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIdParams, zTimestamp, zUuid } from '../../../core/validate';
+import { deleteSubmission, getSubmission, listSubmissions, presentSubmission, updateSubmission } from '../../../services/forms/submissions';
 
 const tags = ['submissions'];
 

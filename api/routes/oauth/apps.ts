@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ALL_SCOPES } from '../../../core/scopes';
 import { APP_CATEGORIES, redirectUriProblem } from '../../../domain/app-checklist';
-import { paginate, paginationQuery, toPage } from '../../http/pagination';
+import { paginate, paginationQuery, toPage } from '../../../services/pagination';
 import { defineRoute } from '../../http/route';
-import { zIdParams, zText } from '../../http/validate';
-import { APP_COLUMNS, createApp, deleteApp, getTeamApp, installsCount, presentApp, rotateSecret, type AppRow } from '../../services/oauth/apps';
-import { decide, submitApp, updateApp } from '../../services/oauth/review';
+import { zIdParams, zText } from '../../../core/validate';
+import { APP_COLUMNS, createApp, deleteApp, getTeamApp, installsCount, presentApp, rotateSecret, type AppRow } from '../../../services/oauth/apps';
+import { decide, submitApp, updateApp } from '../../../services/oauth/review';
 
 const zHttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
 const zHttpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2000);

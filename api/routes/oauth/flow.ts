@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { checkLoginCsrf, setCookie, SESSION_COOKIE } from '../../services/oauth/browser-session';
-import { decideAuthorize, loginReturn, sendPage, showAuthorize } from '../../services/oauth/consent';
-import { handleRevokeRequest } from '../../services/oauth/revoke';
-import { handleTokenRequest } from '../../services/oauth/server';
-import { errorPage } from '../../pages/oauth/pages';
-import { login, SESSION_TTL_MS } from '../../services/sessions';
-import { ApiError } from '../../http/errors';
+import { checkLoginCsrf, setCookie, SESSION_COOKIE } from '../../../services/oauth/browser-session';
+import { decideAuthorize, loginReturn, sendPage, showAuthorize } from '../../../services/oauth/consent';
+import { handleRevokeRequest } from '../../../services/oauth/revoke';
+import { handleTokenRequest } from '../../../services/oauth/server';
+import { errorPage } from '../../../services/oauth/pages/pages';
+import { login, SESSION_TTL_MS } from '../../../services/sessions';
+import { ApiError } from '../../../core/errors';
 
 /** Form fields are checked by the OAuth handlers themselves, so errors come back in RFC 6749 form. */
 const formBody = z.record(z.string(), z.unknown());

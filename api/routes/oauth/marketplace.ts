@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { APP_CATEGORIES } from '../../../domain/app-checklist';
-import { notFound } from '../../http/errors';
-import { paginate, paginationQuery, toPage } from '../../http/pagination';
+import { notFound } from '../../../core/errors';
+import { paginate, paginationQuery, toPage } from '../../../services/pagination';
 import { defineRoute } from '../../http/route';
-import { zIdParams, zText, zUuid } from '../../http/validate';
-import { disconnectApp } from '../../services/oauth/revoke';
-import { createRating, filterListed, getListedApp, listedApps, presentListing, presentRating } from '../../services/oauth/marketplace';
+import { zIdParams, zText, zUuid } from '../../../core/validate';
+import { disconnectApp } from '../../../services/oauth/revoke';
+import { createRating, filterListed, getListedApp, listedApps, presentListing, presentRating } from '../../../services/oauth/marketplace';
 
 const order = [{ column: 'created_at', order: 'desc' as const }, { column: 'id', order: 'desc' as const }];
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zIanaZone, zIdParams, zText, zUuid } from '../../http/validate';
-import { rotateFeed } from '../../services/scheduling/feed';
-import { addOverride, deleteOverride, listSchedules, readSchedule, updateSchedule } from '../../services/scheduling/schedules';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIanaZone, zIdParams, zText, zUuid } from '../../../core/validate';
+import { rotateFeed } from '../../../services/scheduling/feed';
+import { addOverride, deleteOverride, listSchedules, readSchedule, updateSchedule } from '../../../services/scheduling/schedules';
 
 const zTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, { error: 'must be HH:MM' });
 const zDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' }).refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), { error: 'must be a real date' });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { parseOrThrow, zIanaZone, zText, zTimestamp, zUuid } from '../../http/validate';
-import { availabilityA, availabilityB } from '../../services/scheduling/availability';
-import { book } from '../../services/scheduling/booking';
-import { renderFeed } from '../../services/scheduling/feed';
-import { presentMeeting } from '../../services/scheduling/present';
+import { parseOrThrow, zIanaZone, zText, zTimestamp, zUuid } from '../../../core/validate';
+import { availabilityA, availabilityB } from '../../../services/scheduling/availability';
+import { book } from '../../../services/scheduling/booking';
+import { renderFeed } from '../../../services/scheduling/feed';
+import { presentMeeting } from '../../../services/scheduling/present';
 
 const zDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' });
 const zDuration = z.string().regex(/^\d+$/, { error: 'must be a whole number of minutes' }).transform(Number).pipe(z.number().int().min(5).max(720));

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { MEETING_STATUSES } from '../../../domain/meeting-state';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zIdParams, zText, zUuid } from '../../http/validate';
-import { deleteMeeting, listMeetings, readMeeting, updateMeeting } from '../../services/scheduling/meetings';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIdParams, zText, zUuid } from '../../../core/validate';
+import { deleteMeeting, listMeetings, readMeeting, updateMeeting } from '../../../services/scheduling/meetings';
 
 /** An ISO date (YYYY-MM-DD, midnight UTC) or an ISO 8601 timestamp. */
 const zDateOrTime = z

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zIdParams, zText, zUuid } from '../../http/validate';
-import { createEventType, deleteEventType, getEventTypeRow, INCREMENTS, listEventTypes, LOCATION_TYPES, updateEventType } from '../../services/scheduling/event-types';
-import { createPage, deletePage, listPages, PAGE_TYPES, readPage, updatePage } from '../../services/scheduling/pages';
-import { presentEventType } from '../../services/scheduling/present';
-import { SLUG_RE } from '../../services/scheduling/slug';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIdParams, zText, zUuid } from '../../../core/validate';
+import { createEventType, deleteEventType, getEventTypeRow, INCREMENTS, listEventTypes, LOCATION_TYPES, updateEventType } from '../../../services/scheduling/event-types';
+import { createPage, deletePage, listPages, PAGE_TYPES, readPage, updatePage } from '../../../services/scheduling/pages';
+import { presentEventType } from '../../../services/scheduling/present';
+import { SLUG_RE } from '../../../services/scheduling/slug';
 
 const zSlug = z.string().min(1).max(80).regex(SLUG_RE, { error: 'must be lowercase words joined by -' });
 const minutes = (max: number) => z.number().int().min(0).max(max);

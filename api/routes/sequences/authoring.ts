@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zIdParams } from '../../http/validate';
-import { sequenceAnalytics } from '../../services/sequences/analytics';
-import { archiveSequence, createSequence, getSequence, listSequences, listSteps, updateSequence } from '../../services/sequences/authoring';
-import { zSequenceCreate, zSequencePatch } from '../../services/sequences/schemas';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIdParams } from '../../../core/validate';
+import { sequenceAnalytics } from '../../../services/sequences/analytics';
+import { archiveSequence, createSequence, getSequence, listSequences, listSteps, updateSequence } from '../../../services/sequences/authoring';
+import { zSequenceCreate, zSequencePatch } from '../../../services/sequences/schemas';
 
 const tags = ['Sequences'];
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zIdParams, zUuid } from '../../http/validate';
-import { enroll, listEnrollments, unenroll } from '../../services/sequences/enroll';
-import { zEnrollBody } from '../../services/sequences/schemas';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIdParams, zUuid } from '../../../core/validate';
+import { enroll, listEnrollments, unenroll } from '../../../services/sequences/enroll';
+import { zEnrollBody } from '../../../services/sequences/schemas';
 
 const tags = ['Sequences'];
 

@@ -2,12 +2,12 @@ import type { Context } from 'koa';
 import twilio from 'twilio';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { ApiError } from '../../http/errors';
+import { ApiError } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
 import { unknownLinkPage, unsubscribePage, unsubscribedPage } from '../../pages/unsubscribe';
 import {
   isStopMessage, recordBounce, recordClick, recordOpen, recordSmsStatus, smsStop, unsubscribeByToken, unsubscribeTarget,
-} from '../../services/sequences/tracking';
+} from '../../../services/sequences/tracking';
 
 const tags = ['Sequences (public)'];
 const zToken = z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, { error: 'must be a message token' });

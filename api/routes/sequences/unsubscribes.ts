@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../http/pagination';
-import { zUuid } from '../../http/validate';
-import { zUnsubscribeBody } from '../../services/sequences/schemas';
-import { addUnsubscribes, listUnsubscribes, removeUnsubscribe } from '../../services/sequences/unsubscribes';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zUuid } from '../../../core/validate';
+import { zUnsubscribeBody } from '../../../services/sequences/schemas';
+import { addUnsubscribes, listUnsubscribes, removeUnsubscribe } from '../../../services/sequences/unsubscribes';
 
 const tags = ['Sequences'];
 

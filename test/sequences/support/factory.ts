@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/knex';
-import { createSequence } from '../../../api/services/sequences/authoring';
-import { zSequenceCreate } from '../../../api/services/sequences/schemas';
+import { createSequence } from '../../../services/sequences/authoring';
+import { zSequenceCreate } from '../../../services/sequences/schemas';
 
 /** A contact row of `teamId`. */
 export async function makeContact(

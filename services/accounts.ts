@@ -1,0 +1,75 @@
+import type { Executor } from '../db/knex';
+import { hashPassword } from '../core/passwords';
+import type { Plan, Role } from '../core/scopes';
+
+export const DEFAULT_RULES = [1, 2, 3, 4, 5].map((day) => ({ day, start: '09:00', end: '17:00', enabled: true }));
+
+export interface UserRow {
+  id: string;
+  team_id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  timezone: string;
+  is_staff: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const USER_COLUMNS = ['id', 'team_id', 'email', 'name', 'role', 'timezone', 'is_staff', 'created_at', 'updated_at'];
+
+export function presentUser(u: UserRow) {
+  return {
+    id: u.id,
+    team_id: u.team_id,
+    email: u.email,
+    name: u.name,
+    role: u.role,
+    timezone: u.timezone,
+    created_at: u.created_at,
+    updated_at: u.updated_at,
+  };
+}
+
+export async function getUser(db: Executor, teamId: string, userId: string): Promise<UserRow | undefined> {
+  return db('users').where({ id: userId, team_id: teamId }).first(USER_COLUMNS);
+}
+
+export async function emailTaken(db: Executor, email: string): Promise<boolean> {
+  return !!(await db('users').where({ email }).first('id'));
+}
+
+/** Add a user to a team, with the default availability schedule (Mon–Fri 09:00–17:00 in their timezone). */
+export async function createUser(
+  trx: Executor,
+  input: { teamId: string; email: string; name?: string | null; password?: string | null; role: Role; timezone?: string },
+): Promise<UserRow> {
+  const [user] = await trx('users')
+    .insert({
+      team_id: input.teamId,
+      email: input.email,
+      name: input.name ?? null,
+      password_hash: input.password ? await hashPassword(input.password) : null,
+      role: input.role,
+      timezone: input.timezone ?? 'UTC',
+    })
+    .returning(USER_COLUMNS);
+  await trx('availability_schedules').insert({
+    team_id: input.teamId,
+    user_id: user.id,
+    name: 'Working hours',
+    timezone: user.timezone,
+    is_default: true,
+    rules: JSON.stringify(DEFAULT_RULES),
+  });
+  return user;
+}
+
+export async function createTeamWithOwner(
+  trx: Executor,
+  input: { teamName: string; plan: Plan; email: string; password?: string | null; name?: string | null; timezone?: string },
+): Promise<{ teamId: string; user: UserRow }> {
+  const [team] = await trx('teams').insert({ name: input.teamName, plan: input.plan }).returning(['id']);
+  const user = await createUser(trx, { teamId: team.id, email: input.email, name: input.name, password: input.password, role: 'owner', timezone: input.timezone });
+  return { teamId: team.id, user };
+}

@@ -1,0 +1,167 @@
+import type { Db, Executor } from '../../db/knex';
+import { transactionWithOutbox } from '../../temporal/outbox';
+import type { ServiceDeps } from '../deps';
+import { conflict, notFound } from '../../core/errors';
+import { listEnvelope, type Page } from '../pagination';
+import { listContactMeetingIds } from '../scheduling/contact-meetings';
+import { onContactDeleted } from '../sequences/hooks';
+import { listContactEnrollments } from '../sequences/contact-enrollments';
+
+export interface ContactRow {
+  id: string;
+  team_id: string;
+  email: string | null;
+  phone: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  timezone: string | null;
+  custom_fields: Record<string, unknown>;
+  unsubscribed_email: boolean;
+  unsubscribed_sms: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Tag {
+  id: string;
+  name: string;
+}
+
+const COLUMNS = ['id', 'team_id', 'email', 'phone', 'first_name', 'last_name', 'timezone', 'custom_fields', 'unsubscribed_email', 'unsubscribed_sms', 'created_at', 'updated_at'];
+
+export function presentContact(c: ContactRow, tags: Tag[]) {
+  return {
+    id: c.id,
+    email: c.email,
+    phone: c.phone,
+    first_name: c.first_name,
+    last_name: c.last_name,
+    timezone: c.timezone,
+    custom_fields: c.custom_fields,
+    tags,
+    unsubscribed: { email: c.unsubscribed_email, sms: c.unsubscribed_sms },
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+}
+
+/** Tags of each contact, by contact id. */
+async function tagsOf(db: Executor, ids: string[]): Promise<Map<string, Tag[]>> {
+  const map = new Map<string, Tag[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return map;
+  const rows = await db('contact_tag_links as l')
+    .join('contact_tags as t', 't.id', 'l.tag_id')
+    .whereIn('l.contact_id', ids)
+    .orderBy('t.name')
+    .select('l.contact_id', 't.id', 't.name');
+  for (const r of rows) map.get(r.contact_id)?.push({ id: r.id, name: r.name });
+  return map;
+}
+
+export interface ContactFilters {
+  form_id?: string;
+  email?: string;
+  tag_id?: string;
+  q?: string;
+}
+
+export async function listContacts(db: Db, teamId: string, page: Page, f: ContactFilters) {
+  const base = db('contacts as c').where('c.team_id', teamId).whereNull('c.deleted_at');
+  if (f.email) base.where('c.email', f.email);
+  if (f.form_id) base.whereExists(db('submissions as s').whereRaw('s.contact_id = c.id').where('s.form_id', f.form_id).select(db.raw('1')));
+  if (f.tag_id) base.whereExists(db('contact_tag_links as l').whereRaw('l.contact_id = c.id').where('l.tag_id', f.tag_id).select(db.raw('1')));
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    base.where((w) =>
+      w.whereILike('c.email', like).orWhereILike('c.first_name', like).orWhereILike('c.last_name', like).orWhereILike('c.phone', like),
+    );
+  }
+  const [rows, countRow] = await Promise.all([
+    base.clone().select(COLUMNS.map((c) => `c.${c}`)).orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(page.perPage).offset(page.offset),
+    base.clone().count<{ count: number }[]>({ count: '*' }).first(),
+  ]);
+  const tags = await tagsOf(db, rows.map((r: ContactRow) => r.id));
+  return listEnvelope(rows.map((r: ContactRow) => presentContact(r, tags.get(r.id) ?? [])), Number(countRow?.count ?? 0), page);
+}
+
+export async function getContactRow(db: Executor, teamId: string, id: string, lock = false): Promise<ContactRow> {
+  const q = db('contacts').where({ id, team_id: teamId }).whereNull('deleted_at').first(COLUMNS);
+  if (lock) q.forUpdate();
+  const row = await q;
+  if (!row) throw notFound('Contact');
+  return row;
+}
+
+/** The contact as the list shows it (with tags). */
+export async function contactWithTags(db: Executor, teamId: string, id: string) {
+  const row = await getContactRow(db, teamId, id);
+  return presentContact(row, (await tagsOf(db, [id])).get(id) ?? []);
+}
+
+/** The single-contact response: also enrollments, meeting ids and submission ids. */
+export async function contactDetail(db: Db, teamId: string, id: string) {
+  const contact = await contactWithTags(db, teamId, id);
+  const [enrollments, meetings, submissions] = await Promise.all([
+    listContactEnrollments(db, teamId, id),
+    listContactMeetingIds(db, teamId, id),
+    db('submissions').where({ team_id: teamId, contact_id: id }).orderBy([{ column: 'submitted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).pluck('id'),
+  ]);
+  return { ...contact, enrollments, meetings, submissions };
+}
+
+export interface ContactPatch {
+  email?: string | null;
+  phone?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  timezone?: string | null;
+  custom_fields?: Record<string, unknown>;
+}
+
+/** Partial update; `custom_fields` merges key by key and a key set to null is removed. */
+export async function updateContact(db: Db, teamId: string, id: string, patch: ContactPatch) {
+  await db.transaction(async (trx) => {
+    const current = await getContactRow(trx, teamId, id, true);
+    const set: Record<string, unknown> = { updated_at: trx.fn.now() };
+    for (const k of ['email', 'phone', 'first_name', 'last_name', 'timezone'] as const) if (patch[k] !== undefined) set[k] = patch[k];
+    if (patch.custom_fields) {
+      const next: Record<string, unknown> = { ...current.custom_fields };
+      for (const [k, v] of Object.entries(patch.custom_fields)) {
+        if (v === null) delete next[k];
+        else next[k] = v;
+      }
+      set.custom_fields = JSON.stringify(next);
+    }
+    try {
+      await trx('contacts').where({ id }).update(set);
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw conflict('Another contact of the team has this email');
+      throw err;
+    }
+  });
+  return contactDetail(db, teamId, id);
+}
+
+/**
+ * Erase the contact's personal data (the row stays as a tombstone so that meetings and
+ * enrollments keep their reference), drop its tags, blank the answers of its submissions and
+ * stop its enrollments (sequences hook). It is then gone from the API.
+ */
+export async function deleteContact(deps: Pick<ServiceDeps, 'db' | 'outbox'>, teamId: string, id: string): Promise<void> {
+  await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
+    await getContactRow(trx, teamId, id, true);
+    await trx('contacts').where({ id }).update({
+      email: null, phone: null, first_name: null, last_name: null, timezone: null,
+      custom_fields: '{}', deleted_at: trx.fn.now(), updated_at: trx.fn.now(),
+    });
+    await trx('contact_tag_links').where({ contact_id: id }).delete();
+    await trx('submissions')
+      .where({ team_id: teamId, contact_id: id })
+      .update({
+        fields: '{}',
+        metadata: trx.raw(`metadata || '{"user_agent":null,"referrer":null,"visitor_id":null,"session_id":null}'::jsonb`),
+        updated_at: trx.fn.now(),
+      });
+    await onContactDeleted(trx, enqueue, { teamId, contactId: id });
+  });
+}

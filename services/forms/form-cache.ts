@@ -1,0 +1,49 @@
+import type { Executor } from '../../db/knex';
+import { findPublishedForm, type FormRow } from './forms';
+
+/**
+ * The public submission endpoint reads the published form on every request; this per-process
+ * cache keeps it for at most TTL_MS (only forms that were found: a form published a moment ago is
+ * never hidden by a cached miss).
+ *
+ * Staleness rule: an edit or delete made through this process forgets the entry at once; one made
+ * by another process is seen within TTL_MS for the *definition* (fields, settings, title). The
+ * *status* is never stale for writes: the submission statement itself checks that the form is
+ * still published (insertSubmission's `ok` guard), so an unpublished or deleted form gets 404.
+ */
+export const FORM_CACHE_TTL_MS = 1000;
+const MAX_ENTRIES = 1000;
+
+const caches = new WeakMap<object, Map<string, { form: FormRow; at: number }>>();
+
+function cacheOf(db: Executor): Map<string, { form: FormRow; at: number }> {
+  let c = caches.get(db);
+  if (!c) {
+    c = new Map();
+    caches.set(db, c);
+  }
+  return c;
+}
+
+export async function findPublishedFormCached(db: Executor, idOrSlug: string): Promise<FormRow | null> {
+  const key = idOrSlug.toLowerCase();
+  const cache = cacheOf(db);
+  const hit = cache.get(key);
+  const now = Date.now();
+  if (hit && now - hit.at < FORM_CACHE_TTL_MS) return hit.form;
+  const form = await findPublishedForm(db, idOrSlug);
+  if (form) {
+    if (cache.size >= MAX_ENTRIES) cache.clear();
+    cache.set(key, { form, at: now });
+  } else {
+    cache.delete(key);
+  }
+  return form;
+}
+
+/** Forget a form after this process changed or deleted it. */
+export function forgetCachedForm(db: Executor, formId: string): void {
+  const cache = caches.get(db);
+  if (!cache) return;
+  for (const [key, entry] of cache) if (entry.form.id === formId) cache.delete(key);
+}

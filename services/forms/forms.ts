@@ -1,0 +1,162 @@
+import type { Db, Executor } from '../../db/knex';
+import type { FormField } from '../../domain/form-fields';
+import type { Qualification } from '../../domain/qualification';
+import { conflict, notFound } from '../../core/errors';
+import { paginate, type Page } from '../pagination';
+import { zUuid } from '../../core/validate';
+import { normalizeFields, presentField } from './fields';
+import type { CreateFormInput, SettingsInput, UpdateFormInput } from './schemas';
+import { freeSlug } from './slug';
+
+export interface FormSettings {
+  redirect_url?: string | null;
+  success_message?: string | null;
+  submit_label?: string | null;
+  notify_emails?: string[];
+  qualification?: Qualification | null;
+  /** Origins allowed to frame the embedded form; null/absent = anyone, [] = nobody. */
+  embed_allowed_origins?: string[] | null;
+}
+
+export interface FormRow {
+  id: string;
+  team_id: string;
+  title: string;
+  slug: string;
+  description: string;
+  type: string;
+  status: 'draft' | 'published' | 'archived';
+  fields: FormField[];
+  settings: FormSettings;
+  published_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function presentFormSummary(f: FormRow) {
+  return { id: f.id, title: f.title, slug: f.slug, type: f.type, status: f.status, created_at: f.created_at, updated_at: f.updated_at };
+}
+
+export function presentSettings(s: FormSettings) {
+  return {
+    redirect_url: s.redirect_url ?? null,
+    success_message: s.success_message ?? null,
+    submit_label: s.submit_label ?? null,
+    notify_emails: s.notify_emails ?? [],
+    qualification: s.qualification ?? null,
+    embed_allowed_origins: s.embed_allowed_origins ?? null,
+  };
+}
+
+export function presentForm(f: FormRow) {
+  return {
+    id: f.id,
+    title: f.title,
+    slug: f.slug,
+    description: f.description,
+    type: f.type,
+    status: f.status,
+    fields: f.fields.map(presentField),
+    settings: presentSettings(f.settings),
+    created_at: f.created_at,
+    updated_at: f.updated_at,
+  };
+}
+
+/** Unique violations become 409s that say which slug rule was hit. */
+async function slugGuard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === 'forms_published_slug_uq') {
+      throw conflict('Another published form already uses this slug; public slugs are unique. Choose another slug');
+    }
+    if (e.code === '23505') throw conflict('The team already has a form with this slug');
+    throw err;
+  }
+}
+
+function mergeSettings(current: FormSettings, patch: SettingsInput | undefined): FormSettings {
+  if (!patch) return current;
+  const next: FormSettings = { ...current };
+  for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as Record<string, unknown>)[k] = v;
+  return next;
+}
+
+export async function createForm(db: Db, teamId: string, input: CreateFormInput): Promise<FormRow> {
+  const title = (input.title ?? input.name) as string;
+  const slug = input.slug ?? (await freeSlug(db, teamId, title));
+  const status = input.status ?? 'draft';
+  return slugGuard(async () => {
+    const [row] = await db('forms')
+      .insert({
+        team_id: teamId,
+        title,
+        slug,
+        description: input.description ?? '',
+        type: input.type ?? 'standard',
+        status,
+        fields: JSON.stringify(normalizeFields(input.fields ?? [])),
+        settings: JSON.stringify(mergeSettings({}, input.settings)),
+        published_at: status === 'published' ? db.fn.now() : null,
+      })
+      .returning('*');
+    return row as FormRow;
+  });
+}
+
+export async function getForm(db: Executor, teamId: string, id: string): Promise<FormRow> {
+  const row = await db('forms').where({ id, team_id: teamId }).first();
+  if (!row) throw notFound('Form');
+  return row;
+}
+
+export async function listForms(db: Db, teamId: string, page: Page, status?: string) {
+  const q = db('forms').where({ team_id: teamId }).select('id', 'title', 'slug', 'type', 'status', 'created_at', 'updated_at');
+  if (status) q.where({ status });
+  return paginate(q, page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], presentFormSummary);
+}
+
+export async function updateForm(db: Db, teamId: string, id: string, input: UpdateFormInput): Promise<FormRow> {
+  return db.transaction(async (trx) => {
+    const current: FormRow = await trx('forms').where({ id, team_id: teamId }).forUpdate().first();
+    if (!current) throw notFound('Form');
+    const set: Record<string, unknown> = { updated_at: trx.fn.now() };
+    const title = input.title ?? input.name;
+    if (title !== undefined) set.title = title;
+    if (input.slug !== undefined) set.slug = input.slug;
+    if (input.description !== undefined) set.description = input.description ?? '';
+    if (input.type !== undefined) set.type = input.type;
+    if (input.status !== undefined) {
+      set.status = input.status;
+      if (input.status === 'published' && current.status !== 'published') set.published_at = trx.fn.now();
+    }
+    if (input.fields !== undefined) set.fields = JSON.stringify(normalizeFields(input.fields, current.fields));
+    if (input.settings !== undefined) set.settings = JSON.stringify(mergeSettings(current.settings, input.settings));
+    return slugGuard(async () => {
+      const [row] = await trx('forms').where({ id, team_id: teamId }).update(set).returning('*');
+      return row as FormRow;
+    });
+  });
+}
+
+/** Deletes the form with its submissions and page views. */
+export async function deleteForm(db: Db, teamId: string, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const n = await trx('forms').where({ id, team_id: teamId }).delete();
+    if (n === 0) throw notFound('Form');
+    await trx('submission_counts').where({ form_id: id }).delete();
+  });
+}
+
+/**
+ * The published form behind a public URL: its id (always accepted) or its slug (unique among
+ * published forms). Drafts and archived forms are not found.
+ */
+export async function findPublishedForm(db: Executor, idOrSlug: string): Promise<FormRow | null> {
+  const q = db('forms').where({ status: 'published' });
+  if (zUuid.safeParse(idOrSlug).success) q.where({ id: idOrSlug });
+  else q.where({ slug: idOrSlug.toLowerCase() });
+  return (await q.first()) ?? null;
+}

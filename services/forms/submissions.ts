@@ -1,0 +1,109 @@
+import type { Db } from '../../db/knex';
+import { validateValues, type FieldValue } from '../../domain/form-fields';
+import { isQualified } from '../../domain/qualification';
+import { transactionWithOutbox } from '../../temporal/outbox';
+import type { ServiceDeps } from '../deps';
+import { notFound, validationFailed } from '../../core/errors';
+import { listEnvelope, type Page } from '../pagination';
+import { recordSubmissionEvent } from './events';
+import { getForm, type FormRow } from './forms';
+import { pageRows, seekPage } from './submission-page';
+import { linkContact } from './submit';
+
+export interface SubmissionRow {
+  id: string;
+  team_id: string;
+  form_id: string;
+  contact_id: string | null;
+  status: 'completed' | 'partial';
+  qualified: boolean;
+  fields: Record<string, FieldValue>;
+  metadata: Record<string, string | null>;
+  submitted_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = ['id', 'form_id', 'contact_id', 'status', 'qualified', 'fields', 'metadata', 'submitted_at', 'created_at', 'updated_at'];
+
+export function presentSubmission(s: SubmissionRow) {
+  return {
+    id: s.id,
+    form_id: s.form_id,
+    contact_id: s.contact_id,
+    fields: s.fields,
+    status: s.status,
+    qualified: s.qualified,
+    submitted_at: s.submitted_at,
+    metadata: s.metadata,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}
+
+export interface SubmissionFilters {
+  since?: string;
+  until?: string;
+  status?: 'completed' | 'partial';
+}
+
+/**
+ * A form's submissions, newest first (`submitted_at DESC, id DESC`, served by an index). The total
+ * and deep-page positions come from the per-day counters (see submission-page.ts).
+ */
+export async function listSubmissions(db: Db, teamId: string, formId: string, page: Page, f: SubmissionFilters) {
+  await getForm(db, teamId, formId);
+  const seek = await seekPage(db, formId, f, page.offset);
+  const rows: SubmissionRow[] = seek.total > page.offset ? await pageRows(db, formId, f, seek, page.perPage, COLUMNS) : [];
+  return listEnvelope(rows.map(presentSubmission), seek.total, page);
+}
+
+export async function getSubmission(db: Db, teamId: string, id: string): Promise<SubmissionRow> {
+  const row = await db('submissions').where({ id, team_id: teamId }).first(COLUMNS);
+  if (!row) throw notFound('Submission');
+  return row;
+}
+
+/**
+ * Update answers: `fields` merge key by key over the stored ones; a key set to null is removed.
+ * Values are validated like a public submission. Records `submission.updated` (and
+ * `submission.qualified` when the change makes a completed submission qualify).
+ */
+export async function updateSubmission(
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  teamId: string,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<SubmissionRow> {
+  return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
+    const current: SubmissionRow | undefined = await trx('submissions').where({ id, team_id: teamId }).forUpdate().first(COLUMNS);
+    if (!current) throw notFound('Submission');
+    const form: FormRow = await getForm(trx, teamId, current.form_id);
+    const removed = Object.keys(patch).filter((k) => patch[k] === null);
+    const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== null));
+    const kept = Object.fromEntries(Object.entries(current.fields).filter(([k]) => !removed.includes(k)));
+    const { values, issues } = validateValues(form.fields, given, { mode: 'json', requireAll: current.status === 'completed', previous: kept });
+    for (const k of removed) if (!form.fields.some((f) => f.name === k) && !(k in current.fields)) issues.push({ path: `fields.${k}`, message: 'is not a field of this form' });
+    if (issues.length) throw validationFailed(issues.map((i) => ({ ...i, path: `body.${i.path}` })));
+    const fields = { ...kept, ...values };
+    const qualified = current.status === 'completed' && isQualified(form.settings.qualification, fields);
+    const contactId = (await linkContact(trx, form, fields)) ?? current.contact_id;
+    const [row] = await trx('submissions')
+      .where({ id })
+      .update({ fields: JSON.stringify(fields), qualified, contact_id: contactId, updated_at: trx.fn.now() })
+      .returning(COLUMNS);
+    await recordSubmissionEvent(trx, enqueue, 'submission.updated', teamId, form, row);
+    if (qualified && !current.qualified) await recordSubmissionEvent(trx, enqueue, 'submission.qualified', teamId, form, row);
+    return row;
+  });
+}
+
+/** Delete, recording `submission.deleted` with the submission as it was. */
+export async function deleteSubmission(deps: Pick<ServiceDeps, 'db' | 'outbox'>, teamId: string, id: string): Promise<void> {
+  await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
+    const [row] = await trx('submissions').where({ id, team_id: teamId }).delete().returning(COLUMNS);
+    if (!row) throw notFound('Submission');
+    const form = await getForm(trx, teamId, row.form_id);
+    await recordSubmissionEvent(trx, enqueue, 'submission.deleted', teamId, form, row);
+  });
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../../db/knex';
+import { contactEmail, validateValues, type FieldValue, type FormField, type ValueMode } from '../../domain/form-fields';
+import { isQualified } from '../../domain/qualification';
+import { transactionWithOutbox, type Enqueue } from '../../temporal/outbox';
+import type { ServiceDeps } from '../deps';
+import { conflict, notFound, validationFailed } from '../../core/errors';
+import { upsertContactByEmail, type ContactInput } from '../contacts/upsert';
+import type { EventType } from '../events';
+import { recordSubmissionEvent } from './events';
+import type { FormRow } from './forms';
+import { enqueueSubmissionNotification, notifiesOnSubmission } from './notify';
+import { insertSubmission, type NewSubmission } from './submission-insert';
+import type { PublicSubmissionInput } from './schemas';
+import type { SubmissionMetadata } from './tracking';
+
+export interface SubmitResult {
+  id: string;
+  status: 'completed' | 'partial';
+  /** false when an earlier partial submission was continued (answers 200, not 201). */
+  created: boolean;
+  /** true when the honeypot caught a bot: nothing was stored. */
+  dropped: boolean;
+}
+
+/** Contact fields taken from well-known field names, besides the email. */
+function contactExtras(fields: FormField[], values: Record<string, FieldValue>) {
+  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string).slice(0, 200) : undefined);
+  const phoneField = fields.find((f) => f.type === 'phone' && typeof values[f.name] === 'string');
+  return {
+    first_name: str('first_name'),
+    last_name: str('last_name'),
+    phone: phoneField ? (values[phoneField.name] as string) : undefined,
+  };
+}
+
+function contactInput(form: FormRow, values: Record<string, FieldValue>): ContactInput | null {
+  const email = contactEmail(form.fields, values);
+  return email ? { email, ...contactExtras(form.fields, values) } : null;
+}
+
+/** Link the submission to the team's contact with its email (created or updated). */
+export async function linkContact(trx: Executor, form: FormRow, values: Record<string, FieldValue>): Promise<string | null> {
+  const input = contactInput(form, values);
+  return input ? (await upsertContactByEmail(trx, form.team_id, input)).id : null;
+}
+
+/** On completion: `submission.created`, `submission.qualified` when the rules hold, and the notification email. */
+async function completionEvents(
+  trx: Executor,
+  enqueue: Enqueue,
+  form: FormRow,
+  row: { id: string; fields: Record<string, FieldValue>; submitted_at: Date; metadata: Record<string, unknown>; qualified: boolean },
+): Promise<void> {
+  await recordSubmissionEvent(trx, enqueue, 'submission.created', form.team_id, form, row);
+  if (row.qualified) await recordSubmissionEvent(trx, enqueue, 'submission.qualified', form.team_id, form, row);
+  await enqueueSubmissionNotification(enqueue, form, row.id);
+}
+
+/**
+ * A public submission: validate the values against the form's fields, then in one transaction
+ * write the submission, its contact and its events. A rejected submission writes nothing.
+ */
+export async function submitPublic(
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  form: FormRow,
+  body: PublicSubmissionInput,
+  metadata: SubmissionMetadata,
+  mode: ValueMode,
+): Promise<SubmitResult> {
+  const status = body.status ?? 'completed';
+  if (body.website_url) return { id: randomUUID(), status, created: true, dropped: true };
+
+  let previous: { id: string; fields: Record<string, FieldValue>; metadata: SubmissionMetadata } | undefined;
+  if (body.submission_id) {
+    previous = await deps.db('submissions').where({ id: body.submission_id, form_id: form.id }).first('id', 'status', 'fields', 'metadata')
+      .then((r) => {
+        if (!r) throw notFound('Submission');
+        if (r.status !== 'partial') throw conflict('This submission is already completed', 'invalid_transition');
+        return r;
+      });
+  }
+  const { values, issues } = validateValues(form.fields, body.fields ?? {}, { mode, requireAll: status === 'completed', previous: previous?.fields });
+  if (issues.length) throw validationFailed(issues, 'Some answers need attention');
+
+  const merged = { ...(previous?.fields ?? {}), ...values };
+  const qualified = status === 'completed' && isQualified(form.settings.qualification, merged);
+
+  if (!previous) {
+    const row: NewSubmission = { status, qualified, fields: merged, metadata, contact: contactInput(form, merged) };
+    // Common path: one autocommit statement writes the contact, the submission and its events
+    // (atomic without BEGIN/COMMIT). It writes nothing when the team has webhook subscriptions to
+    // fan out to (or the form was unpublished meanwhile): then the transaction below does it. A
+    // form that emails its submissions needs the outbox, so it takes the transaction at once.
+    const events: EventType[] = status === 'completed' ? ['submission.created', ...(qualified ? ['submission.qualified' as const] : [])] : [];
+    const done = status === 'completed' && notifiesOnSubmission(form) ? null : await insertSubmission(deps.db, form, row, events);
+    if (done) return { id: done.id, status, created: true, dropped: false };
+    return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
+      const inserted = await insertSubmission(trx, form, row);
+      if (!inserted) throw notFound('Form');
+      if (status === 'completed') await completionEvents(trx, enqueue, form, inserted);
+      return { id: inserted.id, status, created: true, dropped: false };
+    });
+  }
+
+  // Continuing a partial submission: update it (and its contact) and record the events.
+  const prev = previous;
+  return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
+    const contactId = await linkContact(trx, form, merged);
+    const meta = { ...prev.metadata };
+    for (const [k, v] of Object.entries(metadata)) if (meta[k as keyof SubmissionMetadata] == null) meta[k as keyof SubmissionMetadata] = v;
+    const [row] = await trx('submissions')
+      .where({ id: prev.id, status: 'partial' })
+      .update({
+        status,
+        fields: JSON.stringify(merged),
+        metadata: JSON.stringify(meta),
+        qualified,
+        contact_id: contactId,
+        submitted_at: trx.raw(`date_trunc('milliseconds', now())`),
+        updated_at: trx.fn.now(),
+      })
+      .returning(['id', 'fields', 'metadata', 'submitted_at', 'qualified']);
+    if (!row) throw conflict('This submission is already completed', 'invalid_transition');
+    if (status === 'completed') await completionEvents(trx, enqueue, form, row);
+    return { id: row.id, status, created: false, dropped: false };
+  });
+}

@@ -1,0 +1,47 @@
+import type { Context } from 'koa';
+import { deviceType } from '../../domain/device';
+import { textProblem } from '../../domain/form-fields';
+import { validationFailed, type ErrorDetail } from '../../core/errors';
+import { TRACKING_KEYS, type TrackingKey } from './schemas';
+
+export type SubmissionMetadata = Record<TrackingKey | 'referrer' | 'user_agent' | 'device_type' | 'country', string | null>;
+
+function first(v: unknown): string | undefined {
+  if (Array.isArray(v)) return first(v[0]);
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * Submission metadata: the tracking parameters from the POST's query string (the page posts to
+ * its own query string), overridden by a body `tracking` object; referrer from `tracking.referrer`
+ * (the page sends document.referrer), else the Referer header; device type from the user agent;
+ * country from the configured header (two letters), else null.
+ */
+export function buildMetadata(
+  ctx: Context,
+  bodyTracking: Partial<Record<TrackingKey | 'referrer', string | null>> | undefined,
+  countryHeader: string,
+): SubmissionMetadata {
+  const issues: ErrorDetail[] = [];
+  const meta = {} as SubmissionMetadata;
+  for (const k of TRACKING_KEYS) {
+    let v: string | null | undefined = bodyTracking?.[k];
+    if (v === undefined) {
+      v = first(ctx.query[k]);
+      if (v !== undefined) {
+        const p = textProblem(v, 500, false);
+        if (p) issues.push({ path: `query.${k}`, message: p });
+      }
+    }
+    meta[k] = v ? v : null;
+  }
+  if (issues.length) throw validationFailed(issues);
+  const referrer = bodyTracking && 'referrer' in bodyTracking ? bodyTracking.referrer : ctx.get('referer');
+  meta.referrer = referrer ? referrer.slice(0, 2048) : null;
+  const ua = ctx.get('user-agent');
+  meta.user_agent = ua ? ua.slice(0, 1000) : null;
+  meta.device_type = deviceType(ua);
+  const country = ctx.get(countryHeader).trim();
+  meta.country = /^[A-Za-z]{2}$/.test(country) && country.toUpperCase() !== 'XX' ? country.toUpperCase() : null;
+  return meta;
+}

@@ -1,0 +1,83 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex';
+import { conflict, notFound } from '../../core/errors';
+import type { AppLive } from './apps';
+
+interface ListedRow {
+  id: string;
+  live: AppLive;
+  icon_bytes: number | null;
+  approved_at: Date;
+  installs: number;
+  rating_average: string | null;
+  rating_count: number;
+}
+
+/** Approved apps only, as their approved version: a major change under review is not shown. */
+export function listedApps(db: Db): Knex.QueryBuilder {
+  return db('apps')
+    .whereNotNull('apps.live')
+    .select(
+      'apps.id', 'apps.live', 'apps.icon_bytes', 'apps.approved_at',
+      db.raw(`(select count(*) from app_installs i where i.app_id = apps.id and i.revoked_at is null)::int as installs`),
+      db.raw(`(select round(avg(r.rating)::numeric, 2) from app_ratings r where r.app_id = apps.id) as rating_average`),
+      db.raw(`(select count(*) from app_ratings r where r.app_id = apps.id)::int as rating_count`),
+    );
+}
+
+export function presentListing(r: ListedRow, baseUrl: string) {
+  return {
+    id: r.id,
+    name: r.live.name,
+    short_description: r.live.short_description,
+    description: r.live.description,
+    category: r.live.category,
+    website_url: r.live.website_url,
+    privacy_policy_url: r.live.privacy_policy_url,
+    terms_url: r.live.terms_url,
+    documentation_url: r.live.documentation_url,
+    screenshots: r.live.screenshots,
+    scopes: r.live.scopes,
+    icon_url: r.icon_bytes === null ? null : `${baseUrl}/api/marketplace/apps/${r.id}/icon.png`,
+    installs: Number(r.installs),
+    rating: { average: r.rating_average === null ? null : Number(r.rating_average), count: Number(r.rating_count) },
+    approved_at: r.approved_at,
+  };
+}
+
+export function filterListed(q: Knex.QueryBuilder, filters: { category?: string; q?: string }): Knex.QueryBuilder {
+  if (filters.category) q.whereRaw(`apps.live->>'category' = ?`, [filters.category]);
+  if (filters.q) {
+    const like = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q.where((w) =>
+      w.whereRaw(`apps.live->>'name' ilike ?`, [like])
+        .orWhereRaw(`apps.live->>'short_description' ilike ?`, [like])
+        .orWhereRaw(`apps.live->>'description' ilike ?`, [like]),
+    );
+  }
+  return q;
+}
+
+export async function getListedApp(db: Db, id: string): Promise<ListedRow> {
+  const row = await listedApps(db).where({ 'apps.id': id }).first();
+  if (!row) throw notFound('App');
+  return row;
+}
+
+export function presentRating(r: { id: string; app_id: string; user_id: string; rating: number; title: string | null; body: string | null; created_at: Date; updated_at: Date; author_name?: string | null }) {
+  return { id: r.id, app_id: r.app_id, rating: r.rating, title: r.title, body: r.body, author_name: r.author_name ?? null, created_at: r.created_at, updated_at: r.updated_at };
+}
+
+/** One review per user per app; only listed apps can be reviewed. */
+export async function createRating(db: Db, p: { teamId: string; userId: string }, input: { app_id: string; rating: number; title?: string | null; body?: string | null }) {
+  await getListedApp(db, input.app_id);
+  try {
+    const [row] = await db('app_ratings')
+      .insert({ team_id: p.teamId, user_id: p.userId, app_id: input.app_id, rating: input.rating, title: input.title ?? null, body: input.body ?? null })
+      .returning('*');
+    return row;
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw conflict('You have already reviewed this app; update or delete your review');
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+import type { Context } from 'koa';
+import { sha256Hex } from '../../core/crypto';
+import type { Db, Executor } from '../../db/knex';
+import { createModel, revokeFamilies, type OAuthClient } from './model';
+import { clientCredentials, writeOAuthError } from './server';
+
+/**
+ * RFC 7009 token revocation. The client authenticates; an unknown token, or one of another
+ * client, still answers 200 (nothing is revealed). A refresh token revokes its whole family;
+ * an access token revokes its own issuance (and the refresh token issued with it).
+ */
+export async function handleRevokeRequest(ctx: Context, db: Db, body: Record<string, unknown>): Promise<void> {
+  const { clientId, clientSecret } = clientCredentials(ctx, body);
+  const client = clientId && clientSecret ? ((await createModel(db).getClient(clientId, clientSecret)) as OAuthClient | false) : false;
+  if (!client) {
+    const basic = /^Basic /i.test(ctx.get('authorization'));
+    writeOAuthError(ctx, 401, 'invalid_client', 'Client authentication failed', basic ? { 'WWW-Authenticate': 'Basic realm="Service"' } : {});
+    return;
+  }
+  const token = body.token;
+  if (typeof token !== 'string' || token.length === 0 || token.length > 512) {
+    writeOAuthError(ctx, 400, 'invalid_request', 'Missing parameter: `token`');
+    return;
+  }
+  const hash = sha256Hex(token);
+  const hint = body.token_type_hint;
+  const order = hint === 'access_token' ? ['access_hash', 'refresh_hash'] : ['refresh_hash', 'access_hash'];
+  for (const column of order) {
+    const row = await db('oauth_tokens').where({ [column]: hash, app_id: client.id }).first('id');
+    if (!row) continue;
+    if (column === 'refresh_hash') await revokeFamilies(db, { id: row.id });
+    else await db('oauth_tokens').where({ id: row.id }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+    break;
+  }
+  ctx.status = 200;
+  ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  ctx.body = '';
+}
+
+/** Disconnect: the install is revoked and every token of the app for this user stops working. */
+export async function disconnectApp(db: Executor, userId: string, teamId: string, appId: string): Promise<boolean> {
+  const n = await db('app_installs').where({ app_id: appId, user_id: userId, team_id: teamId }).whereNull('revoked_at').update({ revoked_at: db.fn.now(), updated_at: db.fn.now() });
+  if (!n) return false;
+  await db('oauth_tokens').where({ app_id: appId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  return true;
+}

@@ -1,0 +1,74 @@
+import { DateTime } from 'luxon';
+import type { Db } from '../../db/knex';
+import { computeSlots, type Slot } from '../../domain/slots';
+import { validationFailed } from '../../core/errors';
+import { resolveContext, type BookingContext } from './context';
+import { loadHostSchedules } from './host-schedules';
+
+const MAX_RANGE_DAYS = 62;
+
+/** Local day range [start of startDate, end of endDate) in `zone` as epoch ms; past dates are refused. */
+export function localDayRange(startDate: string, endDate: string, zone: string, now: number, prefix: string): { from: number; to: number } {
+  const start = DateTime.fromISO(startDate, { zone });
+  const end = DateTime.fromISO(endDate, { zone });
+  if (!start.isValid) throw validationFailed([{ path: `${prefix}start_date`, message: 'must be a date YYYY-MM-DD' }]);
+  if (!end.isValid) throw validationFailed([{ path: `${prefix}end_date`, message: 'must be a date YYYY-MM-DD' }]);
+  const today = DateTime.fromMillis(now, { zone }).startOf('day');
+  if (end < start) throw validationFailed([{ path: `${prefix}end_date`, message: 'must not be before start_date' }]);
+  if (start < today) throw validationFailed([{ path: `${prefix}start_date`, message: 'is in the past' }]);
+  if (end.diff(start, 'days').days >= MAX_RANGE_DAYS) throw validationFailed([{ path: `${prefix}end_date`, message: `the range may span at most ${MAX_RANGE_DAYS} days` }]);
+  return { from: start.startOf('day').toMillis(), to: end.plus({ days: 1 }).startOf('day').toMillis() };
+}
+
+export async function slotsFor(db: Db, ctx: BookingContext, from: number, to: number, now: number): Promise<Slot[]> {
+  const hosts = await loadHostSchedules(db, ctx.hostIds, from, to);
+  return computeSlots(hosts, { ...ctx.rules, rangeStart: from, rangeEnd: to, now, mode: ctx.mode });
+}
+
+/** Variant A: one date, UTC ISO strings; round-robin adds round_robin and available_host_count. */
+export async function availabilityA(
+  db: Db,
+  q: { user_id: string; team_id: string; date: string; duration?: number; timezone?: string; event_type_id?: string; scheduling_page_id?: string },
+) {
+  const zone = q.timezone ?? 'UTC';
+  const now = Date.now();
+  const ctx = await resolveContext(db, { teamId: q.team_id, userId: q.user_id, eventTypeId: q.event_type_id, pageId: q.scheduling_page_id, duration: q.duration });
+  const dateRange = (() => {
+    try {
+      return localDayRange(q.date, q.date, zone, now, 'query.');
+    } catch (err) {
+      throw validationFailed([{ path: 'query.date', message: (err as { details?: Array<{ message: string }> }).details?.[0]?.message ?? 'invalid date' }]);
+    }
+  })();
+  const slots = await slotsFor(db, ctx, dateRange.from, dateRange.to, now);
+  return {
+    date: q.date,
+    duration: ctx.rules.durationMinutes,
+    timezone: zone,
+    available_slots: slots.map((s) => ({
+      start: new Date(s.start).toISOString(),
+      end: new Date(s.end).toISOString(),
+      ...(ctx.mode === 'round_robin' ? { round_robin: true, available_host_count: s.hostIds.length } : {}),
+    })),
+  };
+}
+
+/** Variant B: a date range, offset-bearing ISO strings in the requested timezone. */
+export async function availabilityB(db: Db, q: { event_type_id: string; start_date: string; end_date: string; timezone: string }) {
+  const now = Date.now();
+  const ctx = await resolveContext(db, { eventTypeId: q.event_type_id });
+  const { from, to } = localDayRange(q.start_date, q.end_date, q.timezone, now, 'query.');
+  const slots = await slotsFor(db, ctx, from, to, now);
+  const local = (ms: number) => DateTime.fromMillis(ms, { zone: q.timezone }).toISO({ suppressMilliseconds: true });
+  return {
+    data: {
+      slots: slots.map((s) => ({
+        start: local(s.start),
+        end: local(s.end),
+        ...(ctx.mode === 'round_robin' ? { round_robin: true, available_host_count: s.hostIds.length } : {}),
+      })),
+      timezone: q.timezone,
+      event_type: { id: ctx.eventType!.id, title: ctx.eventType!.title, duration_minutes: ctx.eventType!.duration_minutes },
+    },
+  };
+}

@@ -1,0 +1,247 @@
+import { uuid } from '../../core/crypto';
+import type { Executor } from '../../db/knex';
+import { isSlotOffered, type SlotRejectReason } from '../../domain/slots';
+import { transactionWithOutbox } from '../../temporal/outbox';
+import type { ServiceDeps } from '../deps';
+import { ApiError, conflict, validationFailed } from '../../core/errors';
+import { upsertContactByEmail } from '../contacts/upsert';
+import { onMeetingBooked } from '../sequences/hooks';
+import { resolveContext, type BookingContext } from './context';
+import { loadHostSchedules } from './host-schedules';
+import type { MeetingRow } from './present';
+import { videoProvider } from './video';
+import { bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
+
+const MINUTE = 60_000;
+const EXCLUSION_VIOLATION = '23P01';
+
+export interface BookingRequest {
+  teamId?: string;
+  userId?: string;
+  eventTypeId?: string;
+  pageId?: string;
+  start: number;
+  end: number;
+  /** Variant B: the end must be start + the event type's duration. */
+  exactDuration?: boolean;
+  attendeeEmail: string;
+  attendeeName?: string;
+  attendeePhone?: string;
+  title?: string;
+  description?: string;
+  timezone: string;
+  guests: string[];
+  notes?: string;
+  fieldValues: Record<string, unknown>;
+  contactCustomFields?: Record<string, unknown>;
+}
+
+export interface CalendarEventRow {
+  id: string;
+  summary: string;
+  start_time: Date;
+  end_time: Date;
+}
+
+const REASONS: Record<SlotRejectReason, string> = {
+  outside_availability: 'The requested time is outside the host\'s availability',
+  off_increment: 'The requested start is not on the event type\'s start time increment',
+  within_notice: 'The requested start is within the minimum notice period',
+  past_horizon: 'The requested start is beyond the booking horizon (max booking days)',
+  busy: 'This time slot is already taken',
+};
+
+export const slotUnavailable = () => conflict(REASONS.busy, 'slot_unavailable');
+
+function checkRequest(req: BookingRequest, ctx: BookingContext, now: number): void {
+  const minutes = (req.end - req.start) / MINUTE;
+  if (req.end <= req.start) throw validationFailed([{ path: 'body.end', message: 'must be after start' }]);
+  if (!Number.isInteger(minutes) || minutes < 5 || minutes > 720) {
+    throw validationFailed([{ path: 'body.end', message: 'the meeting must last a whole number of minutes between 5 and 720' }]);
+  }
+  if (req.exactDuration && ctx.eventType && minutes !== ctx.eventType.duration_minutes) {
+    throw validationFailed([{ path: 'body.end_time', message: `must be start_time + ${ctx.eventType.duration_minutes} minutes (the event type's duration)` }]);
+  }
+  if (req.guests.length > 0 && ctx.eventType && !ctx.eventType.guests_allowed) {
+    throw validationFailed([{ path: 'body.guests', message: 'this event type does not allow guests' }]);
+  }
+  if (req.start <= now) throw new ApiError(400, 'slot_not_offered', 'The requested start is in the past');
+}
+
+/** Round-robin: the free host with the fewest meetings in the last 30 days and ahead goes first. */
+async function orderByLoad(db: Executor, hostIds: string[], now: number): Promise<string[]> {
+  const rows = await db('meetings')
+    .whereIn('host_user_id', hostIds)
+    .whereIn('status', ['pending_confirmation', 'scheduled', 'completed'])
+    .where('start_time', '>', new Date(now - 30 * 24 * 60 * MINUTE))
+    .groupBy('host_user_id')
+    .select('host_user_id')
+    .count<{ host_user_id: string; count: number }[]>({ count: '*' });
+  const load = new Map(rows.map((r) => [r.host_user_id, Number(r.count)]));
+  return [...hostIds].sort((a, b) => (load.get(a) ?? 0) - (load.get(b) ?? 0) || hostIds.indexOf(a) - hostIds.indexOf(b));
+}
+
+function splitName(name: string | undefined, email: string): { first_name?: string; last_name?: string } {
+  if (!name || name === email) return {};
+  const [first, ...rest] = name.trim().split(/\s+/);
+  return { first_name: first, last_name: rest.join(' ') || undefined };
+}
+
+/**
+ * Book a slot. The slot engine decides whether the time is offered at all (400 slot_not_offered,
+ * or 409 when busy); the exclusion constraints decide races (23P01 → next round-robin host, or 409).
+ * One transaction creates the meeting, its hosts, the calendar event, the link, the contact,
+ * calls the sequences hook and writes the booking workflow's outbox row.
+ */
+export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
+  const { db } = deps;
+  const now = Date.now();
+  const ctx = await resolveContext(db, {
+    teamId: req.teamId,
+    userId: req.userId,
+    eventTypeId: req.eventTypeId,
+    pageId: req.pageId,
+    duration: Math.round((req.end - req.start) / MINUTE),
+  });
+  checkRequest(req, ctx, now);
+  const hosts = await loadHostSchedules(db, ctx.hostIds, req.start, req.end);
+  const check = isSlotOffered(hosts, { ...ctx.rules, rangeStart: req.start, rangeEnd: req.start + 1, now, mode: ctx.mode }, req.start);
+  if (!check.offered) {
+    if (check.reason === 'busy') throw slotUnavailable();
+    throw new ApiError(400, 'slot_not_offered', REASONS[check.reason ?? 'outside_availability']);
+  }
+  const candidates = ctx.mode === 'round_robin' ? await orderByLoad(db, check.hostIds, now) : [ctx.hostIds[0]];
+  const groupHosts = ctx.mode === 'group' ? ctx.hostIds : null;
+  const et = ctx.eventType;
+  const blockStart = new Date(req.start - ctx.rules.bufferBeforeMinutes * MINUTE);
+  const blockEnd = new Date(req.end + ctx.rules.bufferAfterMinutes * MINUTE);
+  const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
+  const meetingId = uuid();
+  const provider = videoProvider(deps.config, et?.location_type ?? null);
+  const meetingLink = provider ? provider.createLink(meetingId) : null;
+  const title = req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`;
+
+  const insertFor = (trx: Executor, hostId: string) =>
+    trx.transaction(async (sp) => {
+      const [row] = await sp('meetings')
+        .insert({
+          id: meetingId,
+          team_id: ctx.teamId,
+          event_type_id: et?.id ?? null,
+          scheduling_page_id: ctx.page?.id ?? null,
+          host_user_id: hostId,
+          title,
+          description: req.description ?? et?.description ?? null,
+          attendee_name: attendeeName,
+          attendee_email: req.attendeeEmail,
+          attendee_phone: req.attendeePhone ?? null,
+          start_time: new Date(req.start),
+          end_time: new Date(req.end),
+          block_start: blockStart,
+          block_end: blockEnd,
+          timezone: req.timezone,
+          status: et?.requires_confirmation ? 'pending_confirmation' : 'scheduled',
+          location_type: et?.location_type ?? null,
+          meeting_link: meetingLink ?? et?.location_value ?? null,
+          notes: req.notes ?? null,
+          guests: JSON.stringify(req.guests),
+          field_values: JSON.stringify(req.fieldValues),
+        })
+        .returning('*');
+      const all = groupHosts ?? [hostId];
+      await sp('meeting_hosts').insert(
+        all.map((h) => ({ meeting_id: meetingId, host_user_id: h, team_id: ctx.teamId, block_start: blockStart, block_end: blockEnd, active: true })),
+      );
+      return row as MeetingRow;
+    });
+
+  /**
+   * One attempt in one transaction. `block`: wait for that single host's lock (holding no other
+   * lock, so the wait cannot be part of a deadlock). Otherwise take each candidate's lock only if
+   * it is free and skip the busy ones, so concurrent round-robin bookings spread over the hosts
+   * instead of queueing behind each other. The exclusion constraint still decides every race; the
+   * per-host lock keeps two inserts from waiting on each other's uncommitted rows (a deadlock).
+   */
+  const attempt = (block: string | null) =>
+    transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
+      if (groupHosts) {
+        for (const h of [...groupHosts].sort()) await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${h}`]);
+      } else if (block) {
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${block}`]);
+      }
+      let meeting: MeetingRow | undefined;
+      const busy: string[] = [];
+      for (const hostId of block ? [block] : candidates) {
+        if (!groupHosts && !block) {
+          const got = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS ok', [`booking:${hostId}`]);
+          if (!got.rows[0].ok) {
+            busy.push(hostId);
+            continue;
+          }
+        }
+        try {
+          meeting = await insertFor(trx, hostId);
+          break;
+        } catch (err) {
+          if ((err as { code?: string }).code !== EXCLUSION_VIOLATION) throw err;
+        }
+      }
+      if (!meeting) throw new NoFreeHost(busy);
+
+      const contact = await upsertContactByEmail(trx, ctx.teamId, {
+        email: req.attendeeEmail,
+        ...splitName(req.attendeeName, req.attendeeEmail),
+        phone: req.attendeePhone,
+        timezone: req.timezone,
+        custom_fields: req.contactCustomFields,
+      });
+      const [updated] = await trx('meetings').where({ id: meetingId }).update({ contact_id: contact.id }).returning('*');
+      const [event] = await trx('calendar_events')
+        .insert({
+          team_id: ctx.teamId,
+          host_user_id: meeting.host_user_id,
+          meeting_id: meetingId,
+          source: 'meeting',
+          summary: title,
+          description: req.description ?? null,
+          location: updated.meeting_link,
+          start_time: new Date(req.start),
+          end_time: new Date(req.end),
+        })
+        .returning(['id', 'summary', 'start_time', 'end_time']);
+      await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId: contact.id, meetingId });
+      const input: BookingWorkflowInput = { meetingId, teamId: ctx.teamId };
+      await enqueue({
+        workflowType: 'bookingWorkflow',
+        workflowId: bookingWorkflowId(meetingId),
+        args: [input],
+        searchAttributes: { TeamId: ctx.teamId, MeetingId: meetingId, ContactId: contact.id },
+        memo: { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() },
+      });
+      return { meeting: updated as MeetingRow, event };
+    });
+
+  let waitFor: string[];
+  try {
+    return await attempt(null);
+  } catch (err) {
+    if (!(err instanceof NoFreeHost)) throw err;
+    waitFor = err.busyHosts;
+  }
+  // Every free candidate was taken; wait, one host at a time, for those another booking held.
+  for (const hostId of waitFor) {
+    try {
+      return await attempt(hostId);
+    } catch (err) {
+      if (!(err instanceof NoFreeHost)) throw err;
+    }
+  }
+  throw slotUnavailable();
+}
+
+/** No candidate host could take the slot; `busyHosts` were locked by a concurrent booking. */
+class NoFreeHost extends Error {
+  constructor(readonly busyHosts: string[]) {
+    super('no free host');
+  }
+}

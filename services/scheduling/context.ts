@@ -1,0 +1,73 @@
+import type { Executor } from '../../db/knex';
+import type { SlotMode, SlotQuery } from '../../domain/slots';
+import { notFound } from '../../core/errors';
+import { pageHostIds } from './pages';
+import type { EventTypeRow, PageRow } from './present';
+
+/** Spec defaults for a lookup without an event type (interface-spec "Limits"). */
+export const DEFAULTS = { duration: 30, increment: 15, bufferBefore: 0, bufferAfter: 0, minNotice: 60, maxDays: 14 };
+
+export interface BookingContext {
+  teamId: string;
+  page: PageRow | null;
+  eventType: EventTypeRow | null;
+  mode: SlotMode;
+  hostIds: string[];
+  rules: Omit<SlotQuery, 'rangeStart' | 'rangeEnd' | 'now' | 'mode'>;
+}
+
+/**
+ * Resolve who hosts and which rules apply for a public lookup or booking. Everything that does
+ * not exist, belongs to another team, is inactive or sits on an unpublished page is 404
+ * (DESIGN.md "Fixed details": public endpoints need a published page, or none, and an active event type).
+ */
+export async function resolveContext(
+  db: Executor,
+  input: { teamId?: string; userId?: string; eventTypeId?: string; pageId?: string; duration?: number },
+): Promise<BookingContext> {
+  let eventType: EventTypeRow | null = null;
+  let page: PageRow | null = null;
+  if (input.eventTypeId) {
+    eventType = (await db('event_types').where({ id: input.eventTypeId }).first()) ?? null;
+    if (!eventType || !eventType.is_active || (input.teamId && eventType.team_id !== input.teamId)) throw notFound('Event type');
+    if (input.pageId && input.pageId !== eventType.scheduling_page_id) throw notFound('Scheduling page');
+    page = await db('scheduling_pages').where({ id: eventType.scheduling_page_id }).first();
+  } else if (input.pageId) {
+    page = (await db('scheduling_pages').where({ id: input.pageId }).first()) ?? null;
+    if (!page || (input.teamId && page.team_id !== input.teamId)) throw notFound('Scheduling page');
+  }
+  if (page && page.status !== 'published') throw notFound(eventType ? 'Event type' : 'Scheduling page');
+  const teamId = input.teamId ?? page?.team_id;
+  if (!teamId) throw notFound('Team');
+
+  if (input.userId) {
+    const user = await db('users').where({ id: input.userId, team_id: teamId }).first('id');
+    if (!user) throw notFound('User');
+  }
+  const mode: SlotMode = (page?.page_type as SlotMode | undefined) ?? 'one_on_one';
+  const pageHosts = page ? await pageHostIds(db, page.id) : [];
+  let hostIds: string[];
+  if (mode === 'one_on_one') {
+    const host = input.userId ?? pageHosts[0];
+    if (!host || (pageHosts.length > 0 && !pageHosts.includes(host))) throw notFound('Host');
+    hostIds = [host];
+  } else {
+    hostIds = pageHosts;
+    if (hostIds.length === 0) throw notFound('Host');
+  }
+  return {
+    teamId,
+    page,
+    eventType,
+    mode,
+    hostIds,
+    rules: {
+      durationMinutes: input.duration ?? eventType?.duration_minutes ?? DEFAULTS.duration,
+      incrementMinutes: eventType?.start_time_increment ?? DEFAULTS.increment,
+      bufferBeforeMinutes: eventType?.buffer_time_before ?? DEFAULTS.bufferBefore,
+      bufferAfterMinutes: eventType?.buffer_time_after ?? DEFAULTS.bufferAfter,
+      minNoticeMinutes: eventType?.min_notice_minutes ?? DEFAULTS.minNotice,
+      maxBookingDays: eventType?.max_booking_days ?? DEFAULTS.maxDays,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { DateTime } from 'luxon';
+import type { Executor } from '../../db/knex';
+import type { HostSchedule } from '../../domain/slots';
+
+const DAY = 86_400_000;
+
+/**
+ * Feed the slot engine from the database: each host's default schedule (rules, timezone), its
+ * date overrides around the range, and the busy time in it: active meetings of the host (any
+ * meeting it hosts, through meeting_hosts) and external calendar events. Busy intervals are raw;
+ * the engine widens them by the event type's buffers.
+ */
+export async function loadHostSchedules(db: Executor, hostIds: string[], from: number, to: number): Promise<HostSchedule[]> {
+  if (hostIds.length === 0) return [];
+  const lo = new Date(from - DAY);
+  const hi = new Date(to + DAY);
+  const [schedules, meetings, events, users] = await Promise.all([
+    db('availability_schedules').whereIn('user_id', hostIds).orderBy([{ column: 'is_default', order: 'desc' }, { column: 'created_at' }]),
+    db('meeting_hosts as mh')
+      .join('meetings as m', 'm.id', 'mh.meeting_id')
+      .whereIn('mh.host_user_id', hostIds)
+      .where('mh.active', true)
+      .where('m.start_time', '<', hi)
+      .where('m.end_time', '>', lo)
+      .select('mh.host_user_id', 'm.start_time', 'm.end_time'),
+    db('calendar_events').whereIn('host_user_id', hostIds).where({ source: 'external' }).where('start_time', '<', hi).where('end_time', '>', lo).select('host_user_id', 'start_time', 'end_time'),
+    db('users').whereIn('id', hostIds).select('id', 'timezone'),
+  ]);
+  const scheduleOf = new Map<string, { id: string; timezone: string; rules: HostSchedule['rules'] }>();
+  for (const s of schedules) if (!scheduleOf.has(s.user_id)) scheduleOf.set(s.user_id, s);
+  const scheduleIds = [...scheduleOf.values()].map((s) => s.id);
+  const loDate = DateTime.fromMillis(from - 2 * DAY, { zone: 'utc' }).toISODate();
+  const hiDate = DateTime.fromMillis(to + 2 * DAY, { zone: 'utc' }).toISODate();
+  const overrides = scheduleIds.length
+    ? await db('availability_date_overrides').whereIn('schedule_id', scheduleIds).whereBetween('date', [loDate, hiDate])
+    : [];
+  return hostIds.map((hostId) => {
+    const s = scheduleOf.get(hostId);
+    const busy = [...meetings, ...events]
+      .filter((b) => b.host_user_id === hostId)
+      .map((b) => ({ start: new Date(b.start_time).getTime(), end: new Date(b.end_time).getTime() }));
+    return {
+      hostId,
+      timezone: s?.timezone ?? users.find((u: { id: string }) => u.id === hostId)?.timezone ?? 'UTC',
+      rules: s?.rules ?? [],
+      overrides: s
+        ? overrides
+            .filter((o: { schedule_id: string }) => o.schedule_id === s.id)
+            .map((o: { date: string; is_unavailable: boolean; start: string | null; end: string | null }) => ({ date: o.date, is_unavailable: o.is_unavailable, start: o.start, end: o.end }))
+        : [],
+      busy,
+    };
+  });
+}

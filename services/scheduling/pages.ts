@@ -1,0 +1,116 @@
+import type { Db, Executor } from '../../db/knex';
+import { notFound } from '../../core/errors';
+import { paginate, type Page } from '../pagination';
+import { presentPage, presentPageSummary, type EventTypeRow, type PageRow } from './present';
+import { chooseSlug, mapUniqueViolation } from './slug';
+
+export const PAGE_TYPES = ['one_on_one', 'round_robin', 'group'] as const;
+export type PageType = (typeof PAGE_TYPES)[number];
+
+export interface PageInput {
+  title?: string;
+  slug?: string;
+  description?: string;
+  page_type?: PageType;
+  status?: 'draft' | 'published';
+  settings?: { confirmation_message?: string; show_avatar?: boolean; redirect_url?: string };
+  remove_branding?: boolean;
+  host_user_ids?: string[];
+}
+
+export async function getPageRow(db: Executor, teamId: string, id: string): Promise<PageRow> {
+  const row = await db('scheduling_pages').where({ id, team_id: teamId }).first();
+  if (!row) throw notFound('Scheduling page');
+  return row;
+}
+
+export async function pageHostIds(db: Executor, pageId: string): Promise<string[]> {
+  const rows = await db('scheduling_page_hosts').where({ page_id: pageId }).orderBy([{ column: 'position' }, { column: 'user_id' }]).select('user_id');
+  return rows.map((r: { user_id: string }) => r.user_id);
+}
+
+async function hostIdsByPage(db: Executor, pageIds: string[]): Promise<Map<string, string[]>> {
+  const rows = await db('scheduling_page_hosts').whereIn('page_id', pageIds).orderBy([{ column: 'position' }, { column: 'user_id' }]);
+  const map = new Map<string, string[]>();
+  for (const r of rows) map.set(r.page_id, [...(map.get(r.page_id) ?? []), r.user_id]);
+  return map;
+}
+
+/** Hosts must be members of the team; anyone else is "not found" (never reveal other teams). */
+async function setHosts(trx: Executor, teamId: string, pageId: string, userIds: string[]): Promise<void> {
+  const unique = [...new Set(userIds)];
+  const found = await trx('users').where({ team_id: teamId }).whereIn('id', unique).select('id');
+  if (found.length !== unique.length) throw notFound('Host user');
+  await trx('scheduling_page_hosts').where({ page_id: pageId }).delete();
+  if (unique.length) {
+    await trx('scheduling_page_hosts').insert(unique.map((user_id, position) => ({ page_id: pageId, user_id, team_id: teamId, position })));
+  }
+}
+
+export async function listPages(db: Db, teamId: string, page: Page, status?: string) {
+  const base = db('scheduling_pages').where({ team_id: teamId });
+  if (status) base.where({ status });
+  const result = await paginate(base, page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], (r: PageRow) => r);
+  const hosts = await hostIdsByPage(db, result.data.map((p) => p.id));
+  return { ...result, data: result.data.map((p) => presentPageSummary(p, hosts.get(p.id) ?? [])) };
+}
+
+export async function readPage(db: Executor, teamId: string, id: string) {
+  const row = await getPageRow(db, teamId, id);
+  const eventTypes: EventTypeRow[] = await db('event_types').where({ scheduling_page_id: id }).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]);
+  return presentPage(row, await pageHostIds(db, id), eventTypes);
+}
+
+const slugTaken = (db: Executor, exceptId?: string) => async (slug: string) =>
+  !!(await db('scheduling_pages').where({ slug }).modify((q) => (exceptId ? q.whereNot({ id: exceptId }) : q)).first('id'));
+
+export async function createPage(db: Db, teamId: string, actingUserId: string, input: PageInput & { title: string }) {
+  return db.transaction(async (trx) => {
+    const slug = await chooseSlug(input.slug, input.title, slugTaken(trx));
+    const status = input.status ?? 'draft';
+    const [row] = await mapUniqueViolation(
+      () =>
+        trx('scheduling_pages')
+          .insert({
+            team_id: teamId,
+            title: input.title,
+            slug,
+            description: input.description ?? '',
+            page_type: input.page_type ?? 'one_on_one',
+            status,
+            settings: JSON.stringify(input.settings ?? {}),
+            remove_branding: input.remove_branding ?? false,
+            published_at: status === 'published' ? trx.fn.now() : null,
+          })
+          .returning('id'),
+      `The slug "${slug}" is already taken`,
+    );
+    await setHosts(trx, teamId, row.id, input.host_user_ids?.length ? input.host_user_ids : [actingUserId]);
+    return readPage(trx, teamId, row.id);
+  });
+}
+
+export async function updatePage(db: Db, teamId: string, id: string, input: PageInput) {
+  return db.transaction(async (trx) => {
+    const current = await getPageRow(trx, teamId, id);
+    const patch: Record<string, unknown> = {};
+    if (input.slug !== undefined && input.slug !== current.slug) patch.slug = await chooseSlug(input.slug, '', slugTaken(trx, id));
+    for (const k of ['title', 'description', 'page_type', 'remove_branding'] as const) if (input[k] !== undefined) patch[k] = input[k];
+    if (input.settings !== undefined) patch.settings = JSON.stringify({ ...current.settings, ...input.settings });
+    if (input.status !== undefined && input.status !== current.status) {
+      patch.status = input.status;
+      patch.published_at = input.status === 'published' ? trx.fn.now() : null;
+    }
+    if (Object.keys(patch).length) {
+      await mapUniqueViolation(() => trx('scheduling_pages').where({ id }).update({ ...patch, updated_at: trx.fn.now() }), 'The slug is already taken');
+    }
+    if (input.host_user_ids !== undefined) await setHosts(trx, teamId, id, input.host_user_ids);
+    return readPage(trx, teamId, id);
+  });
+}
+
+/** Deleting a page deletes its event types; its meetings stay (their page and event type become null). */
+export async function deletePage(db: Db, teamId: string, id: string): Promise<void> {
+  const n = await db('scheduling_pages').where({ id, team_id: teamId }).delete();
+  if (!n) throw notFound('Scheduling page');
+}

@@ -1,0 +1,11 @@
+import type { Executor } from '../../db/knex';
+import { presentEnrollment, type EnrollmentRow } from './present';
+
+/** The contact's enrollments (newest first) for the contact detail, with friendly exit labels. */
+export async function listContactEnrollments(db: Executor, teamId: string, contactId: string) {
+  const rows: EnrollmentRow[] = await db('sequence_enrollments')
+    .where({ team_id: teamId, contact_id: contactId })
+    .orderBy([{ column: 'enrolled_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(200);
+  return rows.map(presentEnrollment);
+}

@@ -1,0 +1,25 @@
+import type { Executor } from '../../db/knex';
+
+/**
+ * Contacts (of `contactIds`) with a meeting that counts as "booked": any status except
+ * `cancelled`. Reads the scheduling feature's `meetings` table; before it exists, nobody has one.
+ */
+export async function contactsWithBookedMeeting(trx: Executor, teamId: string, contactIds: string[]): Promise<Set<string>> {
+  if (contactIds.length === 0) return new Set();
+  const exists = await trx.raw(`SELECT to_regclass('public.meetings') IS NOT NULL AS ok`);
+  if (!exists.rows[0].ok) return new Set();
+  const rows: Array<{ contact_id: string }> = await trx('meetings')
+    .distinct('contact_id')
+    .where('team_id', teamId)
+    .whereIn('contact_id', contactIds)
+    .whereNot('status', 'cancelled');
+  return new Set(rows.map((r) => r.contact_id));
+}
+
+/** False when the meeting exists and is cancelled (a cancelled meeting never counts). */
+export async function meetingCounts(trx: Executor, teamId: string, meetingId: string): Promise<boolean> {
+  const exists = await trx.raw(`SELECT to_regclass('public.meetings') IS NOT NULL AS ok`);
+  if (!exists.rows[0].ok) return true;
+  const m = await trx('meetings').where({ team_id: teamId, id: meetingId }).first('status');
+  return !m || m.status !== 'cancelled';
+}

@@ -1,0 +1,97 @@
+import type { Db, Executor } from '../../db/knex';
+import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
+import { upsertContactByEmail } from '../contacts/upsert';
+import { ApiError, notFound } from '../../core/errors';
+import { paginate, type Page } from '../pagination';
+import { exitEnrollments } from './exits';
+import type { UnsubscribeBody } from './schemas';
+import type { Enqueue } from '../../temporal/outbox';
+
+export type Channel = 'email' | 'sms';
+export type UnsubscribeSource = 'api' | 'one_click' | 'sms_stop';
+
+/**
+ * Unsubscribe one contact from channels in the caller's transaction: the list row, the contact's
+ * flag, and an `unsubscribed` exit of every active enrollment whose sequence uses one of them.
+ */
+export async function unsubscribeContact(
+  trx: Executor,
+  enqueue: Enqueue,
+  teamId: string,
+  contactId: string,
+  channels: Channel[],
+  source: UnsubscribeSource,
+): Promise<void> {
+  await trx('sequence_unsubscribes')
+    .insert(channels.map((channel) => ({ team_id: teamId, contact_id: contactId, channel, source })))
+    .onConflict(['team_id', 'contact_id', 'channel'])
+    .ignore();
+  await trx('contacts')
+    .where({ team_id: teamId, id: contactId })
+    .update({
+      ...(channels.includes('email') ? { unsubscribed_email: true } : {}),
+      ...(channels.includes('sms') ? { unsubscribed_sms: true } : {}),
+      updated_at: trx.fn.now(),
+    });
+  await exitEnrollments(
+    trx,
+    enqueue,
+    {
+      teamId,
+      contactId,
+      sequenceWhere: (q) =>
+        q.whereExists(function (this: ReturnType<Executor>) {
+          this.select(trx.raw('1')).from('sequence_steps').whereRaw('sequence_steps.sequence_id = sequences.id').whereNull('deleted_at').whereIn('channel', channels);
+        }),
+    },
+    'unsubscribed',
+  );
+}
+
+function present(r: { id: string; contact_id: string; email: string | null; channel: string; source: string; created_at: Date }) {
+  return { id: r.id, contact_id: r.contact_id, email: r.email, channel: r.channel, source: r.source, created_at: r.created_at };
+}
+
+const listQuery = (db: Executor, teamId: string) =>
+  db('sequence_unsubscribes as u')
+    .join('contacts as c', 'c.id', 'u.contact_id')
+    .where('u.team_id', teamId)
+    .select('u.id', 'u.contact_id', 'c.email', 'u.channel', 'u.source', 'u.created_at');
+
+export async function addUnsubscribes(db: Db, outbox: OutboxStarter, teamId: string, body: UnsubscribeBody) {
+  const channels: Channel[] = body.channel === 'all' ? ['email', 'sms'] : [body.channel];
+  return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
+    let ids: string[];
+    if (body.emails) {
+      ids = [];
+      for (const email of new Set(body.emails.map((e) => e.toLowerCase()))) ids.push((await upsertContactByEmail(trx, teamId, { email })).id);
+    } else {
+      ids = [...new Set(body.contact_ids!)];
+      const found: Array<{ id: string }> = await trx('contacts').where('team_id', teamId).whereIn('id', ids).whereNull('deleted_at').select('id');
+      const known = new Set(found.map((r) => r.id));
+      const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !known.has(id));
+      if (missing.length) {
+        throw new ApiError(404, 'not_found', 'Contact not found', missing.slice(0, 50).map(({ i }) => ({ path: `body.contact_ids.${i}`, message: 'no such contact' })));
+      }
+    }
+    for (const id of ids) await unsubscribeContact(trx, enqueue, teamId, id, channels, 'api');
+    const rows = await listQuery(trx, teamId).whereIn('u.contact_id', ids).whereIn('u.channel', channels).orderBy('u.created_at', 'desc');
+    return rows.map(present);
+  });
+}
+
+export function listUnsubscribes(db: Db, teamId: string, page: Page, channel?: string) {
+  const q = listQuery(db, teamId);
+  if (channel) q.where('u.channel', channel);
+  return paginate(q, page, [{ column: 'u.created_at', order: 'desc' }, { column: 'u.id', order: 'desc' }], present);
+}
+
+/** Remove every unsubscribe of a contact and clear its flags. */
+export async function removeUnsubscribe(db: Db, teamId: string, contactId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const contact = await trx('contacts').where({ team_id: teamId, id: contactId }).whereNull('deleted_at').first('id');
+    if (!contact) throw notFound('Contact');
+    await trx('sequence_unsubscribes').where({ team_id: teamId, contact_id: contactId }).delete();
+    await trx('contacts').where({ id: contactId }).update({ unsubscribed_email: false, unsubscribed_sms: false, updated_at: trx.fn.now() });
+  });
+}

@@ -1,0 +1,50 @@
+import type { Db } from '../db/knex';
+import type { Role } from '../core/scopes';
+import { conflict, notFound } from '../core/errors';
+import { paginate, type Page } from './pagination';
+import { createUser, emailTaken, presentUser, type UserRow } from './accounts';
+
+export function presentTeam(t: { id: string; name: string; plan: string; settings: unknown; created_at: Date; updated_at: Date }) {
+  return { id: t.id, name: t.name, plan: t.plan, settings: t.settings, created_at: t.created_at, updated_at: t.updated_at };
+}
+
+export async function getTeam(db: Db, teamId: string) {
+  const team = await db('teams').where({ id: teamId }).first();
+  if (!team) throw notFound('Team');
+  return presentTeam(team);
+}
+
+export async function updateTeam(db: Db, teamId: string, patch: { name?: string; settings?: Record<string, unknown> }) {
+  const current = await getTeam(db, teamId);
+  const settings = patch.settings ? { ...(current.settings as object), ...patch.settings } : undefined;
+  const [team] = await db('teams')
+    .where({ id: teamId })
+    .update({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...(settings ? { settings } : {}), updated_at: db.fn.now() })
+    .returning('*');
+  return presentTeam(team);
+}
+
+export function listMembers(db: Db, teamId: string, page: Page) {
+  return paginate(db('users').where({ team_id: teamId }), page, [
+    { column: 'created_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ], (u: UserRow) => presentUser(u));
+}
+
+export async function addMember(
+  db: Db,
+  teamId: string,
+  input: { email: string; name?: string; role: Exclude<Role, 'owner'>; password?: string; timezone?: string },
+) {
+  if (await emailTaken(db, input.email)) throw conflict('A user with this email already exists');
+  const user = await db.transaction((trx) => createUser(trx, { teamId, ...input }));
+  return presentUser(user);
+}
+
+export async function removeMember(db: Db, teamId: string, userId: string, actingUserId: string) {
+  const user = await db('users').where({ id: userId, team_id: teamId }).first('id', 'role');
+  if (!user) throw notFound('Team member');
+  if (user.role === 'owner') throw conflict('The team owner cannot be removed');
+  if (user.id === actingUserId) throw conflict('You cannot remove yourself');
+  await db('users').where({ id: userId, team_id: teamId }).delete();
+}

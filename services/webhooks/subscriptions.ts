@@ -1,0 +1,151 @@
+import type { Db, Executor } from '../../db/knex';
+import { generateWebhookSecret } from '../../domain/webhook-signature';
+import { notFound, validationFailed } from '../../core/errors';
+import { paginate, type Page } from '../pagination';
+import { checkSubscriptionUrl } from './resolve';
+
+export const WEBHOOK_EVENTS = ['submission.created', 'submission.qualified', 'submission.updated', 'submission.deleted'] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+/** How long the old secret keeps signing beside the new one after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface SubscriptionRow {
+  id: string;
+  team_id: string;
+  url: string;
+  description: string;
+  events: string[];
+  form_id: string | null;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+  last_success_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The API shape. The secret is never part of it (only create and rotate add it). */
+export function presentSubscription(r: SubscriptionRow) {
+  return {
+    id: r.id,
+    url: r.url,
+    description: r.description,
+    events: r.events,
+    form_id: r.form_id,
+    status: r.status,
+    disabled_reason: r.disabled_reason,
+    disabled_at: iso(r.disabled_at),
+    failing_since: iso(r.failing_since),
+    last_success_at: iso(r.last_success_at),
+    previous_secret_expires_at: r.previous_secret_expires_at && r.previous_secret_expires_at > new Date() ? iso(r.previous_secret_expires_at) : null,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}
+
+async function validUrl(url: string, allowPrivate: boolean): Promise<string> {
+  const r = await checkSubscriptionUrl(url, allowPrivate);
+  if (!r.ok) throw validationFailed([{ path: 'body.url', message: r.reason }]);
+  return r.url;
+}
+
+async function assertFormOfTeam(db: Executor, teamId: string, formId: string | null | undefined): Promise<void> {
+  if (!formId) return;
+  const form = await db('forms').where({ id: formId, team_id: teamId }).first('id');
+  if (!form) throw notFound('Form');
+}
+
+export async function getSubscriptionRow(db: Executor, teamId: string, id: string): Promise<SubscriptionRow> {
+  const row = await db<SubscriptionRow>('webhook_subscriptions').where({ id, team_id: teamId }).first();
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+export interface CreateInput {
+  url: string;
+  events: WebhookEventName[];
+  form_id?: string | null;
+  description?: string;
+  status?: 'active' | 'disabled';
+}
+
+export async function createSubscription(db: Db, teamId: string, input: CreateInput, allowPrivate: boolean) {
+  const url = await validUrl(input.url, allowPrivate);
+  await assertFormOfTeam(db, teamId, input.form_id);
+  const secret = generateWebhookSecret();
+  const disabled = input.status === 'disabled';
+  const [row] = await db<SubscriptionRow>('webhook_subscriptions')
+    .insert({
+      team_id: teamId,
+      url,
+      description: input.description ?? '',
+      events: [...new Set(input.events)],
+      form_id: input.form_id ?? null,
+      status: input.status ?? 'active',
+      disabled_reason: disabled ? 'manual' : null,
+      disabled_at: disabled ? new Date() : null,
+      secret,
+    } as never)
+    .returning('*');
+  return { ...presentSubscription(row), secret };
+}
+
+export async function listSubscriptions(db: Db, teamId: string, page: Page, status?: 'active' | 'disabled') {
+  const base = db('webhook_subscriptions').where({ team_id: teamId });
+  if (status) base.andWhere({ status });
+  return paginate(base.select('*'), page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], presentSubscription);
+}
+
+export type UpdateInput = Partial<CreateInput>;
+
+export async function updateSubscription(db: Db, teamId: string, id: string, input: UpdateInput, allowPrivate: boolean) {
+  const current = await getSubscriptionRow(db, teamId, id);
+  const patch: Record<string, unknown> = {};
+  if (input.url !== undefined) patch.url = await validUrl(input.url, allowPrivate);
+  if (input.events !== undefined) patch.events = [...new Set(input.events)];
+  if (input.form_id !== undefined) {
+    await assertFormOfTeam(db, teamId, input.form_id);
+    patch.form_id = input.form_id;
+  }
+  if (input.description !== undefined) patch.description = input.description;
+  if (input.status !== undefined && input.status !== current.status) {
+    patch.status = input.status;
+    if (input.status === 'active') Object.assign(patch, { disabled_reason: null, disabled_at: null, failing_since: null });
+    else Object.assign(patch, { disabled_reason: 'manual', disabled_at: new Date() });
+  }
+  if (Object.keys(patch).length === 0) return presentSubscription(current);
+  const [row] = await db<SubscriptionRow>('webhook_subscriptions')
+    .where({ id, team_id: teamId })
+    .update({ ...patch, updated_at: new Date() } as never)
+    .returning('*');
+  return presentSubscription(row);
+}
+
+export async function deleteSubscription(db: Db, teamId: string, id: string): Promise<void> {
+  const n = await db('webhook_subscriptions').where({ id, team_id: teamId }).delete();
+  if (n === 0) throw notFound('Webhook');
+}
+
+/** New secret; the old one keeps signing (as the second signature) for 24 h. */
+export async function rotateSecret(db: Db, teamId: string, id: string) {
+  const current = await getSubscriptionRow(db, teamId, id);
+  const secret = generateWebhookSecret();
+  const [row] = await db<SubscriptionRow>('webhook_subscriptions')
+    .where({ id, team_id: teamId, secret: current.secret })
+    .update({
+      secret,
+      previous_secret: current.secret,
+      previous_secret_expires_at: new Date(Date.now() + ROTATION_OVERLAP_MS),
+      updated_at: new Date(),
+    } as never)
+    .returning('*');
+  if (!row) return rotateSecret(db, teamId, id); // a concurrent rotation won: rotate again on top of it
+  return { ...presentSubscription(row), secret };
+}

@@ -1,0 +1,35 @@
+// The typed outbox: a start is checked against the workflow's own signature. The checks that
+// matter run in `npm run build` (tsc, which includes this file): each `@ts-expect-error` line must
+// be an error, so a typed outbox that went loose again would fail the build.
+import type { Enqueue, WorkflowName, WorkflowStart } from '../../temporal/outbox';
+
+const ping: WorkflowStart = { workflowType: 'pingWorkflow', workflowId: 'ping-1', args: ['x'] };
+const booking: WorkflowStart<'bookingWorkflow'> = {
+  workflowType: 'bookingWorkflow',
+  workflowId: 'booking-1',
+  args: [{ meetingId: 'm', teamId: 't' }],
+};
+
+// @ts-expect-error a workflow that does not exist
+const unknownName: WorkflowStart = { workflowType: 'noSuchWorkflow', workflowId: 'x', args: [] };
+// @ts-expect-error the booking workflow takes {meetingId, teamId}
+const wrongArgs: WorkflowStart = { workflowType: 'bookingWorkflow', workflowId: 'x', args: [{ meetingId: 1 }] };
+// @ts-expect-error an argument is missing
+const missingArgs: WorkflowStart = { workflowType: 'pingWorkflow', workflowId: 'x', args: [] };
+// @ts-expect-error a signal definition is not a workflow
+const notAWorkflow: WorkflowName = 'exitSignal';
+
+describe('typed outbox', () => {
+  test('an Enqueue takes one start or many, each of a real workflow', async () => {
+    const seen: string[] = [];
+    const enqueue: Enqueue = async (s) => {
+      for (const one of Array.isArray(s) ? s : [s]) seen.push(`${one.workflowType}:${one.workflowId}`);
+    };
+    await enqueue(ping);
+    await enqueue([booking]);
+    expect(seen).toEqual(['pingWorkflow:ping-1', 'bookingWorkflow:booking-1']);
+    // the invalid starts above still exist at run time; only the compiler refuses them
+    expect([unknownName, wrongArgs, missingArgs].map((s) => s.workflowType)).toEqual(['noSuchWorkflow', 'bookingWorkflow', 'pingWorkflow']);
+    expect(notAWorkflow).toBe('exitSignal');
+  });
+});

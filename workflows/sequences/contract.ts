@@ -1,0 +1,29 @@
+/** The sequences workflows' contract: ids, signals, queries, inputs and results (imported by services, activities and workflows). */
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+export const enrollmentWorkflowId = (enrollmentId: string) => `enrollment-${enrollmentId}`;
+
+export interface EnrollmentInput {
+  enrollmentId: string;
+}
+
+export interface EnrollmentResult {
+  status: string;
+  reason: string | null;
+  sent: number;
+}
+
+/** What the signalling workflow delivers to each `enrollment-<id>` workflow. */
+export type EnrollmentSignal = { name: 'exit'; reason: string } | { name: 'resume' };
+
+export interface SignalsInput {
+  workflowIds: string[];
+  signal: EnrollmentSignal;
+}
+
+/** Stop the enrollment at once; the database row already carries the reason. */
+export const exitSignal = defineSignal<[{ reason: string }]>('exit');
+/** The sequence was resumed: re-check a step held by a pause now. */
+export const resumeSignal = defineSignal('resume');
+/** Where the enrollment is, for operators and tests. */
+export const enrollmentStateQuery = defineQuery<{ phase: string; stepId: string | null; exitReason: string | null }>('state');
