@@ -3,13 +3,43 @@ import tseslint from 'typescript-eslint';
 
 // The walls of docs/architecture.md: api → services → workflow contracts, domain, db, core.
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`, `${m}/*`, `node:${m}/*`]);
-const apiPatterns = [{ group: ['**/api', '**/api/**'], message: 'Only api/ and the entry points load the HTTP edge (docs/architecture.md).' }];
-const ioModules = ['fs', 'fs/promises', 'child_process', 'http', 'https', 'http2', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster', 'net'];
+const apiPatterns = [
+  { group: ['**/api', '**/api/**'], message: 'Only api/ and the entry points load the HTTP edge (docs/architecture.md).' },
+];
+const ioModules = [
+  'fs',
+  'fs/promises',
+  'child_process',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'dns',
+  'tls',
+  'worker_threads',
+  'cluster',
+  'net',
+];
 const ioPaths = [
-  ...ioModules.flatMap((m) => [m, `node:${m}`]).map((name) =>
-    name.endsWith('net') ? { name, allowImportNames: ['isIP', 'isIPv4', 'isIPv6'], message: 'domain/ holds pure logic: no I/O.' } : { name, message: 'domain/ holds pure logic: no I/O.' },
-  ),
-  ...['pg', 'knex', 'nodemailer', 'twilio', 'ioredis', 'tsdav', '@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/workflow'].map((name) => ({
+  ...ioModules
+    .flatMap((m) => [m, `node:${m}`])
+    .map((name) =>
+      name.endsWith('net')
+        ? { name, allowImportNames: ['isIP', 'isIPv4', 'isIPv6'], message: 'domain/ holds pure logic: no I/O.' }
+        : { name, message: 'domain/ holds pure logic: no I/O.' },
+    ),
+  ...[
+    'pg',
+    'knex',
+    'nodemailer',
+    'twilio',
+    'ioredis',
+    'tsdav',
+    '@temporalio/client',
+    '@temporalio/worker',
+    '@temporalio/activity',
+    '@temporalio/workflow',
+  ].map((name) => ({
     name,
     message: 'domain/ holds pure logic: no I/O.',
   })),
@@ -40,26 +70,67 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.filter((m) => !m.includes('*')).map((name) => ({ name, message: 'Workflows run in the deterministic sandbox: no Node built-ins.' })),
+          paths: nodeBuiltins
+            .filter((m) => !m.includes('*'))
+            .map((name) => ({ name, message: 'Workflows run in the deterministic sandbox: no Node built-ins.' })),
           patterns: [
-            { group: nodeBuiltins.filter((m) => m.includes('*')), message: 'Workflows run in the deterministic sandbox: no Node built-ins.' },
-            { group: ['**/db', '**/db/**', '**/core/**', '**/services/**', '**/api/**', '**/activities', '**/activities/**'], allowTypeImports: true, message: 'Workflows import only types from db/, core/, services/, api/ and activities/.' },
+            {
+              group: nodeBuiltins.filter((m) => m.includes('*')),
+              message: 'Workflows run in the deterministic sandbox: no Node built-ins.',
+            },
+            {
+              group: ['**/db', '**/db/**', '**/core/**', '**/services/**', '**/api/**', '**/activities', '**/activities/**'],
+              allowTypeImports: true,
+              message: 'Workflows import only types from db/, core/, services/, api/ and activities/.',
+            },
           ],
         },
       ],
     },
   },
   {
-    files: ['activities/**/*.ts', 'temporal/**/*.ts', 'services/**/*.ts', 'db/**/*.ts', 'core/**/*.ts', 'workflows/**/*.ts', 'bin/worker.ts'],
+    files: [
+      'activities/**/*.ts',
+      'temporal/**/*.ts',
+      'services/**/*.ts',
+      'db/**/*.ts',
+      'core/**/*.ts',
+      'workflows/**/*.ts',
+      'bin/worker.ts',
+    ],
     ignores: ['workflows/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: apiPatterns }] },
   },
   {
     files: ['domain/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: ioPaths, patterns: [...apiPatterns, { group: ['**/db', '**/db/**', '**/services/**', '**/temporal/**', '**/activities/**'], message: 'domain/ holds pure logic: no I/O.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ioPaths,
+          patterns: [
+            ...apiPatterns,
+            {
+              group: ['**/db', '**/db/**', '**/services/**', '**/temporal/**', '**/activities/**'],
+              message: 'domain/ holds pure logic: no I/O.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.test.ts'],
-    rules: { 'no-restricted-properties': ['error', { object: 'describe', property: 'only' }, { object: 'it', property: 'only' }, { object: 'test', property: 'only' }, { object: 'describe', property: 'skip' }, { object: 'it', property: 'skip' }, { object: 'test', property: 'skip' }] },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'describe', property: 'only' },
+        { object: 'it', property: 'only' },
+        { object: 'test', property: 'only' },
+        { object: 'describe', property: 'skip' },
+        { object: 'it', property: 'skip' },
+        { object: 'test', property: 'skip' },
+      ],
+    },
   },
 );

@@ -21,7 +21,19 @@ const STATUS_BY_STAGE: Record<Stage, string> = {
   rejected: 'rejected',
 };
 
-const LIVE_COLUMNS = ['name', 'description', 'short_description', 'website_url', 'privacy_policy_url', 'terms_url', 'documentation_url', 'category', 'redirect_uris', 'scopes', 'screenshots'];
+const LIVE_COLUMNS = [
+  'name',
+  'description',
+  'short_description',
+  'website_url',
+  'privacy_policy_url',
+  'terms_url',
+  'documentation_url',
+  'category',
+  'redirect_uris',
+  'scopes',
+  'screenshots',
+];
 
 interface StageInput {
   appId: string;
@@ -47,9 +59,14 @@ export function appReviewActivities(deps: ActivityDeps) {
 
   return {
     /** Move the app to `stage` (approval publishes the reviewed version). False when the app or round is gone. */
-    async recordReviewStage(input: StageInput & { outcome: string | null; notes: string | null; actorUserId: string | null }): Promise<boolean> {
+    async recordReviewStage(
+      input: StageInput & { outcome: string | null; notes: string | null; actorUserId: string | null },
+    ): Promise<boolean> {
       return db.transaction(async (trx) => {
-        const app = await trx('apps').where({ id: input.appId, review_round: input.round }).forUpdate().first(['id', 'team_id', 'live', ...LIVE_COLUMNS]);
+        const app = await trx('apps')
+          .where({ id: input.appId, review_round: input.round })
+          .forUpdate()
+          .first(['id', 'team_id', 'live', ...LIVE_COLUMNS]);
         if (!app) return false;
         const update: Record<string, unknown> = { review_stage: input.stage, updated_at: trx.fn.now() };
         if (input.stage === 'approved') {

@@ -41,7 +41,10 @@ export function formsActivities(deps: ActivityDeps) {
         .first('s.fields', 's.submitted_at', 'f.title', 'f.fields as form_fields', 'f.settings');
       const to: string[] = row?.settings?.notify_emails ?? [];
       if (!row || to.length === 0) return 0;
-      const mail = renderSubmissionNotification({ title: row.title, fields: row.form_fields }, { fields: row.fields, submitted_at: row.submitted_at });
+      const mail = renderSubmissionNotification(
+        { title: row.title, fields: row.form_fields },
+        { fields: row.fields, submitted_at: row.submitted_at },
+      );
       const host = new URL(config.baseUrl).hostname || 'localhost';
       await mailer.send({ to, ...mail, messageId: `<submission-${input.submissionId}@${host}>` });
       return to.length;

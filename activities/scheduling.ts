@@ -37,7 +37,9 @@ function icsOf(m: MeetingRow, host: { name: string; email: string }, sequence: n
 }
 
 function when(m: MeetingRow): string {
-  return new Date(m.start_time).toLocaleString('en-GB', { timeZone: m.timezone, dateStyle: 'full', timeStyle: 'short' }) + ` (${m.timezone})`;
+  return (
+    new Date(m.start_time).toLocaleString('en-GB', { timeZone: m.timezone, dateStyle: 'full', timeStyle: 'short' }) + ` (${m.timezone})`
+  );
 }
 
 /** Activities of the scheduling feature: each re-reads the meeting, so a lost signal never sends a wrong email. */
@@ -59,9 +61,25 @@ export function schedulingActivities(deps: ActivityDeps) {
       const ics = inviteIcs(icsOf(m, host, 0));
       const subject = `${SUBJECTS[kind]}: ${m.title} on ${when(m)}`;
       const text = `${m.title}\nWhen: ${when(m)}\n${m.meeting_link ? `Where: ${m.meeting_link}\n` : ''}`;
-      const attachments = kind === 'confirmation' ? [{ filename: 'invite.ics', content: ics, contentType: 'text/calendar; method=REQUEST; charset=utf-8' }] : [];
-      await deps.mailer.send({ to: m.attendee_email, cc: m.guests.length ? m.guests : undefined, subject, text, attachments, headers: { 'X-Meeting-Id': m.id, 'X-Meeting-Email': kind } });
-      await deps.mailer.send({ to: host.email, subject: `${subject} with ${m.attendee_name}`, text, attachments, headers: { 'X-Meeting-Id': m.id, 'X-Meeting-Email': kind } });
+      const attachments =
+        kind === 'confirmation'
+          ? [{ filename: 'invite.ics', content: ics, contentType: 'text/calendar; method=REQUEST; charset=utf-8' }]
+          : [];
+      await deps.mailer.send({
+        to: m.attendee_email,
+        cc: m.guests.length ? m.guests : undefined,
+        subject,
+        text,
+        attachments,
+        headers: { 'X-Meeting-Id': m.id, 'X-Meeting-Email': kind },
+      });
+      await deps.mailer.send({
+        to: host.email,
+        subject: `${subject} with ${m.attendee_name}`,
+        text,
+        attachments,
+        headers: { 'X-Meeting-Id': m.id, 'X-Meeting-Email': kind },
+      });
       if (kind === 'confirmation') await db('meetings').where({ id: m.id }).update({ confirmation_email_sent: true });
       return true;
     },

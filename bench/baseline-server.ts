@@ -11,10 +11,10 @@ const mode = process.env.BASELINE ?? 'select1';
 const app = new Koa();
 app.use(async (ctx) => {
   if (mode === 'user') {
-    const r = await db.raw('select id, team_id, email, name, role, timezone, created_at, updated_at from users where id = ? and team_id = ?', [
-      process.env.USER_ID as string,
-      process.env.TEAM_ID as string,
-    ]);
+    const r = await db.raw(
+      'select id, team_id, email, name, role, timezone, created_at, updated_at from users where id = ? and team_id = ?',
+      [process.env.USER_ID as string, process.env.TEAM_ID as string],
+    );
     ctx.body = { data: r.rows[0] };
   } else {
     await db.raw('select 1');

@@ -67,7 +67,11 @@ export default async function run(env: BenchEnv): Promise<void> {
   if (process.env.FORMS_BENCH_ONLY === 'submit') return;
 
   // 1M submissions in one form of the team.
-  const big = await createForm(db, team.teamId, { title: 'Million', status: 'published', fields: [{ type: 'email', label: 'Email', name: 'email' }] });
+  const big = await createForm(db, team.teamId, {
+    title: 'Million',
+    status: 'published',
+    fields: [{ type: 'email', label: 'Email', name: 'email' }],
+  });
   const t0 = performance.now();
   await db.raw(
     `INSERT INTO submissions (team_id, form_id, status, fields, metadata, submitted_at, created_at, updated_at)
@@ -87,22 +91,45 @@ export default async function run(env: BenchEnv): Promise<void> {
     ['page 1, status=completed', `page=1&per_page=${PER_PAGE}&status=completed`],
     [`page ${lastPage / 2} (middle)`, `page=${lastPage / 2}&per_page=${PER_PAGE}`],
     [`page ${lastPage} (last)`, `page=${lastPage}&per_page=${PER_PAGE}`],
-    ['page 2 of a one-week window', `page=2&per_page=${PER_PAGE}&since=${encodeURIComponent(new Date(Date.now() - 7 * 86400_000).toISOString())}`],
+    [
+      'page 2 of a one-week window',
+      `page=2&per_page=${PER_PAGE}&since=${encodeURIComponent(new Date(Date.now() - 7 * 86400_000).toISOString())}`,
+    ],
   ];
   for (const [name, qs] of pages) {
     const r = await timeGet(`${env.baseUrl}/api/v1/forms/${big.id}/submissions?${qs}`, team.apiKey, 15);
-    process.stdout.write(`GET submissions ${name.padEnd(32)} p50 ${r.p50.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  (total ${r.total})${r.p50 > 50 ? '  OVER 50 ms' : ''}\n`);
+    process.stdout.write(
+      `GET submissions ${name.padEnd(32)} p50 ${r.p50.toFixed(1)} ms  max ${r.max.toFixed(1)} ms  (total ${r.total})${r.p50 > 50 ? '  OVER 50 ms' : ''}\n`,
+    );
   }
   // The plans of what one deep-page request runs: the per-day counters, then the rows after the seek.
   const day = new Date(Date.now() - (SUBMISSIONS * 30_000) / 2).toISOString().slice(0, 10);
   const dayEnd = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
   for (const [name, sql, bindings] of [
-    ['page 1 rows', `SELECT id, fields, metadata FROM submissions WHERE form_id = ? ORDER BY submitted_at DESC, id DESC LIMIT 20`, [big.id]],
-    ['total and seek: per-day counters', `SELECT day, sum(n) FROM submission_counts WHERE form_id = ? GROUP BY day HAVING sum(n) <> 0 ORDER BY day DESC`, [big.id]],
-    ['middle page rows after the seek', `SELECT id, fields, metadata FROM submissions WHERE form_id = ? AND submitted_at < ? ORDER BY submitted_at DESC, id DESC LIMIT 20 OFFSET 1500`, [big.id, dayEnd]],
-    ['for comparison: plain OFFSET to the last page', `SELECT id FROM submissions WHERE form_id = ? ORDER BY submitted_at DESC, id DESC LIMIT 20 OFFSET ${SUBMISSIONS - PER_PAGE}`, [big.id]],
+    [
+      'page 1 rows',
+      `SELECT id, fields, metadata FROM submissions WHERE form_id = ? ORDER BY submitted_at DESC, id DESC LIMIT 20`,
+      [big.id],
+    ],
+    [
+      'total and seek: per-day counters',
+      `SELECT day, sum(n) FROM submission_counts WHERE form_id = ? GROUP BY day HAVING sum(n) <> 0 ORDER BY day DESC`,
+      [big.id],
+    ],
+    [
+      'middle page rows after the seek',
+      `SELECT id, fields, metadata FROM submissions WHERE form_id = ? AND submitted_at < ? ORDER BY submitted_at DESC, id DESC LIMIT 20 OFFSET 1500`,
+      [big.id, dayEnd],
+    ],
+    [
+      'for comparison: plain OFFSET to the last page',
+      `SELECT id FROM submissions WHERE form_id = ? ORDER BY submitted_at DESC, id DESC LIMIT 20 OFFSET ${SUBMISSIONS - PER_PAGE}`,
+      [big.id],
+    ],
   ] as const) {
     const plan = await db.raw(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, bindings as unknown as string[]);
-    process.stdout.write(`\nEXPLAIN ANALYZE (${name}):\n${plan.rows.map((r: Record<string, string>) => `  ${r['QUERY PLAN']}`).join('\n')}\n`);
+    process.stdout.write(
+      `\nEXPLAIN ANALYZE (${name}):\n${plan.rows.map((r: Record<string, string>) => `  ${r['QUERY PLAN']}`).join('\n')}\n`,
+    );
   }
 }

@@ -146,7 +146,10 @@ export async function startBenchEnv(
 
   let temporal: BenchEnv['temporal'];
   if (opts.temporal) {
-    Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
+    Runtime.install({
+      logger: new DefaultLogger('WARN'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+    });
     const env = await TestWorkflowEnvironment.createLocal({
       server: {
         executable: { type: 'existing-path', path: findTemporalCli() },
@@ -157,7 +160,9 @@ export async function startBenchEnv(
     stops.unshift(() => env.teardown());
     // As in bin/worker.ts: the worker's outbox client shares its connection (eager starts).
     const workerClient = new Client({ connection: env.nativeConnection as NativeConnection });
-    const outbox = new OutboxStarter(db, async () => workerClient, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, { eager: true });
+    const outbox = new OutboxStarter(db, async () => workerClient, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, {
+      eager: true,
+    });
     const activityDeps: ActivityDeps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
     const worker = await Worker.create({
       connection: env.nativeConnection as NativeConnection,
@@ -178,7 +183,10 @@ export async function startBenchEnv(
 
   const deps = buildAppDeps(
     config,
-    { get: async () => (temporal ? temporal.client : Promise.reject(new Error('no Temporal in this bench'))), healthy: async () => !!temporal },
+    {
+      get: async () => (temporal ? temporal.client : Promise.reject(new Error('no Temporal in this bench'))),
+      healthy: async () => !!temporal,
+    },
     db,
   );
   const server = createApp(deps).listen(0, '127.0.0.1');
@@ -195,7 +203,12 @@ export async function startBenchEnv(
   stops.unshift(() => api.stop());
 
   const team = await db.transaction(async (trx) => {
-    const { teamId, user } = await createTeamWithOwner(trx, { teamName: 'Bench', plan: 'enterprise', email: `bench-${name}@example.com`, password: 'bench-password' });
+    const { teamId, user } = await createTeamWithOwner(trx, {
+      teamName: 'Bench',
+      plan: 'enterprise',
+      email: `bench-${name}@example.com`,
+      password: 'bench-password',
+    });
     const { secret } = await createApiKey(trx, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
     const { token } = await createSession(trx, user.id);
     return { teamId, userId: user.id, apiKey: secret, session: token };

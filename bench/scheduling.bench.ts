@@ -9,7 +9,7 @@ const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end:
 
 function host(id: string, timezone: string, busyCount: number, from: number, seed: number): HostSchedule {
   let x = seed;
-  const rnd = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const busy = Array.from({ length: busyCount }, () => {
     const start = from + Math.floor(rnd() * 14 * 96) * 15 * MIN;
     return { start, end: start + (1 + Math.floor(rnd() * 4)) * 15 * MIN };
@@ -32,8 +32,16 @@ function median(fn: () => void, runs: number): number {
 function engineBench(): void {
   const now = Date.parse('2031-03-03T00:00:00Z');
   const q: SlotQuery = {
-    rangeStart: now, rangeEnd: now + 14 * DAY, now, durationMinutes: 30, incrementMinutes: 15, bufferBeforeMinutes: 10,
-    bufferAfterMinutes: 10, minNoticeMinutes: 60, maxBookingDays: 14, mode: 'one_on_one',
+    rangeStart: now,
+    rangeEnd: now + 14 * DAY,
+    now,
+    durationMinutes: 30,
+    incrementMinutes: 15,
+    bufferBeforeMinutes: 10,
+    bufferAfterMinutes: 10,
+    minNoticeMinutes: 60,
+    maxBookingDays: 14,
+    mode: 'one_on_one',
   };
   const one = [host('h0', 'America/New_York', 500, now, 1)];
   const m1 = median(() => computeSlots(one, q), 200);
@@ -48,35 +56,79 @@ export default async function run(env: BenchEnv): Promise<void> {
   engineBench();
   const { db } = env;
   const hosts = [env.team.userId];
-  for (let i = 0; i < 19; i++) hosts.push((await addMember(db, env.team.teamId, { email: `bench-host-${i}@example.com`, role: 'member' })).id);
-  await db('availability_schedules').whereIn('user_id', hosts).update({ rules: JSON.stringify(ALL_WEEK) });
-  const [page] = await db('scheduling_pages').insert({ team_id: env.team.teamId, title: 'Bench', slug: `bench-${Date.now()}`, status: 'published', page_type: 'round_robin' }).returning('id');
-  await db('scheduling_page_hosts').insert(hosts.map((user_id, position) => ({ page_id: page.id, user_id, team_id: env.team.teamId, position })));
-  const [et] = await db('event_types').insert({ team_id: env.team.teamId, scheduling_page_id: page.id, title: 'Bench', slug: 'bench', start_time_increment: 30, min_notice_minutes: 0 }).returning('id');
+  for (let i = 0; i < 19; i++)
+    hosts.push((await addMember(db, env.team.teamId, { email: `bench-host-${i}@example.com`, role: 'member' })).id);
+  await db('availability_schedules')
+    .whereIn('user_id', hosts)
+    .update({ rules: JSON.stringify(ALL_WEEK) });
+  const [page] = await db('scheduling_pages')
+    .insert({ team_id: env.team.teamId, title: 'Bench', slug: `bench-${Date.now()}`, status: 'published', page_type: 'round_robin' })
+    .returning('id');
+  await db('scheduling_page_hosts').insert(
+    hosts.map((user_id, position) => ({ page_id: page.id, user_id, team_id: env.team.teamId, position })),
+  );
+  const [et] = await db('event_types')
+    .insert({
+      team_id: env.team.teamId,
+      scheduling_page_id: page.id,
+      title: 'Bench',
+      slug: 'bench',
+      start_time_increment: 30,
+      min_notice_minutes: 0,
+    })
+    .returning('id');
 
   const url = env.baseUrl; // the API in its own process; public limits are raised for the bench
   {
     const base = await baseline(env);
     printResult('baseline: bare Koa + select 1', base);
     const date = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
-    const qs = new URLSearchParams({ user_id: env.team.userId, team_id: env.team.teamId, date, event_type_id: et.id, scheduling_page_id: page.id });
+    const qs = new URLSearchParams({
+      user_id: env.team.userId,
+      team_id: env.team.teamId,
+      date,
+      event_type_id: et.id,
+      scheduling_page_id: page.id,
+    });
     const av = await load({ url: `${url}/api/calendar/availability?${qs}` });
     printResult('GET /api/calendar/availability (round-robin, 20 hosts)', av, base);
 
     let n = 0;
     const first = Math.ceil((Date.now() + DAY) / (30 * MIN)) * 30 * MIN;
     const r = await autocannon({
-      url: `${url}/api/calendar/book`, method: 'POST', connections: 20, duration: 8, headers: { 'content-type': 'application/json' },
-      requests: [{
-        setupRequest: (req: autocannon.Request) => {
-          const i = n++;
-          const start = first + (i % 500) * 30 * MIN; // spread over 500 slots; each slot takes one booking per host (20)
-          return { ...req, body: JSON.stringify({ user_id: env.team.userId, team_id: env.team.teamId, event_type_id: et.id, start: new Date(start).toISOString(), end: new Date(start + 30 * MIN).toISOString(), attendee_email: `b${i}@example.com` }) };
+      url: `${url}/api/calendar/book`,
+      method: 'POST',
+      connections: 20,
+      duration: 8,
+      headers: { 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => {
+            const i = n++;
+            const start = first + (i % 500) * 30 * MIN; // spread over 500 slots; each slot takes one booking per host (20)
+            return {
+              ...req,
+              body: JSON.stringify({
+                user_id: env.team.userId,
+                team_id: env.team.teamId,
+                event_type_id: et.id,
+                start: new Date(start).toISOString(),
+                end: new Date(start + 30 * MIN).toISOString(),
+                attendee_email: `b${i}@example.com`,
+              }),
+            };
+          },
         },
-      }],
+      ],
     } as autocannon.Options);
-    printResult('POST /api/calendar/book (round-robin, 20 hosts)', { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }, base);
+    printResult(
+      'POST /api/calendar/book (round-robin, 20 hosts)',
+      { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx },
+      base,
+    );
     const made = await db('meetings').where({ scheduling_page_id: page.id }).count<{ c: number }[]>({ c: '*' }).first();
-    process.stdout.write(`  bookings made: ${made?.c}, 2xx ${r['2xx']}, 409 ${r.non2xx} (a slot answers 409 once all 20 hosts are taken; same-slot races are covered by the 50-concurrent-bookings test)\n`);
+    process.stdout.write(
+      `  bookings made: ${made?.c}, 2xx ${r['2xx']}, 409 ${r.non2xx} (a slot answers 409 once all 20 hosts are taken; same-slot races are covered by the 50-concurrent-bookings test)\n`,
+    );
   }
 }

@@ -18,14 +18,20 @@ function timeline(arrivals: number[], t0: number): string {
     const b = Math.floor((a - t0) / 10_000);
     buckets.set(b, (buckets.get(b) ?? 0) + 1);
   }
-  return [...buckets.entries()].sort((x, y) => x[0] - y[0]).map(([b, n]) => `${b * 10}-${b * 10 + 10}s ${n}`).join(', ');
+  return [...buckets.entries()]
+    .sort((x, y) => x[0] - y[0])
+    .map(([b, n]) => `${b * 10}-${b * 10 + 10}s ${n}`)
+    .join(', ');
 }
 
 /** A local SMTP receiver that only counts messages (no parsing), stamping each arrival. */
 async function smtpReceiver() {
   const arrivals: number[] = [];
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false, maxClients: 200,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    maxClients: 200,
     onData(stream, _s, cb) {
       stream.on('data', () => undefined);
       stream.on('end', () => {
@@ -57,7 +63,13 @@ export default async function run(env: BenchEnv): Promise<void> {
     connection: env.temporal.env.nativeConnection as NativeConnection,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ db: env.db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox: env.deps.outbox }),
+    activities: createActivities({
+      db: env.db,
+      config,
+      mailer: createMailer(config),
+      sms: createSmsSender(config),
+      outbox: env.deps.outbox,
+    }),
     maxConcurrentActivityTaskExecutions: 200,
     maxConcurrentLocalActivityExecutions: 200,
     maxConcurrentWorkflowTaskExecutions: 200,
@@ -68,13 +80,29 @@ export default async function run(env: BenchEnv): Promise<void> {
   try {
     const headers = { authorization: `Bearer ${env.team.session}`, 'content-type': 'application/json' };
     const seqRes = await fetch(`${env.baseUrl}/api/v1/sequences`, {
-      method: 'POST', headers,
-      body: JSON.stringify({ name: 'Bench', status: 'active', steps: [{ channel: 'email', delay: { value: 0, unit: 'minutes' }, subject: 'Hi {{first_name}}', body: '<p>Hello {{first_name}}</p><a href="https://example.com">x</a>' }] }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Bench',
+        status: 'active',
+        steps: [
+          {
+            channel: 'email',
+            delay: { value: 0, unit: 'minutes' },
+            subject: 'Hi {{first_name}}',
+            body: '<p>Hello {{first_name}}</p><a href="https://example.com">x</a>',
+          },
+        ],
+      }),
     });
     const seq = (await seqRes.json()) as { data: { id: string } };
     const ids: string[] = [];
     for (let i = 0; i < CONTACTS; i += BATCH) {
-      const rows = Array.from({ length: BATCH }, (_, j) => ({ team_id: env.team.teamId, email: `bench-${i + j}@example.com`, first_name: `C${i + j}` }));
+      const rows = Array.from({ length: BATCH }, (_, j) => ({
+        team_id: env.team.teamId,
+        email: `bench-${i + j}@example.com`,
+        first_name: `C${i + j}`,
+      }));
       ids.push(...(await env.db('contacts').insert(rows).returning('id')).map((r: { id: string }) => r.id));
     }
 
@@ -83,7 +111,8 @@ export default async function run(env: BenchEnv): Promise<void> {
     for (let i = 0; i < CONTACTS; i += BATCH) {
       const t = Date.now();
       const res = await fetch(`${env.baseUrl}/api/v1/sequences/${seq.data.id}/enrollments`, {
-        method: 'POST', headers: { authorization: `Bearer ${env.team.apiKey}`, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.team.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ contact_ids: ids.slice(i, i + BATCH) }),
       });
       if (res.status !== 201) throw new Error(`enroll answered ${res.status}: ${await res.text()}`);
@@ -99,15 +128,19 @@ export default async function run(env: BenchEnv): Promise<void> {
     perRequest.sort((a, b) => a - b);
     const started = await env.db('outbox').whereNotNull('started_at').count({ n: '*' });
     const sends = await env.db('sequence_sends').groupBy('status').select('status').count({ n: '*' });
-    const timing = await env.db('sequence_sends').first(
-      env.db.raw('extract(epoch from max(claimed_at) - min(claimed_at)) AS claim_spread_s'),
-      env.db.raw('avg(extract(epoch from delivered_at - claimed_at)) * 1000 AS send_ms'),
-      env.db.raw('extract(epoch from min(claimed_at)) * 1000 AS first_claim'),
-    );
-    const startedAt = await env.db('outbox').first(
-      env.db.raw('extract(epoch from max(started_at) - min(created_at)) AS start_spread_s'),
-      env.db.raw('count(*) FILTER (WHERE attempts > 0) AS retried'),
-    );
+    const timing = await env
+      .db('sequence_sends')
+      .first(
+        env.db.raw('extract(epoch from max(claimed_at) - min(claimed_at)) AS claim_spread_s'),
+        env.db.raw('avg(extract(epoch from delivered_at - claimed_at)) * 1000 AS send_ms'),
+        env.db.raw('extract(epoch from min(claimed_at)) * 1000 AS first_claim'),
+      );
+    const startedAt = await env
+      .db('outbox')
+      .first(
+        env.db.raw('extract(epoch from max(started_at) - min(created_at)) AS start_spread_s'),
+        env.db.raw('count(*) FILTER (WHERE attempts > 0) AS retried'),
+      );
     const spread = Number(startedAt.start_spread_s);
     process.stdout.write(
       `workflows started: ${started[0].n} in ${spread.toFixed(1)} s from the first outbox row (${(Number(started[0].n) / spread).toFixed(0)} starts/s, ` +

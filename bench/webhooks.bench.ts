@@ -81,7 +81,8 @@ async function report(name: string, rx: Receiver, sentAt: Map<string, number>, t
     `  delivered ${got.length}/${expected}, duplicates ${rx.duplicates()}; ${(r.rps / ceiling.rps).toFixed(2)} of the empty-workflow ceiling; ` +
       `median ${r.p50} ms: target < ${TARGET_P50_MS} ms ${r.p50 < TARGET_P50_MS ? 'met' : 'NOT met'}\n`,
   );
-  if (got.length < expected || rx.duplicates() > 0) throw new Error(`${name}: ${got.length} of ${expected} deliveries arrived, ${rx.duplicates()} duplicates`);
+  if (got.length < expected || rx.duplicates() > 0)
+    throw new Error(`${name}: ${got.length} of ${expected} deliveries arrived, ${rx.duplicates()} duplicates`);
   return r.p50;
 }
 
@@ -99,7 +100,8 @@ export default async function run(env: BenchEnv): Promise<void> {
       status: 'published',
       fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
     });
-    for (const path of ['/a', '/b']) await createSubscription(env.db, env.team.teamId, { url: rx.url + path, events: ['submission.created'] }, true);
+    for (const path of ['/a', '/b'])
+      await createSubscription(env.db, env.team.teamId, { url: rx.url + path, events: ['submission.created'] }, true);
 
     // Paced: one submission every 1000/PACED_PER_S ms.
     const paced = new Map<string, number>();
@@ -129,7 +131,9 @@ export default async function run(env: BenchEnv): Promise<void> {
       }),
     );
     const submitMs = performance.now() - t0;
-    process.stdout.write(`burst: ${SUBMISSIONS} submissions in ${(submitMs / 1000).toFixed(1)} s (${((SUBMISSIONS / submitMs) * 1000).toFixed(0)}/s, ${CONCURRENCY} clients), failures ${failures}\n`);
+    process.stdout.write(
+      `burst: ${SUBMISSIONS} submissions in ${(submitMs / 1000).toFixed(1)} s (${((SUBMISSIONS / submitMs) * 1000).toFixed(0)}/s, ${CONCURRENCY} clients), failures ${failures}\n`,
+    );
     await report(`burst of ${SUBMISSIONS}`, rx, burst, t0, ceiling);
     if (failures > 0) throw new Error(`${failures} submissions failed`);
   } finally {

@@ -82,7 +82,11 @@ async function main(argv: string[]): Promise<void> {
       } catch {
         throw new UsageError(`--timezone: unknown IANA time zone "${tz}"`);
       }
-      const email = values.email ?? `owner-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, '0')}@example.com`;
+      const email =
+        values.email ??
+        `owner-${randomToken(6)
+          .toLowerCase()
+          .replace(/[^a-z0-9]/g, '0')}@example.com`;
       const result = await withDatabase((db) =>
         db.transaction(async (trx) => {
           if (await trx('users').where({ email }).first('id')) throw new UsageError(`a user with email ${email} already exists`);
@@ -139,8 +143,9 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (err) => {
-    process.stderr.write(`${err instanceof UsageError || (err as Error)?.name === 'TypeError' ? '' : 'error: '}${(err as Error).message}\n`);
+    process.stderr.write(
+      `${err instanceof UsageError || (err as Error)?.name === 'TypeError' ? '' : 'error: '}${(err as Error).message}\n`,
+    );
     process.exit(err instanceof UsageError ? 2 : 1);
   },
 );
-

@@ -285,13 +285,20 @@ async function startTemporal(dataDir: string): Promise<{ address: string; uiPort
   if (uiPort !== 8233) say(`port 8233 is taken: the Temporal UI listens on ${uiPort}`);
 
   const args = [
-    'server', 'start-dev',
-    '--ip', LOCAL,
-    '--port', String(port),
-    '--ui-port', String(uiPort),
-    '--db-filename', path.join(dataDir, 'temporal.sqlite'),
-    '--namespace', 'default',
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    LOCAL,
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--db-filename',
+    path.join(dataDir, 'temporal.sqlite'),
+    '--namespace',
+    'default',
+    '--log-level',
+    'warn',
   ];
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   say(`starting the Temporal dev server on ${LOCAL}:${port}`);

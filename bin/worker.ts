@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   // The outbox's client shares the worker's connection, so its starts can be eager: the server
   // hands the first workflow task straight back to this worker.
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-  const outbox = new OutboxStarter(db, async () => client, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, { eager: true });
+  const outbox = new OutboxStarter(db, async () => client, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, {
+    eager: true,
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -37,7 +39,9 @@ async function main(): Promise<void> {
       if (Date.now() - lastSweep < 60_000) return;
       lastSweep = Date.now();
       // Rate-limit windows that ended over an hour ago.
-      await db('rate_limits').where('expire', '<', Date.now() - 3600_000).delete();
+      await db('rate_limits')
+        .where('expire', '<', Date.now() - 3600_000)
+        .delete();
     },
   });
 

@@ -36,8 +36,7 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: ErrorDetail[]) =>
-  new ApiError(400, 'invalid_request', message, details);
+export const badRequest = (message: string, details?: ErrorDetail[]) => new ApiError(400, 'invalid_request', message, details);
 export const validationFailed = (details: ErrorDetail[], message = 'The request did not pass validation') =>
   new ApiError(400, 'validation_failed', message, details);
 export const notFound = (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found`);
@@ -48,5 +47,4 @@ export const insufficientScope = (scope: string) =>
   new ApiError(403, 'insufficient_scope', `This credential lacks the required scope: ${scope}`, undefined, {
     'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
   });
-export const dashboardOnly = () =>
-  new ApiError(403, 'dashboard_only', 'This endpoint is available to dashboard sessions only');
+export const dashboardOnly = () => new ApiError(403, 'dashboard_only', 'This endpoint is available to dashboard sessions only');

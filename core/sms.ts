@@ -39,14 +39,21 @@ class RebasedRequestClient extends twilio.RequestClient {
  * Twilio (the twilio SDK) when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; otherwise each
  * message is written as a JSON file under `<dataDir>/sms/`.
  */
-export function createSmsSender(config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_API_BASE_URL' | 'dataDir'>): SmsSender {
+export function createSmsSender(
+  config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_API_BASE_URL' | 'dataDir'>,
+): SmsSender {
   if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN) {
     const client = twilio(config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN, {
       ...(config.TWILIO_API_BASE_URL ? { httpClient: new RebasedRequestClient(new URL(config.TWILIO_API_BASE_URL)) } : {}),
     });
     return {
       async send(m) {
-        const msg = await client.messages.create({ from: m.from, to: m.to, body: m.body, ...(m.statusCallback ? { statusCallback: m.statusCallback } : {}) });
+        const msg = await client.messages.create({
+          from: m.from,
+          to: m.to,
+          body: m.body,
+          ...(m.statusCallback ? { statusCallback: m.statusCallback } : {}),
+        });
         return { sid: msg.sid };
       },
     };
@@ -56,7 +63,10 @@ export function createSmsSender(config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWI
     async send(m) {
       const sid = `SMfile${randomUUID().replace(/-/g, '')}`;
       fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, `${Date.now()}-${sid}.json`), JSON.stringify({ sid, ...m, created_at: new Date().toISOString() }, null, 2));
+      fs.writeFileSync(
+        path.join(dir, `${Date.now()}-${sid}.json`),
+        JSON.stringify({ sid, ...m, created_at: new Date().toISOString() }, null, 2),
+      );
       return { sid };
     },
   };

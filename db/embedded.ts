@@ -165,7 +165,9 @@ async function acquireLock(lockFile: string, log: (line: string) => void): Promi
       continue;
     }
     if (Date.now() - started > LOCK_WAIT_MS) {
-      throw new Error(`timed out after ${LOCK_WAIT_MS / 1000}s waiting for ${lockFile} (delete it if no other process is starting this database)`);
+      throw new Error(
+        `timed out after ${LOCK_WAIT_MS / 1000}s waiting for ${lockFile} (delete it if no other process is starting this database)`,
+      );
     }
     if (!announced) {
       log(`waiting for another process to finish starting the database (${lockFile})`);
@@ -232,7 +234,9 @@ async function postgresBinary(): Promise<string> {
   try {
     mod = await import(pkg);
   } catch (e) {
-    throw new Error(`PostgreSQL binaries for ${platform}-${process.arch} are not installed (${pkg}): ${(e as Error).message}. Run \`node scripts/bootstrap.js\`.`);
+    throw new Error(
+      `PostgreSQL binaries for ${platform}-${process.arch} are not installed (${pkg}): ${(e as Error).message}. Run \`node scripts/bootstrap.js\`.`,
+    );
   }
   const bin = mod.postgres ?? mod.default?.postgres;
   if (!bin) throw new Error(`${pkg} does not export the postgres binary path`);
@@ -379,11 +383,12 @@ async function startServer(clusterDir: string, port: number, logFile: string, lo
   log(`starting PostgreSQL on ${HOST}:${port} (log: ${logFile})`);
   let child: ChildProcess;
   try {
-    child = spawn(
-      bin,
-      ['-D', clusterDir, '-p', String(port), '-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='],
-      { ...ids, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_MESSAGES: 'C' } },
-    );
+    child = spawn(bin, ['-D', clusterDir, '-p', String(port), '-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='], {
+      ...ids,
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+      env: { ...process.env, LC_MESSAGES: 'C' },
+    });
   } finally {
     fs.closeSync(logFd);
   }

@@ -4,8 +4,15 @@
  */
 
 export const APP_CATEGORIES = [
-  'Notifications', 'CRM', 'Automation', 'Analytics', 'Email Marketing',
-  'Productivity', 'Payments', 'Database', 'Developer Tools',
+  'Notifications',
+  'CRM',
+  'Automation',
+  'Analytics',
+  'Email Marketing',
+  'Productivity',
+  'Payments',
+  'Database',
+  'Developer Tools',
 ] as const;
 export type AppCategory = (typeof APP_CATEGORIES)[number];
 
@@ -43,7 +50,8 @@ export function readPngHeader(buf: Buffer): PngInfo | null {
 export function iconProblems(info: PngInfo | null): string[] {
   if (!info) return ['icon must be a PNG image'];
   const out: string[] = [];
-  if (info.width !== ICON_SIZE || info.height !== ICON_SIZE) out.push(`icon must be ${ICON_SIZE}x${ICON_SIZE} pixels (got ${info.width}x${info.height})`);
+  if (info.width !== ICON_SIZE || info.height !== ICON_SIZE)
+    out.push(`icon must be ${ICON_SIZE}x${ICON_SIZE} pixels (got ${info.width}x${info.height})`);
   if (info.bytes > ICON_MAX_BYTES) out.push('icon must be at most 5 MB');
   return out;
 }
@@ -116,7 +124,8 @@ export function submissionChecklist(app: AppDraft): MissingItem[] {
   if (blank(app.description)) need('description', 'description is required');
   else if (app.description!.length > DESCRIPTION_MAX) need('description', `description must be at most ${DESCRIPTION_MAX} characters`);
   if (blank(app.short_description)) need('short_description', 'short description is required');
-  else if (app.short_description!.length > SHORT_DESCRIPTION_MAX) need('short_description', `short description must be at most ${SHORT_DESCRIPTION_MAX} characters`);
+  else if (app.short_description!.length > SHORT_DESCRIPTION_MAX)
+    need('short_description', `short description must be at most ${SHORT_DESCRIPTION_MAX} characters`);
   if (blank(app.website_url)) need('website_url', 'website URL is required');
   if (blank(app.privacy_policy_url)) need('privacy_policy_url', 'privacy policy URL is required');
   if (blank(app.terms_url)) need('terms_url', 'terms of service URL is required');
@@ -138,10 +147,16 @@ export function submissionChecklist(app: AppDraft): MissingItem[] {
 /** Fields whose change on an approved app needs a new review. */
 export const MAJOR_FIELDS = ['scopes', 'redirect_uris'] as const;
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
 /** True when the patch changes scopes or redirect URIs. */
-export function isMajorChange(current: { scopes: readonly string[]; redirect_uris: readonly string[] }, patch: { scopes?: readonly string[]; redirect_uris?: readonly string[] }): boolean {
-  return (patch.scopes !== undefined && !sameSet(current.scopes, patch.scopes)) ||
-    (patch.redirect_uris !== undefined && !sameSet(current.redirect_uris, patch.redirect_uris));
+export function isMajorChange(
+  current: { scopes: readonly string[]; redirect_uris: readonly string[] },
+  patch: { scopes?: readonly string[]; redirect_uris?: readonly string[] },
+): boolean {
+  return (
+    (patch.scopes !== undefined && !sameSet(current.scopes, patch.scopes)) ||
+    (patch.redirect_uris !== undefined && !sameSet(current.redirect_uris, patch.redirect_uris))
+  );
 }

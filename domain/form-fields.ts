@@ -5,8 +5,19 @@
  * well-formed UTF-16/UTF-8 (lone surrogates, U+FFFD from undecodable bytes) or holds control characters.
  */
 export const FIELD_TYPES = [
-  'text', 'textarea', 'email', 'phone', 'number', 'url', 'date',
-  'select', 'multi_select', 'radio', 'checkbox', 'rating', 'hidden',
+  'text',
+  'textarea',
+  'email',
+  'phone',
+  'number',
+  'url',
+  'date',
+  'select',
+  'multi_select',
+  'radio',
+  'checkbox',
+  'rating',
+  'hidden',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -107,7 +118,7 @@ function checkChoice(f: FormField, v: unknown): Check {
   const c = checkString(v, VALUE_CAPS.text);
   if ('error' in c) return c;
   const allowed = (f.options ?? []).map((o) => o.value);
-  return allowed.includes(c.value as string) ? c : { error: 'must be one of the field\'s options' };
+  return allowed.includes(c.value as string) ? c : { error: "must be one of the field's options" };
 }
 
 function checkValue(f: FormField, v: unknown, mode: ValueMode): Check {

@@ -11,7 +11,10 @@ export type PkceCheck = { ok: true } | { ok: false; reason: string };
 export function checkChallenge(challenge: string | undefined, method: string | undefined): PkceCheck {
   if (!challenge) return { ok: false, reason: 'code_challenge is required (PKCE with S256)' };
   if (method !== 'S256') {
-    return { ok: false, reason: method === 'plain' ? 'code_challenge_method "plain" is not allowed; use "S256"' : 'code_challenge_method must be "S256"' };
+    return {
+      ok: false,
+      reason: method === 'plain' ? 'code_challenge_method "plain" is not allowed; use "S256"' : 'code_challenge_method must be "S256"',
+    };
   }
   if (!S256_CHALLENGE.test(challenge)) return { ok: false, reason: 'code_challenge is not a valid S256 challenge' };
   return { ok: true };

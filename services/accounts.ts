@@ -70,6 +70,13 @@ export async function createTeamWithOwner(
   input: { teamName: string; plan: Plan; email: string; password?: string | null; name?: string | null; timezone?: string },
 ): Promise<{ teamId: string; user: UserRow }> {
   const [team] = await trx('teams').insert({ name: input.teamName, plan: input.plan }).returning(['id']);
-  const user = await createUser(trx, { teamId: team.id, email: input.email, name: input.name, password: input.password, role: 'owner', timezone: input.timezone });
+  const user = await createUser(trx, {
+    teamId: team.id,
+    email: input.email,
+    name: input.name,
+    password: input.password,
+    role: 'owner',
+    timezone: input.timezone,
+  });
   return { teamId: team.id, user };
 }

@@ -55,7 +55,12 @@ export async function createApiKey(
 }
 
 export async function listApiKeys(db: Executor, teamId: string) {
-  return db('api_keys').where({ team_id: teamId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return db('api_keys')
+    .where({ team_id: teamId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
 }
 
 export async function getApiKey(db: Executor, teamId: string, id: string): Promise<ApiKeyRow> {
@@ -65,7 +70,10 @@ export async function getApiKey(db: Executor, teamId: string, id: string): Promi
 }
 
 export async function revokeApiKey(db: Executor, teamId: string, id: string): Promise<void> {
-  const n = await db('api_keys').where({ id, team_id: teamId }).whereNull('revoked_at').update({ revoked_at: db.fn.now(), updated_at: db.fn.now() });
+  const n = await db('api_keys')
+    .where({ id, team_id: teamId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now(), updated_at: db.fn.now() });
   if (n === 0) await getApiKey(db, teamId, id); // 404 when it is not ours; revoking twice is a no-op
   evictCredential(id);
 }

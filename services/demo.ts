@@ -17,19 +17,33 @@ interface DemoFile {
  * The demo team, owner and API key for `npm run dev`: created once, then reused.
  * The plain key is kept in `<dataDir>/demo.json` (local development only, mode 0600).
  */
-export async function ensureDemoCredentials(databaseUrl: string, dataDir: string): Promise<{ apiKey: string; email: string; password: string }> {
+export async function ensureDemoCredentials(
+  databaseUrl: string,
+  dataDir: string,
+): Promise<{ apiKey: string; email: string; password: string }> {
   const file = path.join(dataDir, 'demo.json');
   const db = createDb(databaseUrl, 2);
   try {
     if (fs.existsSync(file)) {
       const demo = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoFile;
-      const live = await db('api_keys').where({ key_hash: sha256Hex(demo.api_key) }).whereNull('revoked_at').first('id');
+      const live = await db('api_keys')
+        .where({ key_hash: sha256Hex(demo.api_key) })
+        .whereNull('revoked_at')
+        .first('id');
       if (live) return { apiKey: demo.api_key, email: demo.email, password: demo.password };
     }
     const password = randomToken(12);
-    const email = `demo-${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x')}@example.com`;
+    const email = `demo-${randomToken(4)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, 'x')}@example.com`;
     const demo = await db.transaction(async (trx) => {
-      const { teamId, user } = await createTeamWithOwner(trx, { teamName: 'Demo team', plan: 'enterprise', email, password, name: 'Demo Owner' });
+      const { teamId, user } = await createTeamWithOwner(trx, {
+        teamName: 'Demo team',
+        plan: 'enterprise',
+        email,
+        password,
+        name: 'Demo Owner',
+      });
       const { secret } = await createApiKey(trx, { teamId, scopes: [...ALL_SCOPES], name: 'Demo key', createdBy: user.id });
       return { team_id: teamId, api_key: secret, email, password };
     });

@@ -2,11 +2,7 @@ import { z } from 'zod';
 import type { Knex } from 'knex';
 
 const intParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+  z.string().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(min).max(max));
 
 /** `page`, `per_page` and its alias `limit`. Out-of-range values get a 400, never a silent clamp. */
 export const paginationQuery = {

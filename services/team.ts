@@ -25,10 +25,15 @@ export async function updateTeam(db: Db, teamId: string, patch: { name?: string;
 }
 
 export function listMembers(db: Db, teamId: string, page: Page) {
-  return paginate(db('users').where({ team_id: teamId }), page, [
-    { column: 'created_at', order: 'desc' },
-    { column: 'id', order: 'desc' },
-  ], (u: UserRow) => presentUser(u));
+  return paginate(
+    db('users').where({ team_id: teamId }),
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    (u: UserRow) => presentUser(u),
+  );
 }
 
 export async function addMember(

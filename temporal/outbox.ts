@@ -7,7 +7,9 @@ import { toTypedSearchAttributes, type SearchAttributeName } from './search-attr
 
 /** The worker's workflows, by name (type only: nothing of the worker is loaded here). */
 type Workflows = typeof workflows;
-export type WorkflowName = { [K in keyof Workflows]: Workflows[K] extends (...args: any[]) => Promise<unknown> ? K : never }[keyof Workflows];
+export type WorkflowName = {
+  [K in keyof Workflows]: Workflows[K] extends (...args: any[]) => Promise<unknown> ? K : never;
+}[keyof Workflows];
 
 /**
  * A workflow start, checked against the workflow's own signature: a wrong name or argument is a
@@ -116,7 +118,9 @@ export class OutboxStarter {
   kick(ids: number[]): void {
     if (!this.fastPath || ids.length === 0) return;
     if (this.opts.kick === 'notify') {
-      this.db.raw('select pg_notify(?, ?)', [OUTBOX_CHANNEL, '']).catch((err) => logger.warn({ err }, 'outbox notify failed; the relay will poll'));
+      this.db
+        .raw('select pg_notify(?, ?)', [OUTBOX_CHANNEL, ''])
+        .catch((err) => logger.warn({ err }, 'outbox notify failed; the relay will poll'));
       return;
     }
     this.queue.push(...ids);
@@ -181,7 +185,8 @@ export class OutboxStarter {
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next(); // the slot passes straight to the next waiter
+    if (next)
+      next(); // the slot passes straight to the next waiter
     else this.active--;
   }
 
@@ -228,7 +233,11 @@ export class OutboxStarter {
       rows.map(async (row) => {
         const outcome = await this.startOne(client, row);
         if (outcome !== true) {
-          writes.push(trx('outbox').where({ id: row.id }).update({ attempts: trx.raw('attempts + 1'), last_error: outcome }));
+          writes.push(
+            trx('outbox')
+              .where({ id: row.id })
+              .update({ attempts: trx.raw('attempts + 1'), last_error: outcome }),
+          );
           return;
         }
         started++;

@@ -1,8 +1,6 @@
 import type { Db, Executor } from '../../db/knex';
 
-export type NextStep =
-  | { kind: 'step'; stepId: string; delayMs: number }
-  | { kind: 'end'; status: string; reason: string | null };
+export type NextStep = { kind: 'step'; stepId: string; delayMs: number } | { kind: 'end'; status: string; reason: string | null };
 
 const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 
@@ -59,7 +57,13 @@ export async function advanceAfter(
         current_step: position + 1,
         last_sent_position: db.raw('GREATEST(COALESCE(last_sent_position, -1), ?)', [position]),
         updated_at: db.fn.now(),
-        ...(step ? {} : { status: ifActive("'completed'", 'status'), exit_reason: ifActive("'completed'", 'exit_reason'), ended_at: ifActive('now()', 'ended_at') }),
+        ...(step
+          ? {}
+          : {
+              status: ifActive("'completed'", 'status'),
+              exit_reason: ifActive("'completed'", 'exit_reason'),
+              ended_at: ifActive('now()', 'ended_at'),
+            }),
       },
       ['status', 'exit_reason'],
     );

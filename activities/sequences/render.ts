@@ -15,16 +15,24 @@ const HREF = /href\s*=\s*"(https?:\/\/[^"]+)"/gi;
  * An email step: the body is HTML authored in the dashboard; contact values are escaped,
  * http(s) links go through the click redirect, an open pixel and an unsubscribe footer are added.
  */
-export function renderEmail(step: { subject: string | null; body: string }, contact: TemplateContact, baseUrl: string, token: string): RenderedEmail {
+export function renderEmail(
+  step: { subject: string | null; body: string },
+  contact: TemplateContact,
+  baseUrl: string,
+  token: string,
+): RenderedEmail {
   const unsubscribeUrl = `${baseUrl}/u/${token}`;
   const subject = renderTemplate(step.subject ?? '', contact, { extra: { unsubscribe_url: unsubscribeUrl } }).replace(/[\r\n]+/g, ' ');
   const links: string[] = [];
-  const body = renderTemplate(step.body, contact, { escape: escapeHtml, extra: { unsubscribe_url: escapeHtml(unsubscribeUrl) } }).replace(HREF, (_m, url: string) => {
-    const target = url.replace(/&amp;/g, '&');
-    if (target.startsWith(`${baseUrl}/u/`)) return `href="${url}"`;
-    links.push(target);
-    return `href="${baseUrl}/t/c/${token}/${links.length - 1}"`;
-  });
+  const body = renderTemplate(step.body, contact, { escape: escapeHtml, extra: { unsubscribe_url: escapeHtml(unsubscribeUrl) } }).replace(
+    HREF,
+    (_m, url: string) => {
+      const target = url.replace(/&amp;/g, '&');
+      if (target.startsWith(`${baseUrl}/u/`)) return `href="${url}"`;
+      links.push(target);
+      return `href="${baseUrl}/t/c/${token}/${links.length - 1}"`;
+    },
+  );
   const html =
     `<!doctype html><html><body>${body}` +
     `<p style="font-size:12px;color:#666"><a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>` +

@@ -13,11 +13,37 @@ export type SendResult =
 const PAUSE_RECHECK_MS = 3_600_000;
 
 interface Ctx {
-  e: { id: string; team_id: string; sequence_id: string; contact_id: string; status: string; exit_reason: string | null; last_sent_position: number | null };
-  seq: { status: string; name: string; send_from_email: string | null; send_from_number: string | null; sending_window: SendingWindow | null };
-  contact: { email: string | null; phone: string | null; first_name: string | null; last_name: string | null; timezone: string | null;
-    custom_fields: Record<string, unknown>; unsubscribed_email: boolean; unsubscribed_sms: boolean; deleted_at: Date | null } | undefined;
-  step: { id: string; position: number; channel: 'email' | 'sms'; subject: string | null; body: string; deleted_at: Date | null } | undefined;
+  e: {
+    id: string;
+    team_id: string;
+    sequence_id: string;
+    contact_id: string;
+    status: string;
+    exit_reason: string | null;
+    last_sent_position: number | null;
+  };
+  seq: {
+    status: string;
+    name: string;
+    send_from_email: string | null;
+    send_from_number: string | null;
+    sending_window: SendingWindow | null;
+  };
+  contact:
+    | {
+        email: string | null;
+        phone: string | null;
+        first_name: string | null;
+        last_name: string | null;
+        timezone: string | null;
+        custom_fields: Record<string, unknown>;
+        unsubscribed_email: boolean;
+        unsubscribed_sms: boolean;
+        deleted_at: Date | null;
+      }
+    | undefined;
+  step:
+    { id: string; position: number; channel: 'email' | 'sms'; subject: string | null; body: string; deleted_at: Date | null } | undefined;
 }
 
 /** The enrollment, its sequence, contact and step in one round trip. */
@@ -28,19 +54,65 @@ async function load(db: Executor, enrollmentId: string, stepId: string): Promise
     .leftJoin('sequence_steps as st', (j) => j.on('st.sequence_id', 'e.sequence_id').andOn('st.id', db.raw('?', [stepId])))
     .where('e.id', enrollmentId)
     .first(
-      'e.id', 'e.team_id', 'e.sequence_id', 'e.contact_id', 'e.status', 'e.exit_reason', 'e.last_sent_position',
-      's.status as seq_status', 's.name as seq_name', 's.send_from_email', 's.send_from_number', 's.sending_window',
-      'c.id as c_id', 'c.email', 'c.phone', 'c.first_name', 'c.last_name', 'c.timezone', 'c.custom_fields',
-      'c.unsubscribed_email', 'c.unsubscribed_sms', 'c.deleted_at as c_deleted_at',
-      'st.id as step_id', 'st.position', 'st.channel', 'st.subject', 'st.body', 'st.deleted_at as step_deleted_at',
+      'e.id',
+      'e.team_id',
+      'e.sequence_id',
+      'e.contact_id',
+      'e.status',
+      'e.exit_reason',
+      'e.last_sent_position',
+      's.status as seq_status',
+      's.name as seq_name',
+      's.send_from_email',
+      's.send_from_number',
+      's.sending_window',
+      'c.id as c_id',
+      'c.email',
+      'c.phone',
+      'c.first_name',
+      'c.last_name',
+      'c.timezone',
+      'c.custom_fields',
+      'c.unsubscribed_email',
+      'c.unsubscribed_sms',
+      'c.deleted_at as c_deleted_at',
+      'st.id as step_id',
+      'st.position',
+      'st.channel',
+      'st.subject',
+      'st.body',
+      'st.deleted_at as step_deleted_at',
     );
   if (!r) return null;
   return {
-    e: { id: r.id, team_id: r.team_id, sequence_id: r.sequence_id, contact_id: r.contact_id, status: r.status, exit_reason: r.exit_reason, last_sent_position: r.last_sent_position },
-    seq: { status: r.seq_status, name: r.seq_name, send_from_email: r.send_from_email, send_from_number: r.send_from_number, sending_window: r.sending_window },
+    e: {
+      id: r.id,
+      team_id: r.team_id,
+      sequence_id: r.sequence_id,
+      contact_id: r.contact_id,
+      status: r.status,
+      exit_reason: r.exit_reason,
+      last_sent_position: r.last_sent_position,
+    },
+    seq: {
+      status: r.seq_status,
+      name: r.seq_name,
+      send_from_email: r.send_from_email,
+      send_from_number: r.send_from_number,
+      sending_window: r.sending_window,
+    },
     contact: r.c_id
-      ? { email: r.email, phone: r.phone, first_name: r.first_name, last_name: r.last_name, timezone: r.timezone, custom_fields: r.custom_fields ?? {},
-          unsubscribed_email: r.unsubscribed_email, unsubscribed_sms: r.unsubscribed_sms, deleted_at: r.c_deleted_at }
+      ? {
+          email: r.email,
+          phone: r.phone,
+          first_name: r.first_name,
+          last_name: r.last_name,
+          timezone: r.timezone,
+          custom_fields: r.custom_fields ?? {},
+          unsubscribed_email: r.unsubscribed_email,
+          unsubscribed_sms: r.unsubscribed_sms,
+          deleted_at: r.c_deleted_at,
+        }
       : undefined,
     step: r.step_id
       ? { id: r.step_id, position: r.position, channel: r.channel, subject: r.subject, body: r.body, deleted_at: r.step_deleted_at }
@@ -66,7 +138,10 @@ function notAccepted(err: unknown): boolean {
 /** Errors that will never succeed: the message is marked failed and the sequence moves on. */
 function permanent(err: unknown): boolean {
   const e = err as { responseCode?: number; status?: number };
-  return (typeof e.responseCode === 'number' && e.responseCode >= 500) || (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.status !== 429);
+  return (
+    (typeof e.responseCode === 'number' && e.responseCode >= 500) ||
+    (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.status !== 429)
+  );
 }
 
 /** Tell Temporal the worker is alive (a no-op outside an activity, e.g. in unit tests). */
@@ -119,13 +194,23 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
   // Claim the (enrollment, step) row: whoever inserts it is the only one that may send.
   const claimed = await db('sequence_sends')
     .insert({
-      team_id: e.team_id, sequence_id: e.sequence_id, enrollment_id: e.id, step_id: step.id, contact_id: e.contact_id,
-      position: step.position, channel: step.channel, token, ...(mail ? { links: JSON.stringify(mail.links) } : {}),
+      team_id: e.team_id,
+      sequence_id: e.sequence_id,
+      enrollment_id: e.id,
+      step_id: step.id,
+      contact_id: e.contact_id,
+      position: step.position,
+      channel: step.channel,
+      token,
+      ...(mail ? { links: JSON.stringify(mail.links) } : {}),
     })
     .onConflict(['enrollment_id', 'step_id'])
     .ignore()
     .returning('id');
-  const advance = async (outcome: 'sent' | 'duplicate' | 'failed'): Promise<SendResult> => ({ outcome, next: await advanceAfter(db, e, step.position) });
+  const advance = async (outcome: 'sent' | 'duplicate' | 'failed'): Promise<SendResult> => ({
+    outcome,
+    next: await advanceAfter(db, e, step.position),
+  });
   if (claimed.length === 0) {
     // An earlier execution of this send (a local activity re-run after a slow workflow task, or a
     // retry) claimed it. If it finished, report it as sent; if it died mid-way, its outcome is
@@ -138,7 +223,9 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
   const sendId = claimed[0].id as string;
   heartbeat();
   const fail = async (error: string) => {
-    await db('sequence_sends').where({ id: sendId }).update({ status: 'failed', failed_at: db.fn.now(), error: error.slice(0, 500) });
+    await db('sequence_sends')
+      .where({ id: sendId })
+      .update({ status: 'failed', failed_at: db.fn.now(), error: error.slice(0, 500) });
     return advance('failed');
   };
   if (step.channel === 'email' && !contact.email) return fail('the contact has no email address');
@@ -157,9 +244,14 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
         date: new Date(input.now),
         headers: { 'List-Unsubscribe': `<${base}/u/${token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       });
-      await db('sequence_sends').where({ id: sendId }).update({
-        status: 'sent', sent_at: new Date(input.now), provider_id: info.messageId, ...(info.accepted ? { delivered_at: db.fn.now() } : {}),
-      });
+      await db('sequence_sends')
+        .where({ id: sendId })
+        .update({
+          status: 'sent',
+          sent_at: new Date(input.now),
+          provider_id: info.messageId,
+          ...(info.accepted ? { delivered_at: db.fn.now() } : {}),
+        });
     } else {
       const r = await deps.sms.send({
         from: seq.send_from_number!,
@@ -167,7 +259,9 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
         body: renderSms(step, contact),
         statusCallback: `${deps.config.baseUrl}/api/hooks/twilio/status`,
       });
-      await db('sequence_sends').where({ id: sendId }).update({ status: 'sent', sent_at: new Date(input.now), provider_id: r.sid });
+      await db('sequence_sends')
+        .where({ id: sendId })
+        .update({ status: 'sent', sent_at: new Date(input.now), provider_id: r.sid });
     }
   } catch (err) {
     if (notAccepted(err)) {
@@ -175,7 +269,9 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
       throw err; // nothing went out: Temporal retries the activity
     }
     if (permanent(err)) return fail(String((err as Error).message ?? err));
-    await db('sequence_sends').where({ id: sendId }).update({ status: 'unknown', error: String((err as Error).message ?? err).slice(0, 500) });
+    await db('sequence_sends')
+      .where({ id: sendId })
+      .update({ status: 'unknown', error: String((err as Error).message ?? err).slice(0, 500) });
     return advance('duplicate');
   }
   return advance('sent');

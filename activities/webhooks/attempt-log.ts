@@ -43,7 +43,13 @@ export async function openAttempt(
  * subscription's failure run. The subscription row is only written when something changes (or its
  * last success is older than a second), so that a burst to one endpoint does not queue on its row.
  */
-async function closeSuccess(db: Db, d: { id: string; subscription_id: string }, attemptKey: string, o: AttemptOutcome, nowMs: number): Promise<void> {
+async function closeSuccess(
+  db: Db,
+  d: { id: string; subscription_id: string },
+  attemptKey: string,
+  o: AttemptOutcome,
+  nowMs: number,
+): Promise<void> {
   const now = new Date(nowMs);
   await db.raw(
     `with a as (
@@ -99,14 +105,16 @@ export async function closeAttempt(
   }
   const nextDelayMs = o.outcome === 'failure' ? retryDelayMs(s.retryIndex, s.rand, o.retryAfterMs) : null;
   await db.transaction(async (trx) => {
-    await trx('webhook_attempts').where({ attempt_key: attemptKey }).update({
-      outcome: o.outcome,
-      status_code: o.statusCode,
-      error: o.error?.slice(0, 1000) ?? null,
-      response_body: o.responseBody,
-      duration_ms: o.durationMs,
-      finished_at: trx.fn.now(),
-    });
+    await trx('webhook_attempts')
+      .where({ attempt_key: attemptKey })
+      .update({
+        outcome: o.outcome,
+        status_code: o.statusCode,
+        error: o.error?.slice(0, 1000) ?? null,
+        response_body: o.responseBody,
+        duration_ms: o.durationMs,
+        finished_at: trx.fn.now(),
+      });
     const status = o.outcome === 'success' ? 'succeeded' : nextDelayMs == null ? 'failed' : 'pending';
     await trx('webhook_deliveries')
       .where({ id: d.id })

@@ -8,7 +8,10 @@ import { E_TIMEOUT, Semaphore, withTimeout, type SemaphoreInterface } from 'asyn
 export class EndpointGate {
   private readonly gates = new Map<string, { sem: SemaphoreInterface; users: number }>();
 
-  constructor(private readonly capacity: number, private readonly waitMs: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly waitMs: number,
+  ) {}
 
   /** Run `fn` holding one of the endpoint's local slots; `null` when none came free in time. */
   async run<T>(key: string, fn: () => Promise<T>): Promise<T | null> {

@@ -65,7 +65,10 @@ export function postPinned(
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        const text = Buffer.concat(chunks).subarray(0, RESPONSE_LOG_BYTES).toString('utf8').replace(/\u0000/g, '');
+        const text = Buffer.concat(chunks)
+          .subarray(0, RESPONSE_LOG_BYTES)
+          .toString('utf8')
+          .replace(/\u0000/g, '');
         finish(null, { status: res.statusCode ?? 0, headers: res.headers, body: text });
         res.destroy();
       };

@@ -59,24 +59,45 @@ export function webhooksActivities(deps: ActivityDeps) {
 
   /** The delivery and its subscription (and, given an attempt key, whether that attempt exists) in one query. */
   async function load(deliveryId: string, attemptKey?: string): Promise<DeliveryJoin | undefined> {
-    const q = db('webhook_deliveries as d')
-      .join('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-      .where('d.id', deliveryId);
+    const q = db('webhook_deliveries as d').join('webhook_subscriptions as s', 's.id', 'd.subscription_id').where('d.id', deliveryId);
     if (attemptKey) q.select(db.raw('exists (select 1 from webhook_attempts a where a.attempt_key = ?) as replayed', [attemptKey]));
-    return q.first('d.id', 'd.team_id', 'd.subscription_id', 'd.event_type', 'd.body', 'd.status', 's.url', { sub_status: 's.status' }, 's.secret', 's.previous_secret', 's.previous_secret_expires_at');
+    return q.first(
+      'd.id',
+      'd.team_id',
+      'd.subscription_id',
+      'd.event_type',
+      'd.body',
+      'd.status',
+      's.url',
+      { sub_status: 's.status' },
+      's.secret',
+      's.previous_secret',
+      's.previous_secret_expires_at',
+    );
   }
 
   async function send(d: DeliveryJoin): Promise<AttemptOutcome> {
     const started = Date.now();
     try {
       const target = await resolveDeliveryTarget(d.url, config.ALLOW_PRIVATE_WEBHOOK_URLS);
-      const previous = d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now() ? d.previous_secret : null;
+      const previous =
+        d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now() ? d.previous_secret : null;
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'FSS-Webhooks/1.0',
-        ...signatureHeaders({ msgId: d.id, eventType: d.event_type, timestampSec: Math.floor(Date.now() / 1000), body: d.body, secret: d.secret, previousSecret: previous }),
+        ...signatureHeaders({
+          msgId: d.id,
+          eventType: d.event_type,
+          timestampSec: Math.floor(Date.now() / 1000),
+          body: d.body,
+          secret: d.secret,
+          previousSecret: previous,
+        }),
       };
-      const res = await postPinned(target, headers, d.body, { timeoutMs: DELIVERY_TIMEOUT_MS, signal: Context.current().cancellationSignal });
+      const res = await postPinned(target, headers, d.body, {
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+        signal: Context.current().cancellationSignal,
+      });
       const outcome = classifyStatus(res.status);
       const retryAfter = res.headers['retry-after'];
       return {
@@ -89,7 +110,14 @@ export function webhooksActivities(deps: ActivityDeps) {
       };
     } catch (err) {
       if (Context.current().cancellationSignal.aborted) throw err; // the workflow finishes the row
-      return { outcome: 'failure', statusCode: null, error: errorText(err), responseBody: null, durationMs: Date.now() - started, retryAfterMs: null };
+      return {
+        outcome: 'failure',
+        statusCode: null,
+        error: errorText(err),
+        responseBody: null,
+        durationMs: Date.now() - started,
+        retryAfterMs: null,
+      };
     }
   }
 
@@ -103,7 +131,9 @@ export function webhooksActivities(deps: ActivityDeps) {
       const d = await load(input.deliveryId, input.attemptKey);
       if (!d || d.status !== 'pending') return { outcome: 'stopped', nextDelayMs: null };
       if (d.sub_status !== 'active') {
-        await db('webhook_deliveries').where({ id: d.id, status: 'pending' }).update({ status: 'cancelled', next_attempt_at: null, completed_at: new Date(input.nowMs), updated_at: db.fn.now() });
+        await db('webhook_deliveries')
+          .where({ id: d.id, status: 'pending' })
+          .update({ status: 'cancelled', next_attempt_at: null, completed_at: new Date(input.nowMs), updated_at: db.fn.now() });
         return { outcome: 'stopped', nextDelayMs: null };
       }
       // A replay after a lost worker runs the same attempt key again: finish that row, never resend under it.
@@ -131,19 +161,26 @@ export function webhooksActivities(deps: ActivityDeps) {
 
   /** Finish the row of an attempt that did not complete (idempotent), or report that nothing was sent. */
   async function finishLost(input: AttemptInput & { error: string }): Promise<AttemptResult> {
-      const d = await load(input.deliveryId);
-      const row = await db('webhook_attempts').where({ attempt_key: input.attemptKey }).first('outcome', 'attempt_number');
-      if (d) await releaseSlot(db, d.subscription_id, input.attemptKey);
-      if (!d) return { outcome: 'stopped', nextDelayMs: null };
-      if (!row) return { outcome: 'not_attempted', nextDelayMs: null };
-      if (row.outcome) {
-        const r = await db('webhook_deliveries').where({ id: d.id }).first('status', 'next_attempt_at');
-        const nextDelayMs = r?.status === 'pending' && r.next_attempt_at ? Math.max(0, r.next_attempt_at.getTime() - input.nowMs) : null;
-        return { outcome: row.outcome, nextDelayMs, attemptNumber: row.attempt_number };
-      }
-      const o: AttemptOutcome = { outcome: 'failure', statusCode: null, error: `the attempt did not finish: ${input.error}`, responseBody: null, durationMs: null, retryAfterMs: null };
-      const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input);
-      return { outcome: 'failure', nextDelayMs, attemptNumber: row.attempt_number };
+    const d = await load(input.deliveryId);
+    const row = await db('webhook_attempts').where({ attempt_key: input.attemptKey }).first('outcome', 'attempt_number');
+    if (d) await releaseSlot(db, d.subscription_id, input.attemptKey);
+    if (!d) return { outcome: 'stopped', nextDelayMs: null };
+    if (!row) return { outcome: 'not_attempted', nextDelayMs: null };
+    if (row.outcome) {
+      const r = await db('webhook_deliveries').where({ id: d.id }).first('status', 'next_attempt_at');
+      const nextDelayMs = r?.status === 'pending' && r.next_attempt_at ? Math.max(0, r.next_attempt_at.getTime() - input.nowMs) : null;
+      return { outcome: row.outcome, nextDelayMs, attemptNumber: row.attempt_number };
+    }
+    const o: AttemptOutcome = {
+      outcome: 'failure',
+      statusCode: null,
+      error: `the attempt did not finish: ${input.error}`,
+      responseBody: null,
+      durationMs: null,
+      retryAfterMs: null,
+    };
+    const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input);
+    return { outcome: 'failure', nextDelayMs, attemptNumber: row.attempt_number };
   }
 
   /**

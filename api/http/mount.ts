@@ -32,7 +32,8 @@ async function readBody(ctx: Context, route: RouteDef): Promise<unknown> {
   if (hasBody(ctx)) {
     const accepts = route.accepts ?? ['json'];
     const type = ctx.request.is('application/json', 'application/x-www-form-urlencoded');
-    const ok = (type === 'application/json' && accepts.includes('json')) ||
+    const ok =
+      (type === 'application/json' && accepts.includes('json')) ||
       (type === 'application/x-www-form-urlencoded' && accepts.includes('form'));
     if (!ok) {
       const want = accepts.map((a) => (a === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')).join(' or ');

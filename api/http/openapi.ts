@@ -59,7 +59,9 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       responses: {
         [status]: ok,
         400: { description: 'Invalid request', content: { 'application/json': { schema: errorSchema } } },
-        ...(route.auth === 'public' ? {} : { 401: { description: 'Missing or invalid credential' }, 403: { description: 'Insufficient scope' } }),
+        ...(route.auth === 'public'
+          ? {}
+          : { 401: { description: 'Missing or invalid credential' }, 403: { description: 'Insufficient scope' } }),
         429: { description: 'Rate limited' },
       },
     });

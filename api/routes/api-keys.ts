@@ -15,7 +15,7 @@ export const apiKeyRoutes = [
     method: 'get',
     path: '/api/v1/api-keys',
     auth: { dashboardOnly: true },
-    summary: 'List the team\'s API keys (secrets are never shown again)',
+    summary: "List the team's API keys (secrets are never shown again)",
     tags: ['api-keys'],
     handler: async ({ principal, deps }) => {
       const keys = await listApiKeys(deps.db, principal.teamId);
@@ -65,7 +65,7 @@ export const apiKeyRoutes = [
     method: 'post',
     path: '/api/v1/api-keys/:id/regenerate',
     auth: { dashboardOnly: true },
-    summary: 'Replace the key\'s secret; the old one stops working at once',
+    summary: "Replace the key's secret; the old one stops working at once",
     tags: ['api-keys'],
     params: zIdParams,
     handler: async ({ params, principal, deps }) => {

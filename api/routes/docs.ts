@@ -24,7 +24,9 @@ export function docsRoutes(all: () => RouteDef[]): RouteDef[] {
       tags: ['docs'],
       raw: true,
       handler: async ({ ctx, deps }) => {
-        const d = doc(deps.config.baseUrl) as { paths: Record<string, Record<string, { summary?: string; description?: string; tags?: string[] }>> };
+        const d = doc(deps.config.baseUrl) as {
+          paths: Record<string, Record<string, { summary?: string; description?: string; tags?: string[] }>>;
+        };
         const rows = Object.entries(d.paths).flatMap(([p, ops]) =>
           Object.entries(ops).map(
             ([m, op]) =>

@@ -12,7 +12,10 @@ export const healthRoutes = [
     raw: true,
     handler: async ({ ctx, deps }) => {
       const [pg, temporal] = await Promise.all([
-        deps.db.raw('select 1').then(() => true, () => false),
+        deps.db.raw('select 1').then(
+          () => true,
+          () => false,
+        ),
         deps.temporalHealthy().catch(() => false),
       ]);
       ctx.status = pg && temporal ? 200 : 503;

@@ -21,11 +21,12 @@ export const meRoutes = [
     method: 'patch',
     path: '/api/v1/me',
     auth: { scope: 'user:write' },
-    summary: 'Update the acting user\'s name or timezone',
+    summary: "Update the acting user's name or timezone",
     tags: ['user'],
     body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), timezone: zIanaZone.optional() }),
     handler: async ({ body, principal, deps }) => {
-      const [user] = await deps.db('users')
+      const [user] = await deps
+        .db('users')
         .where({ id: principal.userId, team_id: principal.teamId })
         .update({ ...body, updated_at: deps.db.fn.now() })
         .returning('*');

@@ -9,7 +9,7 @@ export const teamRoutes = [
     method: 'get',
     path: '/api/v1/team',
     auth: { scope: 'team:read' },
-    summary: 'The caller\'s team',
+    summary: "The caller's team",
     tags: ['team'],
     handler: async ({ principal, deps }) => ({ data: await getTeam(deps.db, principal.teamId) }),
   }),
@@ -17,9 +17,12 @@ export const teamRoutes = [
     method: 'patch',
     path: '/api/v1/team',
     auth: { scope: 'team:write' },
-    summary: 'Update the team\'s name or settings',
+    summary: "Update the team's name or settings",
     tags: ['team'],
-    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), settings: z.record(z.string().max(100), z.unknown()).optional() }),
+    body: z.strictObject({
+      name: z.string().trim().min(1).max(200).optional(),
+      settings: z.record(z.string().max(100), z.unknown()).optional(),
+    }),
     handler: async ({ body, principal, deps }) => ({ data: await updateTeam(deps.db, principal.teamId, body) }),
   }),
   defineRoute({

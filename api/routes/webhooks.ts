@@ -20,7 +20,10 @@ const write = { scope: 'webhooks:write' } as const;
 
 const fields = {
   url: z.string().trim().min(1).max(2048),
-  events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length * 4),
+  events: z
+    .array(z.enum(WEBHOOK_EVENTS))
+    .min(1)
+    .max(WEBHOOK_EVENTS.length * 4),
   form_id: zUuid.nullable(),
   description: zText(500),
   status: z.enum(['active', 'disabled']),
@@ -65,7 +68,9 @@ export const webhooksRoutes: RouteDef[] = [
     summary: 'Read a webhook subscription',
     tags,
     params: zIdParams,
-    handler: async ({ params, principal, deps }) => ({ data: presentSubscription(await getSubscriptionRow(deps.db, principal.teamId, params.id)) }),
+    handler: async ({ params, principal, deps }) => ({
+      data: presentSubscription(await getSubscriptionRow(deps.db, principal.teamId, params.id)),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -116,7 +121,8 @@ export const webhooksRoutes: RouteDef[] = [
     tags,
     params: zIdParams,
     query: z.object({ ...paginationQuery, status: z.enum(DELIVERY_STATUSES).optional() }),
-    handler: async ({ params, query, principal, deps }) => listDeliveries(deps.db, principal.teamId, params.id, toPage(query), query.status),
+    handler: async ({ params, query, principal, deps }) =>
+      listDeliveries(deps.db, principal.teamId, params.id, toPage(query), query.status),
   }),
   defineRoute({
     method: 'post',

@@ -134,7 +134,19 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const t of ['rate_limits', 'idempotency_keys', 'events', 'outbox', 'contacts', 'availability_date_overrides', 'availability_schedules', 'sessions', 'api_keys', 'users', 'teams']) {
+  for (const t of [
+    'rate_limits',
+    'idempotency_keys',
+    'events',
+    'outbox',
+    'contacts',
+    'availability_date_overrides',
+    'availability_schedules',
+    'sessions',
+    'api_keys',
+    'users',
+    'teams',
+  ]) {
     await knex.schema.dropTableIfExists(t);
   }
 }

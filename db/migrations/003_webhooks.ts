@@ -24,7 +24,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('last_success_at', { useTz: true });
     t.timestamps(true, true);
   });
-  await knex.raw(`ALTER TABLE webhook_subscriptions ADD CONSTRAINT webhook_subscriptions_status_ck CHECK (status IN ('active','disabled'))`);
+  await knex.raw(
+    `ALTER TABLE webhook_subscriptions ADD CONSTRAINT webhook_subscriptions_status_ck CHECK (status IN ('active','disabled'))`,
+  );
   await knex.raw('CREATE INDEX webhook_subscriptions_list_idx ON webhook_subscriptions (team_id, created_at DESC, id DESC)');
   await knex.raw(`CREATE INDEX webhook_subscriptions_active_idx ON webhook_subscriptions (team_id) WHERE status = 'active'`);
 
@@ -45,7 +47,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamps(true, true);
     t.unique(['subscription_id', 'event_id']);
   });
-  await knex.raw(`ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_status_ck CHECK (status IN ('pending','succeeded','failed','cancelled'))`);
+  await knex.raw(
+    `ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_status_ck CHECK (status IN ('pending','succeeded','failed','cancelled'))`,
+  );
   await knex.raw('CREATE INDEX webhook_deliveries_list_idx ON webhook_deliveries (subscription_id, created_at DESC, id DESC)');
 
   await knex.schema.createTable('webhook_attempts', (t) => {

@@ -90,7 +90,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['team_id', 'contact_id']);
     t.index(['host_user_id', 'start_time']);
   });
-  await knex.raw(`ALTER TABLE meetings ADD CONSTRAINT meetings_time_check CHECK (end_time > start_time AND block_start <= start_time AND block_end >= end_time)`);
+  await knex.raw(
+    `ALTER TABLE meetings ADD CONSTRAINT meetings_time_check CHECK (end_time > start_time AND block_start <= start_time AND block_end >= end_time)`,
+  );
   await knex.raw(`ALTER TABLE meetings ADD CONSTRAINT meetings_status_check
     CHECK (status IN ('pending_confirmation','scheduled','completed','cancelled','rescheduled','no_show'))`);
   // Double booking is impossible by construction (primary host).
@@ -140,7 +142,15 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const t of ['calendar_feeds', 'calendar_events', 'meeting_hosts', 'meetings', 'event_types', 'scheduling_page_hosts', 'scheduling_pages']) {
+  for (const t of [
+    'calendar_feeds',
+    'calendar_events',
+    'meeting_hosts',
+    'meetings',
+    'event_types',
+    'scheduling_page_hosts',
+    'scheduling_pages',
+  ]) {
     await knex.schema.dropTableIfExists(t);
   }
 }

@@ -49,7 +49,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('ended_at', { useTz: true });
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
-  await knex.raw(`CREATE UNIQUE INDEX sequence_enrollments_one_active_uq ON sequence_enrollments (sequence_id, contact_id) WHERE status = 'active'`);
+  await knex.raw(
+    `CREATE UNIQUE INDEX sequence_enrollments_one_active_uq ON sequence_enrollments (sequence_id, contact_id) WHERE status = 'active'`,
+  );
   await knex.raw('CREATE INDEX sequence_enrollments_list_idx ON sequence_enrollments (sequence_id, enrolled_at DESC, id DESC)');
   await knex.raw('CREATE INDEX sequence_enrollments_contact_idx ON sequence_enrollments (team_id, contact_id, enrolled_at DESC)');
 

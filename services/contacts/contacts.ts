@@ -27,7 +27,20 @@ export interface Tag {
   name: string;
 }
 
-const COLUMNS = ['id', 'team_id', 'email', 'phone', 'first_name', 'last_name', 'timezone', 'custom_fields', 'unsubscribed_email', 'unsubscribed_sms', 'created_at', 'updated_at'];
+const COLUMNS = [
+  'id',
+  'team_id',
+  'email',
+  'phone',
+  'first_name',
+  'last_name',
+  'timezone',
+  'custom_fields',
+  'unsubscribed_email',
+  'unsubscribed_sms',
+  'created_at',
+  'updated_at',
+];
 
 export function presentContact(c: ContactRow, tags: Tag[]) {
   return {
@@ -69,7 +82,8 @@ export async function listContacts(db: Db, teamId: string, page: Page, f: Contac
   const base = db('contacts as c').where('c.team_id', teamId).whereNull('c.deleted_at');
   if (f.email) base.where('c.email', f.email);
   if (f.form_id) base.whereExists(db('submissions as s').whereRaw('s.contact_id = c.id').where('s.form_id', f.form_id).select(db.raw('1')));
-  if (f.tag_id) base.whereExists(db('contact_tag_links as l').whereRaw('l.contact_id = c.id').where('l.tag_id', f.tag_id).select(db.raw('1')));
+  if (f.tag_id)
+    base.whereExists(db('contact_tag_links as l').whereRaw('l.contact_id = c.id').where('l.tag_id', f.tag_id).select(db.raw('1')));
   if (f.q) {
     const like = `%${f.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     base.where((w) =>
@@ -77,11 +91,26 @@ export async function listContacts(db: Db, teamId: string, page: Page, f: Contac
     );
   }
   const [rows, countRow] = await Promise.all([
-    base.clone().select(COLUMNS.map((c) => `c.${c}`)).orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(page.perPage).offset(page.offset),
+    base
+      .clone()
+      .select(COLUMNS.map((c) => `c.${c}`))
+      .orderBy([
+        { column: 'c.created_at', order: 'desc' },
+        { column: 'c.id', order: 'desc' },
+      ])
+      .limit(page.perPage)
+      .offset(page.offset),
     base.clone().count<{ count: number }[]>({ count: '*' }).first(),
   ]);
-  const tags = await tagsOf(db, rows.map((r: ContactRow) => r.id));
-  return listEnvelope(rows.map((r: ContactRow) => presentContact(r, tags.get(r.id) ?? [])), Number(countRow?.count ?? 0), page);
+  const tags = await tagsOf(
+    db,
+    rows.map((r: ContactRow) => r.id),
+  );
+  return listEnvelope(
+    rows.map((r: ContactRow) => presentContact(r, tags.get(r.id) ?? [])),
+    Number(countRow?.count ?? 0),
+    page,
+  );
 }
 
 export async function getContactRow(db: Executor, teamId: string, id: string, lock = false): Promise<ContactRow> {
@@ -104,7 +133,13 @@ export async function contactDetail(db: Db, teamId: string, id: string) {
   const [enrollments, meetings, submissions] = await Promise.all([
     listContactEnrollments(db, teamId, id),
     listContactMeetingIds(db, teamId, id),
-    db('submissions').where({ team_id: teamId, contact_id: id }).orderBy([{ column: 'submitted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).pluck('id'),
+    db('submissions')
+      .where({ team_id: teamId, contact_id: id })
+      .orderBy([
+        { column: 'submitted_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .pluck('id'),
   ]);
   return { ...contact, enrollments, meetings, submissions };
 }
@@ -151,8 +186,14 @@ export async function deleteContact(deps: Pick<ServiceDeps, 'db' | 'outbox'>, te
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     await getContactRow(trx, teamId, id, true);
     await trx('contacts').where({ id }).update({
-      email: null, phone: null, first_name: null, last_name: null, timezone: null,
-      custom_fields: '{}', deleted_at: trx.fn.now(), updated_at: trx.fn.now(),
+      email: null,
+      phone: null,
+      first_name: null,
+      last_name: null,
+      timezone: null,
+      custom_fields: '{}',
+      deleted_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
     });
     await trx('contact_tag_links').where({ contact_id: id }).delete();
     await trx('submissions')

@@ -14,7 +14,15 @@ export const presentTag = (t: TagRow) => ({ id: t.id, name: t.name, created_at: 
 
 export async function listTags(db: Db, teamId: string, page: Page) {
   const q = db('contact_tags').where({ team_id: teamId }).select('id', 'name', 'created_at', 'updated_at');
-  return paginate(q, page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], presentTag);
+  return paginate(
+    q,
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    presentTag,
+  );
 }
 
 /** Tag names are unique per team, compared case-insensitively: a duplicate gets 409. */
@@ -43,7 +51,10 @@ async function ownTag(db: Db, teamId: string, tagId: string): Promise<void> {
 export async function addTag(db: Db, teamId: string, contactId: string, tagId: string) {
   await getContactRow(db, teamId, contactId);
   await ownTag(db, teamId, tagId);
-  await db('contact_tag_links').insert({ contact_id: contactId, tag_id: tagId, team_id: teamId }).onConflict(['contact_id', 'tag_id']).ignore();
+  await db('contact_tag_links')
+    .insert({ contact_id: contactId, tag_id: tagId, team_id: teamId })
+    .onConflict(['contact_id', 'tag_id'])
+    .ignore();
   return contactWithTags(db, teamId, contactId);
 }
 

@@ -34,8 +34,18 @@ export function contactUpsertSql(teamId: string, input: ContactInput, from?: str
        updated_at = now()
      RETURNING id, (xmax = 0) AS created`,
     bindings: [
-      teamId, input.email, set.first_name ?? null, set.last_name ?? null, set.phone ?? null, set.timezone ?? null, custom,
-      set.first_name ?? null, set.last_name ?? null, set.phone ?? null, set.timezone ?? null, custom,
+      teamId,
+      input.email,
+      set.first_name ?? null,
+      set.last_name ?? null,
+      set.phone ?? null,
+      set.timezone ?? null,
+      custom,
+      set.first_name ?? null,
+      set.last_name ?? null,
+      set.phone ?? null,
+      set.timezone ?? null,
+      custom,
     ],
   };
 }

@@ -42,7 +42,10 @@ export async function formAnalytics(db: Db, teamId: string, formId: string, wind
     viewsBy('device_type'),
   ]);
 
-  const combine = (s: Array<{ key: string | null; partial: number; completed: number }>, v: Array<{ key: string | null; views: number }>) => {
+  const combine = (
+    s: Array<{ key: string | null; partial: number; completed: number }>,
+    v: Array<{ key: string | null; views: number }>,
+  ) => {
     const m = new Map<string | null, Bucket>();
     const at = (k: string | null) => m.get(k) ?? (m.set(k, { views: 0, starts: 0, partial: 0, completed: 0 }), m.get(k)!);
     for (const r of s) Object.assign(at(r.key), { partial: r.partial, completed: r.completed, starts: r.partial + r.completed });
@@ -50,12 +53,20 @@ export async function formAnalytics(db: Db, teamId: string, formId: string, wind
     return [...m.entries()].sort((a, b) => b[1].starts - a[1].starts || b[1].views - a[1].views).map(([key, b]) => ({ key, ...b }));
   };
   const byUtm = combine(subsUtm, viewsUtm);
-  const total = byUtm.reduce((t, b) => ({ views: t.views + b.views, starts: t.starts + b.starts, partial: t.partial + b.partial, completed: t.completed + b.completed }), {
-    views: 0,
-    starts: 0,
-    partial: 0,
-    completed: 0,
-  });
+  const total = byUtm.reduce(
+    (t, b) => ({
+      views: t.views + b.views,
+      starts: t.starts + b.starts,
+      partial: t.partial + b.partial,
+      completed: t.completed + b.completed,
+    }),
+    {
+      views: 0,
+      starts: 0,
+      partial: 0,
+      completed: 0,
+    },
+  );
   return {
     form_id: formId,
     since: window.since ?? null,

@@ -20,7 +20,7 @@ export function normalizeFields(input: FieldInput[], existing: FormField[] = [])
       for (let n = 2; explicit.has(name) || used.has(name); n++) name = `${base}_${n}`;
     }
     used.add(name);
-    const id = f.id && ids.has(f.id) ? f.id : byName.get(name)?.id ?? randomUUID();
+    const id = f.id && ids.has(f.id) ? f.id : (byName.get(name)?.id ?? randomUUID());
     const field: FormField = {
       id,
       type: f.type,
@@ -34,8 +34,8 @@ export function normalizeFields(input: FieldInput[], existing: FormField[] = [])
       field.options = (f.options ?? []).map((o): FieldOption => (typeof o === 'string' ? { label: o, value: o } : o));
     }
     if (f.type === 'number' || f.type === 'rating') {
-      field.min = f.type === 'rating' ? 1 : f.min ?? null;
-      field.max = f.type === 'rating' ? f.max ?? 5 : f.max ?? null;
+      field.min = f.type === 'rating' ? 1 : (f.min ?? null);
+      field.max = f.type === 'rating' ? (f.max ?? 5) : (f.max ?? null);
     }
     if (f.type === 'hidden') field.default_value = f.default_value ?? null;
     return field;

@@ -115,7 +115,15 @@ export async function getForm(db: Executor, teamId: string, id: string): Promise
 export async function listForms(db: Db, teamId: string, page: Page, status?: string) {
   const q = db('forms').where({ team_id: teamId }).select('id', 'title', 'slug', 'type', 'status', 'created_at', 'updated_at');
   if (status) q.where({ status });
-  return paginate(q, page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], presentFormSummary);
+  return paginate(
+    q,
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    presentFormSummary,
+  );
 }
 
 export async function updateForm(db: Db, teamId: string, id: string, input: UpdateFormInput): Promise<FormRow> {

@@ -6,7 +6,11 @@ import { zUuid } from '../../core/validate';
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 /** Non-empty text without control characters. */
 export const text = (max: number, min = 0) =>
-  z.string().min(min).max(max).refine((s) => !CONTROL.test(s), { error: 'contains control characters' });
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .refine((s) => !CONTROL.test(s), { error: 'contains control characters' });
 
 export const FORM_TYPES = ['standard', 'multi_step', 'quiz'] as const;
 export const FORM_STATUSES = ['draft', 'published', 'archived'] as const;
@@ -19,7 +23,10 @@ export const fieldInput = z
     id: zUuid.optional(),
     type: z.enum(FIELD_TYPES),
     label: text(200, 1),
-    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: 'must be letters, digits and _ (max 64), not starting with a digit' }).optional(),
+    name: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { error: 'must be letters, digits and _ (max 64), not starting with a digit' })
+      .optional(),
     placeholder: text(200).nullable().optional(),
     required: z.boolean().optional(),
     /** Accepted so a GET response can be sent back; the array order decides. */
@@ -30,8 +37,10 @@ export const fieldInput = z
     default_value: text(1000).nullable().optional(),
   })
   .superRefine((f, ctx) => {
-    if (CHOICE_TYPES.includes(f.type) && !f.options) ctx.addIssue({ code: 'custom', path: ['options'], message: `is required for a ${f.type} field` });
-    if (!CHOICE_TYPES.includes(f.type) && f.options) ctx.addIssue({ code: 'custom', path: ['options'], message: `is only for select, multi_select and radio fields` });
+    if (CHOICE_TYPES.includes(f.type) && !f.options)
+      ctx.addIssue({ code: 'custom', path: ['options'], message: `is required for a ${f.type} field` });
+    if (!CHOICE_TYPES.includes(f.type) && f.options)
+      ctx.addIssue({ code: 'custom', path: ['options'], message: `is only for select, multi_select and radio fields` });
     if (f.type === 'rating' && f.max != null && (!Number.isInteger(f.max) || f.max < 1 || f.max > 10)) {
       ctx.addIssue({ code: 'custom', path: ['max'], message: 'must be a whole number from 1 to 10 for a rating' });
     }
@@ -64,17 +73,26 @@ const rule = z.strictObject({
 const embedOrigin = z
   .string()
   .max(255)
-  .regex(/^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?\/?$/, { error: 'must be an origin such as https://example.com or https://*.example.com (no path)' })
+  .regex(/^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?\/?$/, {
+    error: 'must be an origin such as https://example.com or https://*.example.com (no path)',
+  })
   .transform((s) => s.toLowerCase().replace(/\/$/, ''));
 
 export const settingsInput = z.strictObject({
   /** Who may frame `/f/<slug>?embed=1`: null = anyone, [] = nobody. */
   embed_allowed_origins: z.array(embedOrigin).max(50).nullable().optional(),
-  redirect_url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048).nullable().optional(),
+  redirect_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .max(2048)
+    .nullable()
+    .optional(),
   success_message: text(2000).nullable().optional(),
   submit_label: text(100).nullable().optional(),
   notify_emails: z.array(z.email()).max(20).optional(),
-  qualification: z.strictObject({ match: z.enum(['all', 'any']).optional(), rules: z.array(rule).max(50) }).nullable().optional(),
+  qualification: z
+    .strictObject({ match: z.enum(['all', 'any']).optional(), rules: z.array(rule).max(50) })
+    .nullable()
+    .optional(),
 });
 export type SettingsInput = z.infer<typeof settingsInput>;
 
@@ -102,11 +120,20 @@ export const createFormBody = z
   .refine(titleAlias, { error: 'title and name are aliases; send one', path: ['name'] });
 export type CreateFormInput = z.infer<typeof createFormBody>;
 
-export const updateFormBody = z.strictObject(formShape).refine(titleAlias, { error: 'title and name are aliases; send one', path: ['name'] });
+export const updateFormBody = z
+  .strictObject(formShape)
+  .refine(titleAlias, { error: 'title and name are aliases; send one', path: ['name'] });
 export type UpdateFormInput = z.infer<typeof updateFormBody>;
 
 export const TRACKING_KEYS = [
-  'partner_token', 'attribution_id', 'tracking_id', 'visitor_id', 'session_id', 'utm_source', 'utm_medium', 'utm_campaign',
+  'partner_token',
+  'attribution_id',
+  'tracking_id',
+  'visitor_id',
+  'session_id',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
 ] as const;
 export type TrackingKey = (typeof TRACKING_KEYS)[number];
 

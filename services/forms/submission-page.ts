@@ -74,12 +74,22 @@ export async function seekPage(db: Db, formId: string, f: WindowFilters, offset:
     if (skipped + n > offset) return { total, before: new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS), offset: offset - skipped };
     skipped += n;
   }
-  return { total, before: lowDay ?? (counts.length ? new Date(`${counts[counts.length - 1].day}T00:00:00Z`) : null), offset: offset - skipped };
+  return {
+    total,
+    before: lowDay ?? (counts.length ? new Date(`${counts[counts.length - 1].day}T00:00:00Z`) : null),
+    offset: offset - skipped,
+  };
 }
 
 /** The page's rows: the filters, bounded by the seek, newest first. */
 export function pageRows(db: Db, formId: string, f: WindowFilters, seek: PageSeek, limit: number, columns: string[]): Knex.QueryBuilder {
   const q = rowsQuery(db, formId, f).select(columns);
   if (seek.before) q.where('submitted_at', '<', seek.before);
-  return q.orderBy([{ column: 'submitted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(seek.offset);
+  return q
+    .orderBy([
+      { column: 'submitted_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset(seek.offset);
 }

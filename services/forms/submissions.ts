@@ -82,8 +82,14 @@ export async function updateSubmission(
     const removed = Object.keys(patch).filter((k) => patch[k] === null);
     const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== null));
     const kept = Object.fromEntries(Object.entries(current.fields).filter(([k]) => !removed.includes(k)));
-    const { values, issues } = validateValues(form.fields, given, { mode: 'json', requireAll: current.status === 'completed', previous: kept });
-    for (const k of removed) if (!form.fields.some((f) => f.name === k) && !(k in current.fields)) issues.push({ path: `fields.${k}`, message: 'is not a field of this form' });
+    const { values, issues } = validateValues(form.fields, given, {
+      mode: 'json',
+      requireAll: current.status === 'completed',
+      previous: kept,
+    });
+    for (const k of removed)
+      if (!form.fields.some((f) => f.name === k) && !(k in current.fields))
+        issues.push({ path: `fields.${k}`, message: 'is not a field of this form' });
     if (issues.length) throw validationFailed(issues.map((i) => ({ ...i, path: `body.${i.path}` })));
     const fields = { ...kept, ...values };
     const qualified = current.status === 'completed' && isQualified(form.settings.qualification, fields);

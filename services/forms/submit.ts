@@ -73,14 +73,21 @@ export async function submitPublic(
 
   let previous: { id: string; fields: Record<string, FieldValue>; metadata: SubmissionMetadata } | undefined;
   if (body.submission_id) {
-    previous = await deps.db('submissions').where({ id: body.submission_id, form_id: form.id }).first('id', 'status', 'fields', 'metadata')
+    previous = await deps
+      .db('submissions')
+      .where({ id: body.submission_id, form_id: form.id })
+      .first('id', 'status', 'fields', 'metadata')
       .then((r) => {
         if (!r) throw notFound('Submission');
         if (r.status !== 'partial') throw conflict('This submission is already completed', 'invalid_transition');
         return r;
       });
   }
-  const { values, issues } = validateValues(form.fields, body.fields ?? {}, { mode, requireAll: status === 'completed', previous: previous?.fields });
+  const { values, issues } = validateValues(form.fields, body.fields ?? {}, {
+    mode,
+    requireAll: status === 'completed',
+    previous: previous?.fields,
+  });
   if (issues.length) throw validationFailed(issues, 'Some answers need attention');
 
   const merged = { ...(previous?.fields ?? {}), ...values };
@@ -92,7 +99,8 @@ export async function submitPublic(
     // (atomic without BEGIN/COMMIT). It writes nothing when the team has webhook subscriptions to
     // fan out to (or the form was unpublished meanwhile): then the transaction below does it. A
     // form that emails its submissions needs the outbox, so it takes the transaction at once.
-    const events: EventType[] = status === 'completed' ? ['submission.created', ...(qualified ? ['submission.qualified' as const] : [])] : [];
+    const events: EventType[] =
+      status === 'completed' ? ['submission.created', ...(qualified ? ['submission.qualified' as const] : [])] : [];
     const done = status === 'completed' && notifiesOnSubmission(form) ? null : await insertSubmission(deps.db, form, row, events);
     if (done) return { id: done.id, status, created: true, dropped: false };
     return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {

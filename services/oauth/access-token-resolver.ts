@@ -25,7 +25,16 @@ export async function resolveAccessToken(db: Db, token: string): Promise<Princip
     .where({ 'o.access_hash': sha256Hex(token) })
     .whereNull('o.revoked_at')
     .whereNull('i.revoked_at')
-    .first('o.app_id', 'o.scopes', 'o.access_expires_at', 'u.id as user_id', 'u.team_id', 'u.role', 't.plan', db.raw('(a.live is not null) as approved'));
+    .first(
+      'o.app_id',
+      'o.scopes',
+      'o.access_expires_at',
+      'u.id as user_id',
+      'u.team_id',
+      'u.role',
+      't.plan',
+      db.raw('(a.live is not null) as approved'),
+    );
   if (!row) return null;
   if (new Date(row.access_expires_at).getTime() <= Date.now()) {
     throw unauthorized('The access token has expired; use the refresh token to get a new one', 'token_expired');

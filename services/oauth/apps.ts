@@ -41,15 +41,46 @@ export interface AppRow extends AppLive {
 
 /** Every column but the secret hash and the icon bytes. */
 export const APP_COLUMNS = [
-  'id', 'team_id', 'created_by', 'name', 'description', 'short_description', 'website_url', 'privacy_policy_url',
-  'terms_url', 'documentation_url', 'category', 'redirect_uris', 'scopes', 'screenshots', 'icon_width', 'icon_height',
-  'icon_bytes', 'client_id', 'status', 'review_stage', 'review_round', 'live', 'submitted_at', 'approved_at',
-  'created_at', 'updated_at',
+  'id',
+  'team_id',
+  'created_by',
+  'name',
+  'description',
+  'short_description',
+  'website_url',
+  'privacy_policy_url',
+  'terms_url',
+  'documentation_url',
+  'category',
+  'redirect_uris',
+  'scopes',
+  'screenshots',
+  'icon_width',
+  'icon_height',
+  'icon_bytes',
+  'client_id',
+  'status',
+  'review_stage',
+  'review_round',
+  'live',
+  'submitted_at',
+  'approved_at',
+  'created_at',
+  'updated_at',
 ].map((c) => `apps.${c}`);
 
 export const LIVE_FIELDS: Array<keyof AppLive> = [
-  'name', 'description', 'short_description', 'website_url', 'privacy_policy_url', 'terms_url', 'documentation_url',
-  'category', 'redirect_uris', 'scopes', 'screenshots',
+  'name',
+  'description',
+  'short_description',
+  'website_url',
+  'privacy_policy_url',
+  'terms_url',
+  'documentation_url',
+  'category',
+  'redirect_uris',
+  'scopes',
+  'screenshots',
 ];
 
 export function iconInfo(row: Pick<AppRow, 'icon_width' | 'icon_height' | 'icon_bytes'>): PngInfo | null {
@@ -107,13 +138,17 @@ export function iconColumns(icon: string | null) {
 }
 
 export async function getTeamApp(db: Executor, teamId: string, id: string): Promise<AppRow> {
-  const row = await db('apps').where({ 'apps.id': id, 'apps.team_id': teamId }).first([...APP_COLUMNS, installsCount(db)]);
+  const row = await db('apps')
+    .where({ 'apps.id': id, 'apps.team_id': teamId })
+    .first([...APP_COLUMNS, installsCount(db)]);
   if (!row) throw notFound('App');
   return row;
 }
 
 export async function getAppById(db: Executor, id: string): Promise<AppRow | undefined> {
-  return db('apps').where({ 'apps.id': id }).first([...APP_COLUMNS, installsCount(db)]);
+  return db('apps')
+    .where({ 'apps.id': id })
+    .first([...APP_COLUMNS, installsCount(db)]);
 }
 
 export interface AppInput {
@@ -150,7 +185,9 @@ export async function createApp(db: Db, teamId: string, userId: string, input: A
 
 export async function rotateSecret(db: Db, teamId: string, id: string) {
   const secret = newClientSecret();
-  const n = await db('apps').where({ id, team_id: teamId }).update({ client_secret_hash: sha256Hex(secret), updated_at: db.fn.now() });
+  const n = await db('apps')
+    .where({ id, team_id: teamId })
+    .update({ client_secret_hash: sha256Hex(secret), updated_at: db.fn.now() });
   if (!n) throw notFound('App');
   return { app: await getTeamApp(db, teamId, id), secret };
 }

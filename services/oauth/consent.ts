@@ -21,7 +21,11 @@ function redirect(ctx: Context, location: string, status = 302): void {
 }
 
 /** Handle the checks every authorize step shares. Returns the valid request, or null when answered. */
-async function validate(ctx: Context, deps: ServiceDeps, input: Record<string, unknown>): Promise<Extract<AuthorizeCheck, { kind: 'ok' }> | null> {
+async function validate(
+  ctx: Context,
+  deps: ServiceDeps,
+  input: Record<string, unknown>,
+): Promise<Extract<AuthorizeCheck, { kind: 'ok' }> | null> {
   const check = await checkAuthorizeRequest(deps.db, input);
   if (check.kind === 'page_error') {
     sendPage(ctx, 400, errorPage(check.message));
@@ -37,15 +41,23 @@ async function validate(ctx: Context, deps: ServiceDeps, input: Record<string, u
 /** An app still in development can be authorized only by users of its own team. */
 function developmentRefused(ctx: Context, check: Extract<AuthorizeCheck, { kind: 'ok' }>, session: BrowserSession): boolean {
   if (check.client.approved || check.client.teamId === session.teamId) return false;
-  redirect(ctx, redirectWith(check.params.redirect_uri, {
-    error: 'access_denied',
-    error_description: 'This app is in development and can be authorized only by its own team',
-    state: check.params.state,
-  }));
+  redirect(
+    ctx,
+    redirectWith(check.params.redirect_uri, {
+      error: 'access_denied',
+      error_description: 'This app is in development and can be authorized only by its own team',
+      state: check.params.state,
+    }),
+  );
   return true;
 }
 
-function showLogin(ctx: Context, deps: ServiceDeps, check: Extract<AuthorizeCheck, { kind: 'ok' }>, extra: { error?: string; email?: string; status?: number } = {}): void {
+function showLogin(
+  ctx: Context,
+  deps: ServiceDeps,
+  check: Extract<AuthorizeCheck, { kind: 'ok' }>,
+  extra: { error?: string; email?: string; status?: number } = {},
+): void {
   const returnTo = new URLSearchParams(check.params as unknown as Record<string, string>).toString();
   const csrf = loginCsrf(ctx, deps.config.baseUrl);
   sendPage(ctx, extra.status ?? 200, loginPage({ appName: check.client.name, returnTo, csrf, error: extra.error, email: extra.email }));
@@ -59,14 +71,18 @@ export async function showAuthorize(ctx: Context, deps: ServiceDeps): Promise<vo
   if (!session) return showLogin(ctx, deps, check);
   if (developmentRefused(ctx, check, session)) return;
   const app = await deps.db('apps').where({ id: check.client.id }).first('website_url', 'live');
-  sendPage(ctx, 200, consentPage({
-    appName: check.client.name,
-    websiteUrl: app?.live?.website_url ?? app?.website_url ?? null,
-    developmentApp: !check.client.approved,
-    userEmail: session.email,
-    scopes: check.scopes,
-    fields: { ...(check.params as unknown as Record<string, string>), csrf: consentCsrf(session.token) },
-  }));
+  sendPage(
+    ctx,
+    200,
+    consentPage({
+      appName: check.client.name,
+      websiteUrl: app?.live?.website_url ?? app?.website_url ?? null,
+      developmentApp: !check.client.approved,
+      userEmail: session.email,
+      scopes: check.scopes,
+      fields: { ...(check.params as unknown as Record<string, string>), csrf: consentCsrf(session.token) },
+    }),
+  );
 }
 
 /** The login form posts back its authorize parameters; re-validate them before anything else. */

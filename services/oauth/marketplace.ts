@@ -18,7 +18,10 @@ export function listedApps(db: Db): Knex.QueryBuilder {
   return db('apps')
     .whereNotNull('apps.live')
     .select(
-      'apps.id', 'apps.live', 'apps.icon_bytes', 'apps.approved_at',
+      'apps.id',
+      'apps.live',
+      'apps.icon_bytes',
+      'apps.approved_at',
       db.raw(`(select count(*) from app_installs i where i.app_id = apps.id and i.revoked_at is null)::int as installs`),
       db.raw(`(select round(avg(r.rating)::numeric, 2) from app_ratings r where r.app_id = apps.id) as rating_average`),
       db.raw(`(select count(*) from app_ratings r where r.app_id = apps.id)::int as rating_count`),
@@ -50,7 +53,8 @@ export function filterListed(q: Knex.QueryBuilder, filters: { category?: string;
   if (filters.q) {
     const like = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q.where((w) =>
-      w.whereRaw(`apps.live->>'name' ilike ?`, [like])
+      w
+        .whereRaw(`apps.live->>'name' ilike ?`, [like])
         .orWhereRaw(`apps.live->>'short_description' ilike ?`, [like])
         .orWhereRaw(`apps.live->>'description' ilike ?`, [like]),
     );
@@ -64,16 +68,46 @@ export async function getListedApp(db: Db, id: string): Promise<ListedRow> {
   return row;
 }
 
-export function presentRating(r: { id: string; app_id: string; user_id: string; rating: number; title: string | null; body: string | null; created_at: Date; updated_at: Date; author_name?: string | null }) {
-  return { id: r.id, app_id: r.app_id, rating: r.rating, title: r.title, body: r.body, author_name: r.author_name ?? null, created_at: r.created_at, updated_at: r.updated_at };
+export function presentRating(r: {
+  id: string;
+  app_id: string;
+  user_id: string;
+  rating: number;
+  title: string | null;
+  body: string | null;
+  created_at: Date;
+  updated_at: Date;
+  author_name?: string | null;
+}) {
+  return {
+    id: r.id,
+    app_id: r.app_id,
+    rating: r.rating,
+    title: r.title,
+    body: r.body,
+    author_name: r.author_name ?? null,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
 }
 
 /** One review per user per app; only listed apps can be reviewed. */
-export async function createRating(db: Db, p: { teamId: string; userId: string }, input: { app_id: string; rating: number; title?: string | null; body?: string | null }) {
+export async function createRating(
+  db: Db,
+  p: { teamId: string; userId: string },
+  input: { app_id: string; rating: number; title?: string | null; body?: string | null },
+) {
   await getListedApp(db, input.app_id);
   try {
     const [row] = await db('app_ratings')
-      .insert({ team_id: p.teamId, user_id: p.userId, app_id: input.app_id, rating: input.rating, title: input.title ?? null, body: input.body ?? null })
+      .insert({
+        team_id: p.teamId,
+        user_id: p.userId,
+        app_id: input.app_id,
+        rating: input.rating,
+        title: input.title ?? null,
+        body: input.body ?? null,
+      })
       .returning('*');
     return row;
   } catch (err) {

@@ -65,7 +65,9 @@ export function createModel(db: Db): OAuth2Server.AuthorizationCodeModel & OAuth
       const found = await findClient(db, clientId);
       // The authorize step passes null (no secret involved); the token step must authenticate.
       if (clientSecret === null) return found?.client ?? false;
-      const ok = found ? safeEqual(sha256Hex(clientSecret ?? ''), found.secretHash) : safeEqual(sha256Hex(clientSecret ?? ''), sha256Hex(''));
+      const ok = found
+        ? safeEqual(sha256Hex(clientSecret ?? ''), found.secretHash)
+        : safeEqual(sha256Hex(clientSecret ?? ''), sha256Hex(''));
       return found && clientSecret && ok ? found.client : false;
     },
 
@@ -99,7 +101,9 @@ export function createModel(db: Db): OAuth2Server.AuthorizationCodeModel & OAuth
     },
 
     async getAuthorizationCode(code) {
-      const row = await db('oauth_codes').where({ code_hash: sha256Hex(code) }).first();
+      const row = await db('oauth_codes')
+        .where({ code_hash: sha256Hex(code) })
+        .first();
       if (!row) return false;
       if (row.used_at) {
         // A second use: revoke whatever the first use issued (RFC 6749 §4.1.2).
@@ -150,7 +154,9 @@ export function createModel(db: Db): OAuth2Server.AuthorizationCodeModel & OAuth
     },
 
     async getRefreshToken(refreshToken) {
-      const row = await db('oauth_tokens').where({ refresh_hash: sha256Hex(refreshToken) }).first();
+      const row = await db('oauth_tokens')
+        .where({ refresh_hash: sha256Hex(refreshToken) })
+        .first();
       if (!row || row.revoked_at) return false;
       if (row.rotated_at) {
         // Reuse of a rotated refresh token: someone holds a stolen copy. Revoke the whole family.

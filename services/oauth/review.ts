@@ -18,13 +18,15 @@ function checklistOrThrow(app: AppRow, message: string): void {
 
 async function startRound(trx: Executor, enqueue: Enqueue, app: AppRow): Promise<void> {
   const round = app.review_round + 1;
-  await trx('apps').where({ id: app.id }).update({
-    review_round: round,
-    review_stage: 'submission',
-    status: app.live ? 'approved' : 'in_review',
-    submitted_at: trx.fn.now(),
-    updated_at: trx.fn.now(),
-  });
+  await trx('apps')
+    .where({ id: app.id })
+    .update({
+      review_round: round,
+      review_stage: 'submission',
+      status: app.live ? 'approved' : 'in_review',
+      submitted_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    });
   await enqueue({
     workflowType: 'appReviewWorkflow',
     workflowId: reviewWorkflowId(app.id, round),
@@ -51,7 +53,9 @@ export async function updateApp(deps: ServiceDeps, teamId: string, id: string, p
     const update: Record<string, unknown> = { ...fields, ...(icon !== undefined ? iconColumns(icon) : {}), updated_at: trx.fn.now() };
     const major = app.live !== null && isMajorChange(app, patch);
     if (app.live) {
-      const minor = Object.fromEntries(Object.entries(fields).filter(([k]) => LIVE_FIELDS.includes(k as never) && k !== 'scopes' && k !== 'redirect_uris'));
+      const minor = Object.fromEntries(
+        Object.entries(fields).filter(([k]) => LIVE_FIELDS.includes(k as never) && k !== 'scopes' && k !== 'redirect_uris'),
+      );
       update.live = JSON.stringify({ ...app.live, ...minor });
     }
     await trx('apps').where({ id }).update(update);
@@ -71,7 +75,10 @@ export async function submitApp(deps: ServiceDeps, teamId: string, id: string): 
     const app = await lockApp(trx, teamId, id);
     if (ACTIVE_STAGES.includes(app.review_stage ?? '')) throw conflict('The app is already in review', 'invalid_transition');
     if (app.live && app.review_stage === 'approved') {
-      throw conflict('The app is approved; minor updates go live at once and major changes re-enter review by themselves', 'invalid_transition');
+      throw conflict(
+        'The app is approved; minor updates go live at once and major changes re-enter review by themselves',
+        'invalid_transition',
+      );
     }
     checklistOrThrow(app, 'The app is not ready for submission');
     if (app.review_stage === 'changes_requested') {
@@ -87,14 +94,16 @@ export async function submitApp(deps: ServiceDeps, teamId: string, id: string): 
   return getTeamApp(deps.db, teamId, id);
 }
 
-
 /** A staff reviewer's decision on the current stage, sent to the review workflow as a signal. */
 export async function decide(deps: ServiceDeps, reviewerId: string, appId: string, outcome: StageOutcome, notes: string | null) {
   const app = await getAppById(deps.db, appId);
   if (!app) throw notFound('App');
   const stage = app.review_stage as ReviewStage | null;
   if (!stage || !DECISION_STAGES.includes(stage)) {
-    throw conflict(`The app is not waiting for a reviewer's decision (stage: ${app.review_stage ?? 'not submitted'})`, 'invalid_transition');
+    throw conflict(
+      `The app is not waiting for a reviewer's decision (stage: ${app.review_stage ?? 'not submitted'})`,
+      'invalid_transition',
+    );
   }
   const sent = await deps.outbox.signal(reviewWorkflowId(app.id, app.review_round), decisionSignal, { stage, outcome, notes, reviewerId });
   if (!sent) throw new ApiError(503, 'service_unavailable', 'The review process could not be reached; try again');

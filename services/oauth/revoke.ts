@@ -14,7 +14,13 @@ export async function handleRevokeRequest(ctx: Context, db: Db, body: Record<str
   const client = clientId && clientSecret ? ((await createModel(db).getClient(clientId, clientSecret)) as OAuthClient | false) : false;
   if (!client) {
     const basic = /^Basic /i.test(ctx.get('authorization'));
-    writeOAuthError(ctx, 401, 'invalid_client', 'Client authentication failed', basic ? { 'WWW-Authenticate': 'Basic realm="Service"' } : {});
+    writeOAuthError(
+      ctx,
+      401,
+      'invalid_client',
+      'Client authentication failed',
+      basic ? { 'WWW-Authenticate': 'Basic realm="Service"' } : {},
+    );
     return;
   }
   const token = body.token;
@@ -26,7 +32,9 @@ export async function handleRevokeRequest(ctx: Context, db: Db, body: Record<str
   const hint = body.token_type_hint;
   const order = hint === 'access_token' ? ['access_hash', 'refresh_hash'] : ['refresh_hash', 'access_hash'];
   for (const column of order) {
-    const row = await db('oauth_tokens').where({ [column]: hash, app_id: client.id }).first('id');
+    const row = await db('oauth_tokens')
+      .where({ [column]: hash, app_id: client.id })
+      .first('id');
     if (!row) continue;
     if (column === 'refresh_hash') await revokeFamilies(db, { id: row.id });
     else await db('oauth_tokens').where({ id: row.id }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
@@ -39,7 +47,10 @@ export async function handleRevokeRequest(ctx: Context, db: Db, body: Record<str
 
 /** Disconnect: the install is revoked and every token of the app for this user stops working. */
 export async function disconnectApp(db: Executor, userId: string, teamId: string, appId: string): Promise<boolean> {
-  const n = await db('app_installs').where({ app_id: appId, user_id: userId, team_id: teamId }).whereNull('revoked_at').update({ revoked_at: db.fn.now(), updated_at: db.fn.now() });
+  const n = await db('app_installs')
+    .where({ app_id: appId, user_id: userId, team_id: teamId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now(), updated_at: db.fn.now() });
   if (!n) return false;
   await db('oauth_tokens').where({ app_id: appId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
   return true;

@@ -41,7 +41,13 @@ export function toOAuthRequest(ctx: Context, body: Record<string, unknown>): OAu
 }
 
 /** An RFC 6749 §5.2 error body. */
-export function writeOAuthError(ctx: Context, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
+export function writeOAuthError(
+  ctx: Context,
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): void {
   ctx.status = status;
   ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache', ...headers });
   ctx.body = { error, error_description: description };
@@ -50,7 +56,10 @@ export function writeOAuthError(ctx: Context, status: number, error: string, des
 /** Turn a library error into the RFC 6749 response. Internal failures are logged and never described. */
 export function writeLibraryError(ctx: Context, err: unknown, response?: OAuth2Server.Response): void {
   if (!(err instanceof OAuth2Server.OAuthError) || err.name === 'server_error') {
-    logger.error({ err: err instanceof OAuth2Server.OAuthError ? (err as { inner?: unknown }).inner ?? err : err }, 'oauth request failed');
+    logger.error(
+      { err: err instanceof OAuth2Server.OAuthError ? ((err as { inner?: unknown }).inner ?? err) : err },
+      'oauth request failed',
+    );
     writeOAuthError(ctx, 500, 'server_error', 'Something went wrong on our side; it has been logged');
     return;
   }

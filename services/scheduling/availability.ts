@@ -16,7 +16,8 @@ export function localDayRange(startDate: string, endDate: string, zone: string, 
   const today = DateTime.fromMillis(now, { zone }).startOf('day');
   if (end < start) throw validationFailed([{ path: `${prefix}end_date`, message: 'must not be before start_date' }]);
   if (start < today) throw validationFailed([{ path: `${prefix}start_date`, message: 'is in the past' }]);
-  if (end.diff(start, 'days').days >= MAX_RANGE_DAYS) throw validationFailed([{ path: `${prefix}end_date`, message: `the range may span at most ${MAX_RANGE_DAYS} days` }]);
+  if (end.diff(start, 'days').days >= MAX_RANGE_DAYS)
+    throw validationFailed([{ path: `${prefix}end_date`, message: `the range may span at most ${MAX_RANGE_DAYS} days` }]);
   return { from: start.startOf('day').toMillis(), to: end.plus({ days: 1 }).startOf('day').toMillis() };
 }
 
@@ -28,16 +29,32 @@ export async function slotsFor(db: Db, ctx: BookingContext, from: number, to: nu
 /** Variant A: one date, UTC ISO strings; round-robin adds round_robin and available_host_count. */
 export async function availabilityA(
   db: Db,
-  q: { user_id: string; team_id: string; date: string; duration?: number; timezone?: string; event_type_id?: string; scheduling_page_id?: string },
+  q: {
+    user_id: string;
+    team_id: string;
+    date: string;
+    duration?: number;
+    timezone?: string;
+    event_type_id?: string;
+    scheduling_page_id?: string;
+  },
 ) {
   const zone = q.timezone ?? 'UTC';
   const now = Date.now();
-  const ctx = await resolveContext(db, { teamId: q.team_id, userId: q.user_id, eventTypeId: q.event_type_id, pageId: q.scheduling_page_id, duration: q.duration });
+  const ctx = await resolveContext(db, {
+    teamId: q.team_id,
+    userId: q.user_id,
+    eventTypeId: q.event_type_id,
+    pageId: q.scheduling_page_id,
+    duration: q.duration,
+  });
   const dateRange = (() => {
     try {
       return localDayRange(q.date, q.date, zone, now, 'query.');
     } catch (err) {
-      throw validationFailed([{ path: 'query.date', message: (err as { details?: Array<{ message: string }> }).details?.[0]?.message ?? 'invalid date' }]);
+      throw validationFailed([
+        { path: 'query.date', message: (err as { details?: Array<{ message: string }> }).details?.[0]?.message ?? 'invalid date' },
+      ]);
     }
   })();
   const slots = await slotsFor(db, ctx, dateRange.from, dateRange.to, now);

@@ -44,8 +44,8 @@ export interface CalendarEventRow {
 }
 
 const REASONS: Record<SlotRejectReason, string> = {
-  outside_availability: 'The requested time is outside the host\'s availability',
-  off_increment: 'The requested start is not on the event type\'s start time increment',
+  outside_availability: "The requested time is outside the host's availability",
+  off_increment: "The requested start is not on the event type's start time increment",
   within_notice: 'The requested start is within the minimum notice period',
   past_horizon: 'The requested start is beyond the booking horizon (max booking days)',
   busy: 'This time slot is already taken',
@@ -60,7 +60,9 @@ function checkRequest(req: BookingRequest, ctx: BookingContext, now: number): vo
     throw validationFailed([{ path: 'body.end', message: 'the meeting must last a whole number of minutes between 5 and 720' }]);
   }
   if (req.exactDuration && ctx.eventType && minutes !== ctx.eventType.duration_minutes) {
-    throw validationFailed([{ path: 'body.end_time', message: `must be start_time + ${ctx.eventType.duration_minutes} minutes (the event type's duration)` }]);
+    throw validationFailed([
+      { path: 'body.end_time', message: `must be start_time + ${ctx.eventType.duration_minutes} minutes (the event type's duration)` },
+    ]);
   }
   if (req.guests.length > 0 && ctx.eventType && !ctx.eventType.guests_allowed) {
     throw validationFailed([{ path: 'body.guests', message: 'this event type does not allow guests' }]);
@@ -150,7 +152,14 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         .returning('*');
       const all = groupHosts ?? [hostId];
       await sp('meeting_hosts').insert(
-        all.map((h) => ({ meeting_id: meetingId, host_user_id: h, team_id: ctx.teamId, block_start: blockStart, block_end: blockEnd, active: true })),
+        all.map((h) => ({
+          meeting_id: meetingId,
+          host_user_id: h,
+          team_id: ctx.teamId,
+          block_start: blockStart,
+          block_end: blockEnd,
+          active: true,
+        })),
       );
       return row as MeetingRow;
     });

@@ -2,6 +2,9 @@ import type { Executor } from '../../db/knex';
 
 /** Ids of the contact's meetings (any status), earliest first. Used by the contact detail. */
 export async function listContactMeetingIds(db: Executor, teamId: string, contactId: string): Promise<string[]> {
-  const rows = await db('meetings').where({ team_id: teamId, contact_id: contactId }).orderBy([{ column: 'start_time' }, { column: 'id' }]).select('id');
+  const rows = await db('meetings')
+    .where({ team_id: teamId, contact_id: contactId })
+    .orderBy([{ column: 'start_time' }, { column: 'id' }])
+    .select('id');
   return rows.map((r: { id: string }) => r.id);
 }

@@ -31,7 +31,12 @@ export interface EventTypeInput {
 function refuseUnsupported(input: EventTypeInput): void {
   if (input.location_type === 'video_provider_3') {
     throw validationFailed(
-      [{ path: 'body.location_type', message: 'video_provider_3 is not yet supported: link generation exists for video_provider_1 and video_provider_2 only' }],
+      [
+        {
+          path: 'body.location_type',
+          message: 'video_provider_3 is not yet supported: link generation exists for video_provider_1 and video_provider_2 only',
+        },
+      ],
       'video_provider_3 is not yet supported',
     );
   }
@@ -56,23 +61,37 @@ export async function listEventTypes(db: Db, teamId: string, pageId: string, pag
   await getPageRow(db, teamId, pageId);
   const base = db('event_types').where({ scheduling_page_id: pageId, team_id: teamId });
   const [rows, count] = await Promise.all([
-    base.clone().orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]).limit(page.perPage).offset(page.offset),
+    base
+      .clone()
+      .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
+      .limit(page.perPage)
+      .offset(page.offset),
     base.clone().count<{ count: number }[]>({ count: '*' }).first(),
   ]);
   return listEnvelope(rows.map(presentEventType), Number(count?.count ?? 0), page);
 }
 
 const slugTaken = (db: Executor, pageId: string, exceptId?: string) => async (slug: string) =>
-  !!(await db('event_types').where({ scheduling_page_id: pageId, slug }).modify((q) => (exceptId ? q.whereNot({ id: exceptId }) : q)).first('id'));
+  !!(await db('event_types')
+    .where({ scheduling_page_id: pageId, slug })
+    .modify((q) => (exceptId ? q.whereNot({ id: exceptId }) : q))
+    .first('id'));
 
 export async function createEventType(db: Db, teamId: string, pageId: string, input: EventTypeInput & { title: string }) {
   refuseUnsupported(input);
   return db.transaction(async (trx) => {
     await getPageRow(trx, teamId, pageId);
     const slug = await chooseSlug(input.slug, input.title, slugTaken(trx, pageId));
-    const position = input.position ?? Number((await trx('event_types').where({ scheduling_page_id: pageId }).count<{ count: number }[]>({ count: '*' }).first())?.count ?? 0);
+    const position =
+      input.position ??
+      Number(
+        (await trx('event_types').where({ scheduling_page_id: pageId }).count<{ count: number }[]>({ count: '*' }).first())?.count ?? 0,
+      );
     const [row] = await mapUniqueViolation(
-      () => trx('event_types').insert({ ...columns(input), position, slug, team_id: teamId, scheduling_page_id: pageId }).returning('*'),
+      () =>
+        trx('event_types')
+          .insert({ ...columns(input), position, slug, team_id: teamId, scheduling_page_id: pageId })
+          .returning('*'),
       `The slug "${slug}" is already taken on this page`,
     );
     return presentEventType(row);
@@ -87,7 +106,11 @@ export async function updateEventType(db: Db, teamId: string, pageId: string, id
     if (input.slug !== undefined && input.slug !== current.slug) patch.slug = await chooseSlug(input.slug, '', slugTaken(trx, pageId, id));
     if (!Object.keys(patch).length) return presentEventType(current);
     const [row] = await mapUniqueViolation(
-      () => trx('event_types').where({ id }).update({ ...patch, updated_at: trx.fn.now() }).returning('*'),
+      () =>
+        trx('event_types')
+          .where({ id })
+          .update({ ...patch, updated_at: trx.fn.now() })
+          .returning('*'),
       'The slug is already taken on this page',
     );
     return presentEventType(row);

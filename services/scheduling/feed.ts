@@ -20,7 +20,9 @@ export async function rotateFeed(db: Db, baseUrl: string, teamId: string, userId
 /** The feed: the host's meetings (as primary or group host) from 30 days back, cancelled ones as CANCELLED. */
 export async function renderFeed(db: Db, token: string): Promise<string> {
   const clean = token.replace(/\.ics$/, '');
-  const feed = await db('calendar_feeds').where({ token_hash: sha256Hex(clean) }).first();
+  const feed = await db('calendar_feeds')
+    .where({ token_hash: sha256Hex(clean) })
+    .first();
   if (!feed) throw notFound('Calendar feed');
   const user = await db('users').where({ id: feed.user_id }).first('id', 'email', 'name');
   const rows = await db('meeting_hosts as mh')

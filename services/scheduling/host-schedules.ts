@@ -15,7 +15,9 @@ export async function loadHostSchedules(db: Executor, hostIds: string[], from: n
   const lo = new Date(from - DAY);
   const hi = new Date(to + DAY);
   const [schedules, meetings, events, users] = await Promise.all([
-    db('availability_schedules').whereIn('user_id', hostIds).orderBy([{ column: 'is_default', order: 'desc' }, { column: 'created_at' }]),
+    db('availability_schedules')
+      .whereIn('user_id', hostIds)
+      .orderBy([{ column: 'is_default', order: 'desc' }, { column: 'created_at' }]),
     db('meeting_hosts as mh')
       .join('meetings as m', 'm.id', 'mh.meeting_id')
       .whereIn('mh.host_user_id', hostIds)
@@ -23,7 +25,12 @@ export async function loadHostSchedules(db: Executor, hostIds: string[], from: n
       .where('m.start_time', '<', hi)
       .where('m.end_time', '>', lo)
       .select('mh.host_user_id', 'm.start_time', 'm.end_time'),
-    db('calendar_events').whereIn('host_user_id', hostIds).where({ source: 'external' }).where('start_time', '<', hi).where('end_time', '>', lo).select('host_user_id', 'start_time', 'end_time'),
+    db('calendar_events')
+      .whereIn('host_user_id', hostIds)
+      .where({ source: 'external' })
+      .where('start_time', '<', hi)
+      .where('end_time', '>', lo)
+      .select('host_user_id', 'start_time', 'end_time'),
     db('users').whereIn('id', hostIds).select('id', 'timezone'),
   ]);
   const scheduleOf = new Map<string, { id: string; timezone: string; rules: HostSchedule['rules'] }>();
@@ -46,7 +53,12 @@ export async function loadHostSchedules(db: Executor, hostIds: string[], from: n
       overrides: s
         ? overrides
             .filter((o: { schedule_id: string }) => o.schedule_id === s.id)
-            .map((o: { date: string; is_unavailable: boolean; start: string | null; end: string | null }) => ({ date: o.date, is_unavailable: o.is_unavailable, start: o.start, end: o.end }))
+            .map((o: { date: string; is_unavailable: boolean; start: string | null; end: string | null }) => ({
+              date: o.date,
+              is_unavailable: o.is_unavailable,
+              start: o.start,
+              end: o.end,
+            }))
         : [],
       busy,
     };

@@ -29,7 +29,15 @@ export function listMeetings(db: Db, teamId: string, page: Page, f: MeetingFilte
   if (f.since) base.where('start_time', '>', f.since);
   if (f.until) base.where('start_time', '<', f.until);
   if (f.scheduling_page_id) base.where({ scheduling_page_id: f.scheduling_page_id });
-  return paginate(base, page, [{ column: 'start_time', order: 'asc' }, { column: 'id', order: 'asc' }], presentMeetingSummary);
+  return paginate(
+    base,
+    page,
+    [
+      { column: 'start_time', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ],
+    presentMeetingSummary,
+  );
 }
 
 async function meetingRow(db: Executor, teamId: string, id: string, lock = false): Promise<MeetingRow> {
@@ -75,9 +83,19 @@ export async function enqueueCleanup(
 }
 
 /** Set a status in a transaction: keeps meeting_hosts' active flag (the exclusion guard) in step. */
-export async function setStatus(trx: Executor, id: string, status: MeetingStatus, extra: Record<string, unknown> = {}): Promise<MeetingRow> {
-  const [row] = await trx('meetings').where({ id }).update({ status, ...extra, updated_at: trx.fn.now() }).returning('*');
-  await trx('meeting_hosts').where({ meeting_id: id }).update({ active: ACTIVE_STATUSES.includes(status) });
+export async function setStatus(
+  trx: Executor,
+  id: string,
+  status: MeetingStatus,
+  extra: Record<string, unknown> = {},
+): Promise<MeetingRow> {
+  const [row] = await trx('meetings')
+    .where({ id })
+    .update({ status, ...extra, updated_at: trx.fn.now() })
+    .returning('*');
+  await trx('meeting_hosts')
+    .where({ meeting_id: id })
+    .update({ active: ACTIVE_STATUSES.includes(status) });
   return row;
 }
 
@@ -107,7 +125,10 @@ export async function updateMeeting(
     if (input.cancellation_reason !== undefined) extra.cancellation_reason = input.cancellation_reason;
     if (!changes) {
       if (!Object.keys(extra).length) return m;
-      const [r] = await trx('meetings').where({ id }).update({ ...extra, updated_at: trx.fn.now() }).returning('*');
+      const [r] = await trx('meetings')
+        .where({ id })
+        .update({ ...extra, updated_at: trx.fn.now() })
+        .returning('*');
       return r as MeetingRow;
     }
     const updated = await setStatus(trx, id, target, extra);

@@ -25,12 +25,17 @@ export async function getPageRow(db: Executor, teamId: string, id: string): Prom
 }
 
 export async function pageHostIds(db: Executor, pageId: string): Promise<string[]> {
-  const rows = await db('scheduling_page_hosts').where({ page_id: pageId }).orderBy([{ column: 'position' }, { column: 'user_id' }]).select('user_id');
+  const rows = await db('scheduling_page_hosts')
+    .where({ page_id: pageId })
+    .orderBy([{ column: 'position' }, { column: 'user_id' }])
+    .select('user_id');
   return rows.map((r: { user_id: string }) => r.user_id);
 }
 
 async function hostIdsByPage(db: Executor, pageIds: string[]): Promise<Map<string, string[]>> {
-  const rows = await db('scheduling_page_hosts').whereIn('page_id', pageIds).orderBy([{ column: 'position' }, { column: 'user_id' }]);
+  const rows = await db('scheduling_page_hosts')
+    .whereIn('page_id', pageIds)
+    .orderBy([{ column: 'position' }, { column: 'user_id' }]);
   const map = new Map<string, string[]>();
   for (const r of rows) map.set(r.page_id, [...(map.get(r.page_id) ?? []), r.user_id]);
   return map;
@@ -50,19 +55,35 @@ async function setHosts(trx: Executor, teamId: string, pageId: string, userIds: 
 export async function listPages(db: Db, teamId: string, page: Page, status?: string) {
   const base = db('scheduling_pages').where({ team_id: teamId });
   if (status) base.where({ status });
-  const result = await paginate(base, page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], (r: PageRow) => r);
-  const hosts = await hostIdsByPage(db, result.data.map((p) => p.id));
+  const result = await paginate(
+    base,
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    (r: PageRow) => r,
+  );
+  const hosts = await hostIdsByPage(
+    db,
+    result.data.map((p) => p.id),
+  );
   return { ...result, data: result.data.map((p) => presentPageSummary(p, hosts.get(p.id) ?? [])) };
 }
 
 export async function readPage(db: Executor, teamId: string, id: string) {
   const row = await getPageRow(db, teamId, id);
-  const eventTypes: EventTypeRow[] = await db('event_types').where({ scheduling_page_id: id }).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]);
+  const eventTypes: EventTypeRow[] = await db('event_types')
+    .where({ scheduling_page_id: id })
+    .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]);
   return presentPage(row, await pageHostIds(db, id), eventTypes);
 }
 
 const slugTaken = (db: Executor, exceptId?: string) => async (slug: string) =>
-  !!(await db('scheduling_pages').where({ slug }).modify((q) => (exceptId ? q.whereNot({ id: exceptId }) : q)).first('id'));
+  !!(await db('scheduling_pages')
+    .where({ slug })
+    .modify((q) => (exceptId ? q.whereNot({ id: exceptId }) : q))
+    .first('id'));
 
 export async function createPage(db: Db, teamId: string, actingUserId: string, input: PageInput & { title: string }) {
   return db.transaction(async (trx) => {
@@ -102,7 +123,13 @@ export async function updatePage(db: Db, teamId: string, id: string, input: Page
       patch.published_at = input.status === 'published' ? trx.fn.now() : null;
     }
     if (Object.keys(patch).length) {
-      await mapUniqueViolation(() => trx('scheduling_pages').where({ id }).update({ ...patch, updated_at: trx.fn.now() }), 'The slug is already taken');
+      await mapUniqueViolation(
+        () =>
+          trx('scheduling_pages')
+            .where({ id })
+            .update({ ...patch, updated_at: trx.fn.now() }),
+        'The slug is already taken',
+      );
     }
     if (input.host_user_ids !== undefined) await setHosts(trx, teamId, id, input.host_user_ids);
     return readPage(trx, teamId, id);

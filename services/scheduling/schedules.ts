@@ -17,7 +17,9 @@ async function scheduleRow(db: Db, teamId: string, id: string): Promise<Schedule
 }
 
 async function overridesOf(db: Db, scheduleIds: string[]): Promise<Map<string, OverrideRow[]>> {
-  const rows: OverrideRow[] = await db('availability_date_overrides').whereIn('schedule_id', scheduleIds).orderBy([{ column: 'date' }, { column: 'id' }]);
+  const rows: OverrideRow[] = await db('availability_date_overrides')
+    .whereIn('schedule_id', scheduleIds)
+    .orderBy([{ column: 'date' }, { column: 'id' }]);
   const map = new Map<string, OverrideRow[]>();
   for (const r of rows) map.set(r.schedule_id, [...(map.get(r.schedule_id) ?? []), r]);
   return map;
@@ -26,8 +28,19 @@ async function overridesOf(db: Db, scheduleIds: string[]): Promise<Map<string, O
 export async function listSchedules(db: Db, teamId: string, page: Page, userId?: string) {
   const base = db('availability_schedules').where({ team_id: teamId });
   if (userId) base.where({ user_id: userId });
-  const result = await paginate(base, page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], (r: ScheduleRow) => r);
-  const overrides = await overridesOf(db, result.data.map((s) => s.id));
+  const result = await paginate(
+    base,
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    (r: ScheduleRow) => r,
+  );
+  const overrides = await overridesOf(
+    db,
+    result.data.map((s) => s.id),
+  );
   return { ...result, data: result.data.map((s) => presentSchedule(s, overrides.get(s.id) ?? [])) };
 }
 
@@ -43,7 +56,10 @@ export async function updateSchedule(db: Db, teamId: string, id: string, input: 
   if (input.name !== undefined) patch.name = input.name;
   if (input.timezone !== undefined) patch.timezone = input.timezone;
   if (input.rules !== undefined) patch.rules = JSON.stringify(input.rules);
-  if (Object.keys(patch).length) await db('availability_schedules').where({ id }).update({ ...patch, updated_at: db.fn.now() });
+  if (Object.keys(patch).length)
+    await db('availability_schedules')
+      .where({ id })
+      .update({ ...patch, updated_at: db.fn.now() });
   return readSchedule(db, teamId, id);
 }
 

@@ -18,7 +18,10 @@ function templateProvider(template: string): VideoProvider {
   };
 }
 
-export function videoProvider(config: Pick<Config, 'VIDEO_PROVIDER_1_URL_TEMPLATE' | 'VIDEO_PROVIDER_2_URL_TEMPLATE'>, locationType: string | null): VideoProvider | null {
+export function videoProvider(
+  config: Pick<Config, 'VIDEO_PROVIDER_1_URL_TEMPLATE' | 'VIDEO_PROVIDER_2_URL_TEMPLATE'>,
+  locationType: string | null,
+): VideoProvider | null {
   if (locationType === 'video_provider_1') return templateProvider(config.VIDEO_PROVIDER_1_URL_TEMPLATE);
   if (locationType === 'video_provider_2') return templateProvider(config.VIDEO_PROVIDER_2_URL_TEMPLATE);
   return null;

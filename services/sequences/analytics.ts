@@ -36,8 +36,15 @@ export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: stri
       const r = bySend.get(s.id) ?? {};
       const c = (k: string) => Number(r[k] ?? 0);
       return {
-        step_id: s.id, position: s.position, channel: s.channel,
-        sent: c('sent'), delivered: c('delivered'), opened: c('opened'), clicked: c('clicked'), bounced: c('bounced'), failed: c('failed'),
+        step_id: s.id,
+        position: s.position,
+        channel: s.channel,
+        sent: c('sent'),
+        delivered: c('delivered'),
+        opened: c('opened'),
+        clicked: c('clicked'),
+        bounced: c('bounced'),
+        failed: c('failed'),
       };
     }),
   };

@@ -33,7 +33,10 @@ async function checkOtherSequences(trx: Executor, teamId: string, selfId: string
   const details: ErrorDetail[] = ids
     .map((id, i) => ({ id, i }))
     .filter(({ id }) => !known.has(id) || id === selfId)
-    .map(({ id, i }) => ({ path: `body.exit_on_added_to_sequence_ids.${i}`, message: id === selfId ? 'a sequence cannot list itself' : 'no such sequence in this team' }));
+    .map(({ id, i }) => ({
+      path: `body.exit_on_added_to_sequence_ids.${i}`,
+      message: id === selfId ? 'a sequence cannot list itself' : 'no such sequence in this team',
+    }));
   if (details.length) throw validationFailed(details);
 }
 
@@ -42,7 +45,8 @@ function checkShape(status: string, steps: Array<{ channel: string }>, sendFromN
   if (steps.some((s) => s.channel === 'sms') && !sendFromNumber) {
     details.push({ path: 'body.send_from_number', message: 'required when any step is SMS' });
   }
-  if (status === 'active' && steps.length === 0) details.push({ path: 'body.steps', message: 'an active sequence needs at least one step' });
+  if (status === 'active' && steps.length === 0)
+    details.push({ path: 'body.steps', message: 'an active sequence needs at least one step' });
   if (details.length) throw validationFailed(details);
 }
 
@@ -70,7 +74,10 @@ async function replaceSteps(trx: Executor, teamId: string, sequenceId: string, s
   const retire = current.filter((s) => !keep.has(s.id)).map((s) => s.id);
   if (retire.length) await trx('sequence_steps').whereIn('id', retire).update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() });
   for (const [i, s] of steps.entries()) {
-    if (s.id) await trx('sequence_steps').where({ id: s.id }).update({ ...stepColumns(s, i), updated_at: trx.fn.now() });
+    if (s.id)
+      await trx('sequence_steps')
+        .where({ id: s.id })
+        .update({ ...stepColumns(s, i), updated_at: trx.fn.now() });
     else await trx('sequence_steps').insert({ team_id: teamId, sequence_id: sequenceId, ...stepColumns(s, i) });
   }
 }
@@ -111,7 +118,15 @@ export async function updateSequence(db: Db, outbox: OutboxStarter, teamId: stri
     const steps = await liveSteps(trx, id);
     checkShape(status, steps, patch.send_from_number !== undefined ? patch.send_from_number : current.send_from_number);
     const set: Record<string, unknown> = { status, updated_at: trx.fn.now() };
-    for (const k of ['name', 'description', 'exit_on_meeting_booked', 'exit_on_added_to_sequence_ids', 'skip_if_meeting_booked', 'send_from_email', 'send_from_number'] as const) {
+    for (const k of [
+      'name',
+      'description',
+      'exit_on_meeting_booked',
+      'exit_on_added_to_sequence_ids',
+      'skip_if_meeting_booked',
+      'send_from_email',
+      'send_from_number',
+    ] as const) {
       if (patch[k] !== undefined) set[k] = patch[k];
     }
     if (patch.sending_window !== undefined) set.sending_window = patch.sending_window ? JSON.stringify(patch.sending_window) : null;
@@ -121,7 +136,12 @@ export async function updateSequence(db: Db, outbox: OutboxStarter, teamId: stri
     }
     if (status === 'active' && current.status === 'paused') {
       const active: Array<{ id: string }> = await trx('sequence_enrollments').where({ sequence_id: id, status: 'active' }).select('id');
-      await signalEnrollments(enqueue, teamId, active.map((r) => r.id), { name: 'resume' });
+      await signalEnrollments(
+        enqueue,
+        teamId,
+        active.map((r) => r.id),
+        { name: 'resume' },
+      );
     }
     return presentSequence(row, steps);
   });
@@ -145,5 +165,13 @@ export async function listSteps(db: Db, teamId: string, id: string) {
 export function listSequences(db: Db, teamId: string, page: Page, status?: string) {
   const q = db('sequences').where('team_id', teamId);
   if (status) q.where('status', status);
-  return paginate(q, page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], (r: SequenceRow) => presentSequence(r));
+  return paginate(
+    q,
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    (r: SequenceRow) => presentSequence(r),
+  );
 }

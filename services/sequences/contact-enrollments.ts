@@ -5,7 +5,10 @@ import { presentEnrollment, type EnrollmentRow } from './present';
 export async function listContactEnrollments(db: Executor, teamId: string, contactId: string) {
   const rows: EnrollmentRow[] = await db('sequence_enrollments')
     .where({ team_id: teamId, contact_id: contactId })
-    .orderBy([{ column: 'enrolled_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'enrolled_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(200);
   return rows.map(presentEnrollment);
 }

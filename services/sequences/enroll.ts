@@ -22,7 +22,11 @@ interface ContactRow {
 async function resolveContactIds(trx: Executor, teamId: string, body: EnrollBody): Promise<string[]> {
   if (body.email) {
     const { id } = await upsertContactByEmail(trx, teamId, {
-      email: body.email, first_name: body.first_name, last_name: body.last_name, phone: body.phone, timezone: body.timezone,
+      email: body.email,
+      first_name: body.first_name,
+      last_name: body.last_name,
+      phone: body.phone,
+      timezone: body.timezone,
     });
     return [id];
   }
@@ -84,7 +88,12 @@ export async function enroll(db: Db, outbox: OutboxStarter, teamId: string, sequ
     const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
     if (missing.length) {
       const field = body.contact_ids ? 'body.contact_ids' : 'body.contact_id';
-      throw new ApiError(404, 'not_found', 'Contact not found', missing.slice(0, 50).map(({ i }) => ({ path: body.contact_ids ? `${field}.${i}` : field, message: 'no such contact' })));
+      throw new ApiError(
+        404,
+        'not_found',
+        'Contact not found',
+        missing.slice(0, 50).map(({ i }) => ({ path: body.contact_ids ? `${field}.${i}` : field, message: 'no such contact' })),
+      );
     }
     const channels = new Set((await liveSteps(trx, seq.id)).map((s) => s.channel));
     const activeRows: Array<{ contact_id: string }> = await trx('sequence_enrollments')
@@ -99,18 +108,33 @@ export async function enroll(db: Db, outbox: OutboxStarter, teamId: string, sequ
     };
     const inserts = ids.map((id) => {
       const reason = skipReason(seq, byId.get(id)!, ctx);
-      return { team_id: teamId, sequence_id: seq.id, contact_id: id, status: reason ? 'skipped' : 'active', skip_reason: reason, ...(reason ? { ended_at: trx.fn.now() } : {}) };
+      return {
+        team_id: teamId,
+        sequence_id: seq.id,
+        contact_id: id,
+        status: reason ? 'skipped' : 'active',
+        skip_reason: reason,
+        ...(reason ? { ended_at: trx.fn.now() } : {}),
+      };
     });
     const rows: EnrollmentRow[] = [];
     for (let i = 0; i < inserts.length; i += 500) {
-      rows.push(...(await trx('sequence_enrollments').insert(inserts.slice(i, i + 500)).returning('*')));
+      rows.push(
+        ...(await trx('sequence_enrollments')
+          .insert(inserts.slice(i, i + 500))
+          .returning('*')),
+      );
     }
     const active = rows.filter((r) => r.status === 'active');
     if (active.length) {
       await exitEnrollments(
         trx,
         enqueue,
-        { teamId, contactIds: active.map((r) => r.contact_id), sequenceWhere: (q) => q.whereRaw('?::uuid = ANY(exit_on_added_to_sequence_ids)', [seq.id]) },
+        {
+          teamId,
+          contactIds: active.map((r) => r.contact_id),
+          sequenceWhere: (q) => q.whereRaw('?::uuid = ANY(exit_on_added_to_sequence_ids)', [seq.id]),
+        },
         'added_to_other_sequence',
         { sequence_id: seq.id, sequence_name: seq.name },
       );
@@ -131,10 +155,24 @@ export async function unenroll(db: Db, outbox: OutboxStarter, teamId: string, se
   });
 }
 
-export async function listEnrollments(db: Db, teamId: string, sequenceId: string, page: Page, filter: { status?: string; contact_id?: string }) {
+export async function listEnrollments(
+  db: Db,
+  teamId: string,
+  sequenceId: string,
+  page: Page,
+  filter: { status?: string; contact_id?: string },
+) {
   await findSequence(db, teamId, sequenceId);
   const q = db('sequence_enrollments').where({ team_id: teamId, sequence_id: sequenceId });
   if (filter.status) q.where('status', filter.status);
   if (filter.contact_id) q.where('contact_id', filter.contact_id);
-  return paginate(q, page, [{ column: 'enrolled_at', order: 'desc' }, { column: 'id', order: 'desc' }], presentEnrollment);
+  return paginate(
+    q,
+    page,
+    [
+      { column: 'enrolled_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    presentEnrollment,
+  );
 }

@@ -36,13 +36,16 @@ export async function exitEnrollments(
       where(this);
     });
   }
-  const rows: Array<{ id: string }> = await q.update({
-    status: 'exited',
-    exit_reason: reason,
-    exit_detail: detail ? JSON.stringify(detail) : null,
-    ended_at: trx.fn.now(),
-    updated_at: trx.fn.now(),
-  }, ['id']);
+  const rows: Array<{ id: string }> = await q.update(
+    {
+      status: 'exited',
+      exit_reason: reason,
+      exit_detail: detail ? JSON.stringify(detail) : null,
+      ended_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    },
+    ['id'],
+  );
   const ids = rows.map((r) => r.id);
   if (ids.length > 0) await signalEnrollments(enqueue, filter.teamId, ids, { name: 'exit', reason });
   return ids;

@@ -24,10 +24,6 @@ export async function onMeetingBooked(
 }
 
 /** Called when a contact is deleted (contacts feature), inside its transaction. */
-export async function onContactDeleted(
-  trx: Executor,
-  enqueue: Enqueue,
-  input: { teamId: string; contactId: string },
-): Promise<void> {
+export async function onContactDeleted(trx: Executor, enqueue: Enqueue, input: { teamId: string; contactId: string }): Promise<void> {
   await exitEnrollments(trx, enqueue, { teamId: input.teamId, contactId: input.contactId }, 'contact_deleted');
 }

@@ -13,14 +13,18 @@ export const zStepInput = z
   .strictObject({
     id: zUuid.optional(),
     channel: z.enum(['email', 'sms']),
-    delay: z.strictObject({ value: z.number().int().min(0).max(10_000), unit: z.enum(['minutes', 'hours', 'days']) }).default({ value: 0, unit: 'days' }),
+    delay: z
+      .strictObject({ value: z.number().int().min(0).max(10_000), unit: z.enum(['minutes', 'hours', 'days']) })
+      .default({ value: 0, unit: 'days' }),
     subject: template(300).optional(),
     body: template(50_000).pipe(z.string().min(1)),
   })
   .superRefine((s, ctx) => {
     if (s.channel === 'email' && !s.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'an email step needs a subject' });
-    if (s.channel === 'sms' && s.subject !== undefined) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'an SMS step has no subject' });
-    if (s.channel === 'sms' && s.body.length > 1600) ctx.addIssue({ code: 'custom', path: ['body'], message: 'an SMS body is at most 1600 characters' });
+    if (s.channel === 'sms' && s.subject !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['subject'], message: 'an SMS step has no subject' });
+    if (s.channel === 'sms' && s.body.length > 1600)
+      ctx.addIssue({ code: 'custom', path: ['body'], message: 'an SMS body is at most 1600 characters' });
   });
 export type StepInput = z.infer<typeof zStepInput>;
 
@@ -40,7 +44,10 @@ const common = {
   exit_on_added_to_sequence_ids: z.array(zUuid).max(100),
   skip_if_meeting_booked: z.boolean(),
   send_from_email: z.email({ error: 'must be an email address' }).max(320).nullable(),
-  send_from_number: z.string().regex(/^\+[1-9]\d{6,14}$/, { error: 'must be an E.164 number such as +15551234567' }).nullable(),
+  send_from_number: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be an E.164 number such as +15551234567' })
+    .nullable(),
   sending_window: zSendingWindow.nullable(),
 };
 
@@ -76,11 +83,18 @@ export const ENROLL_MAX = 1000;
 export const zEnrollBody = z
   .strictObject({
     contact_id: zUuid.optional(),
-    contact_ids: z.array(zUuid).min(1).max(ENROLL_MAX, { error: `at most ${ENROLL_MAX} contacts per request` }).optional(),
+    contact_ids: z
+      .array(zUuid)
+      .min(1)
+      .max(ENROLL_MAX, { error: `at most ${ENROLL_MAX} contacts per request` })
+      .optional(),
     email: z.email({ error: 'must be an email address' }).max(320).optional(),
     first_name: zText(200).optional(),
     last_name: zText(200).optional(),
-    phone: z.string().regex(/^\+[1-9]\d{6,14}$/, { error: 'must be an E.164 number' }).optional(),
+    phone: z
+      .string()
+      .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be an E.164 number' })
+      .optional(),
     timezone: z.string().max(64).optional(),
   })
   .superRefine((b, ctx) => {
@@ -95,7 +109,11 @@ export type EnrollBody = z.infer<typeof zEnrollBody>;
 export const zUnsubscribeBody = z
   .strictObject({
     contact_ids: z.array(zUuid).min(1).max(ENROLL_MAX).optional(),
-    emails: z.array(z.email({ error: 'must be an email address' }).max(320)).min(1).max(ENROLL_MAX).optional(),
+    emails: z
+      .array(z.email({ error: 'must be an email address' }).max(320))
+      .min(1)
+      .max(ENROLL_MAX)
+      .optional(),
     channel: z.enum(['email', 'sms', 'all']).default('all'),
   })
   .refine((b) => (b.contact_ids ? 1 : 0) + (b.emails ? 1 : 0) === 1, { error: 'send exactly one of contact_ids or emails' });

@@ -45,7 +45,9 @@ export async function unsubscribeTarget(db: Db, token: string): Promise<{ masked
 export async function unsubscribeByToken(db: Db, outbox: OutboxStarter, token: string): Promise<boolean> {
   const send = await byToken(db, token);
   if (!send) return false;
-  await transactionWithOutbox(db, outbox, (trx, enqueue) => unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'one_click'));
+  await transactionWithOutbox(db, outbox, (trx, enqueue) =>
+    unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'one_click'),
+  );
   return true;
 }
 
@@ -54,8 +56,11 @@ export async function recordBounce(db: Db, outbox: OutboxStarter, token: string,
   const send = await byToken(db, token);
   if (!send) return false;
   await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
-    await trx('sequence_sends').where({ id: send.id }).update({ bounced_at: trx.raw('COALESCE(bounced_at, now())') });
-    if (type === 'hard') await exitEnrollments(trx, enqueue, { teamId: send.team_id, enrollmentIds: [send.enrollment_id] }, 'email_bounced');
+    await trx('sequence_sends')
+      .where({ id: send.id })
+      .update({ bounced_at: trx.raw('COALESCE(bounced_at, now())') });
+    if (type === 'hard')
+      await exitEnrollments(trx, enqueue, { teamId: send.team_id, enrollmentIds: [send.enrollment_id] }, 'email_bounced');
   });
   return true;
 }
@@ -63,9 +68,13 @@ export async function recordBounce(db: Db, outbox: OutboxStarter, token: string,
 /** Twilio status callback: delivered / failed / undelivered. */
 export async function recordSmsStatus(db: Db, messageSid: string, status: string): Promise<void> {
   if (status === 'delivered') {
-    await db('sequence_sends').where({ provider_id: messageSid, channel: 'sms' }).update({ delivered_at: db.raw('COALESCE(delivered_at, now())') });
+    await db('sequence_sends')
+      .where({ provider_id: messageSid, channel: 'sms' })
+      .update({ delivered_at: db.raw('COALESCE(delivered_at, now())') });
   } else if (status === 'failed' || status === 'undelivered') {
-    await db('sequence_sends').where({ provider_id: messageSid, channel: 'sms' }).update({ failed_at: db.raw('COALESCE(failed_at, now())') });
+    await db('sequence_sends')
+      .where({ provider_id: messageSid, channel: 'sms' })
+      .update({ failed_at: db.raw('COALESCE(failed_at, now())') });
   }
 }
 

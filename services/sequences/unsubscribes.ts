@@ -41,7 +41,11 @@ export async function unsubscribeContact(
       contactId,
       sequenceWhere: (q) =>
         q.whereExists(function (this: ReturnType<Executor>) {
-          this.select(trx.raw('1')).from('sequence_steps').whereRaw('sequence_steps.sequence_id = sequences.id').whereNull('deleted_at').whereIn('channel', channels);
+          this.select(trx.raw('1'))
+            .from('sequence_steps')
+            .whereRaw('sequence_steps.sequence_id = sequences.id')
+            .whereNull('deleted_at')
+            .whereIn('channel', channels);
         }),
     },
     'unsubscribed',
@@ -64,14 +68,24 @@ export async function addUnsubscribes(db: Db, outbox: OutboxStarter, teamId: str
     let ids: string[];
     if (body.emails) {
       ids = [];
-      for (const email of new Set(body.emails.map((e) => e.toLowerCase()))) ids.push((await upsertContactByEmail(trx, teamId, { email })).id);
+      for (const email of new Set(body.emails.map((e) => e.toLowerCase())))
+        ids.push((await upsertContactByEmail(trx, teamId, { email })).id);
     } else {
       ids = [...new Set(body.contact_ids!)];
-      const found: Array<{ id: string }> = await trx('contacts').where('team_id', teamId).whereIn('id', ids).whereNull('deleted_at').select('id');
+      const found: Array<{ id: string }> = await trx('contacts')
+        .where('team_id', teamId)
+        .whereIn('id', ids)
+        .whereNull('deleted_at')
+        .select('id');
       const known = new Set(found.map((r) => r.id));
       const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !known.has(id));
       if (missing.length) {
-        throw new ApiError(404, 'not_found', 'Contact not found', missing.slice(0, 50).map(({ i }) => ({ path: `body.contact_ids.${i}`, message: 'no such contact' })));
+        throw new ApiError(
+          404,
+          'not_found',
+          'Contact not found',
+          missing.slice(0, 50).map(({ i }) => ({ path: `body.contact_ids.${i}`, message: 'no such contact' })),
+        );
       }
     }
     for (const id of ids) await unsubscribeContact(trx, enqueue, teamId, id, channels, 'api');
@@ -83,7 +97,15 @@ export async function addUnsubscribes(db: Db, outbox: OutboxStarter, teamId: str
 export function listUnsubscribes(db: Db, teamId: string, page: Page, channel?: string) {
   const q = listQuery(db, teamId);
   if (channel) q.where('u.channel', channel);
-  return paginate(q, page, [{ column: 'u.created_at', order: 'desc' }, { column: 'u.id', order: 'desc' }], present);
+  return paginate(
+    q,
+    page,
+    [
+      { column: 'u.created_at', order: 'desc' },
+      { column: 'u.id', order: 'desc' },
+    ],
+    present,
+  );
 }
 
 /** Remove every unsubscribe of a contact and clear its flags. */

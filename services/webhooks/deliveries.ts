@@ -82,7 +82,9 @@ function presentDelivery(d: DeliveryRow, attempts: AttemptRow[]) {
 async function withAttempts(db: Db, rows: DeliveryRow[]) {
   const ids = rows.map((r) => r.id);
   const attempts: AttemptRow[] = ids.length
-    ? await db('webhook_attempts').whereIn('delivery_id', ids).orderBy([{ column: 'delivery_id' }, { column: 'attempt_number' }])
+    ? await db('webhook_attempts')
+        .whereIn('delivery_id', ids)
+        .orderBy([{ column: 'delivery_id' }, { column: 'attempt_number' }])
     : [];
   const by = new Map<string, AttemptRow[]>();
   for (const a of attempts) by.set(a.delivery_id, [...(by.get(a.delivery_id) ?? []), a]);
@@ -93,7 +95,15 @@ export async function listDeliveries(db: Db, teamId: string, subscriptionId: str
   await getSubscriptionRow(db, teamId, subscriptionId);
   const base = db('webhook_deliveries').where({ team_id: teamId, subscription_id: subscriptionId });
   if (status) base.andWhere({ status });
-  const result = await paginate(base.select('*'), page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], (r: DeliveryRow) => r);
+  const result = await paginate(
+    base.select('*'),
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    (r: DeliveryRow) => r,
+  );
   return { data: await withAttempts(db, result.data), meta: result.meta };
 }
 

@@ -24,11 +24,16 @@ export async function createDeliveries(
   if (subscriptionIds.length === 0) return [];
   const body = JSON.stringify(event.payload);
   const rows: Array<{ id: string; subscription_id: string }> = await trx('webhook_deliveries')
-    .insert(subscriptionIds.map((sid) => ({ team_id: event.teamId, subscription_id: sid, event_id: event.id, event_type: event.type, body })))
+    .insert(
+      subscriptionIds.map((sid) => ({ team_id: event.teamId, subscription_id: sid, event_id: event.id, event_type: event.type, body })),
+    )
     .returning(['id', 'subscription_id']);
   for (const row of rows) {
     await enqueue(
-      deliveryStart({ deliveryId: row.id, subscriptionId: row.subscription_id, teamId: event.teamId, eventType: event.type, trigger }, event.id),
+      deliveryStart(
+        { deliveryId: row.id, subscriptionId: row.subscription_id, teamId: event.teamId, eventType: event.type, trigger },
+        event.id,
+      ),
     );
   }
   return rows.map((r) => r.id);
@@ -39,17 +44,17 @@ export async function createDeliveries(
  * (its events include the type; its form_id is null or the event's form). `webhook.test` events
  * are delivered by the test endpoint to its one subscription only.
  */
-export async function fanOutToWebhooks(
-  trx: Executor,
-  event: DomainEvent,
-  enqueue: Enqueue,
-): Promise<void> {
+export async function fanOutToWebhooks(trx: Executor, event: DomainEvent, enqueue: Enqueue): Promise<void> {
   if (event.type === 'webhook.test') return;
-  const q = trx('webhook_subscriptions')
-    .where({ team_id: event.teamId, status: 'active' })
-    .whereRaw('? = ANY(events)', [event.type]);
+  const q = trx('webhook_subscriptions').where({ team_id: event.teamId, status: 'active' }).whereRaw('? = ANY(events)', [event.type]);
   if (event.formId) q.andWhere((w) => w.whereNull('form_id').orWhere('form_id', event.formId));
   else q.whereNull('form_id');
   const subs: Array<{ id: string }> = await q.select('id');
-  await createDeliveries(trx, enqueue, event, subs.map((s) => s.id), 'event');
+  await createDeliveries(
+    trx,
+    enqueue,
+    event,
+    subs.map((s) => s.id),
+    'event',
+  );
 }

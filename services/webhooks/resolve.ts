@@ -48,7 +48,10 @@ export async function resolveDeliveryTarget(rawUrl: string, allowPrivate: boolea
  * points to a blocked address. A name that does not resolve now is accepted (DNS may be transient),
  * since every delivery checks again.
  */
-export async function checkSubscriptionUrl(rawUrl: string, allowPrivate: boolean): Promise<{ ok: true; url: string } | { ok: false; reason: string }> {
+export async function checkSubscriptionUrl(
+  rawUrl: string,
+  allowPrivate: boolean,
+): Promise<{ ok: true; url: string } | { ok: false; reason: string }> {
   const checked = checkWebhookUrl(rawUrl, allowPrivate);
   if (!checked.ok) return checked;
   const host = bareHost(checked.url);

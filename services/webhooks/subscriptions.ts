@@ -44,7 +44,8 @@ export function presentSubscription(r: SubscriptionRow) {
     disabled_at: iso(r.disabled_at),
     failing_since: iso(r.failing_since),
     last_success_at: iso(r.last_success_at),
-    previous_secret_expires_at: r.previous_secret_expires_at && r.previous_secret_expires_at > new Date() ? iso(r.previous_secret_expires_at) : null,
+    previous_secret_expires_at:
+      r.previous_secret_expires_at && r.previous_secret_expires_at > new Date() ? iso(r.previous_secret_expires_at) : null,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
   };
@@ -100,7 +101,15 @@ export async function createSubscription(db: Db, teamId: string, input: CreateIn
 export async function listSubscriptions(db: Db, teamId: string, page: Page, status?: 'active' | 'disabled') {
   const base = db('webhook_subscriptions').where({ team_id: teamId });
   if (status) base.andWhere({ status });
-  return paginate(base.select('*'), page, [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], presentSubscription);
+  return paginate(
+    base.select('*'),
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    presentSubscription,
+  );
 }
 
 export type UpdateInput = Partial<CreateInput>;

@@ -18,7 +18,7 @@ describe('contact tags', () => {
     expect(list.body.meta.total).toBeGreaterThanOrEqual(1);
   });
 
-  it('adds a tag (twice is fine), refuses another w.team\'s tag, removes it, and deleting a tag removes it from contacts', async () => {
+  it("adds a tag (twice is fine), refuses another w.team's tag, removes it, and deleting a tag removes it from contacts", async () => {
     const contactId = await makeContact(w.tdb.db, w.team.teamId, 'tagged@example.com');
     const tagId = await makeTag(w.tdb.db, w.team.teamId, 'Lead');
     const first = await w.api.post(`/api/v1/contacts/${contactId}/tags`, { tag_id: tagId });
@@ -53,10 +53,20 @@ describe('contacts', () => {
     const res = await w.api.get(`/api/v1/contacts/${id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
-      id, email: 'read@example.com', phone: null, first_name: 'Ada', last_name: null, timezone: null,
-      custom_fields: {}, tags: [], unsubscribed: { email: false, sms: false },
-      created_at: expect.any(String), updated_at: expect.any(String),
-      enrollments: [], meetings: [], submissions: [],
+      id,
+      email: 'read@example.com',
+      phone: null,
+      first_name: 'Ada',
+      last_name: null,
+      timezone: null,
+      custom_fields: {},
+      tags: [],
+      unsubscribed: { email: false, sms: false },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      enrollments: [],
+      meetings: [],
+      submissions: [],
     });
   });
 
@@ -78,8 +88,14 @@ describe('contacts', () => {
   it('lists with pagination and filters: form_id, email, q', async () => {
     const t = await createTestTeam(w.tdb.db);
     const c = client(w.app.baseUrl, t.apiKey);
-    const form = await c.post('/api/v1/forms', { title: 'F', status: 'published', fields: [{ type: 'email', label: 'Email', name: 'email' }] });
-    await http(w.app.baseUrl, 'post', `/api/forms/${form.body.data.id}/submissions`, { body: { fields: { email: 'from-form@example.com' } } });
+    const form = await c.post('/api/v1/forms', {
+      title: 'F',
+      status: 'published',
+      fields: [{ type: 'email', label: 'Email', name: 'email' }],
+    });
+    await http(w.app.baseUrl, 'post', `/api/forms/${form.body.data.id}/submissions`, {
+      body: { fields: { email: 'from-form@example.com' } },
+    });
     await makeContact(w.tdb.db, t.teamId, 'grace@hopper.example');
     await makeContact(w.tdb.db, t.teamId, 'alan@turing.example');
     const all = await c.get('/api/v1/contacts?limit=2');
@@ -97,8 +113,14 @@ describe('contacts', () => {
   });
 
   it('erases personal data on delete, blanks its submissions, and hides it from the API', async () => {
-    const form = await w.api.post('/api/v1/forms', { title: 'Erase', status: 'published', fields: [{ type: 'email', label: 'Email', name: 'email' }] });
-    const sub = await http(w.app.baseUrl, 'post', `/api/forms/${form.body.data.id}/submissions`, { body: { fields: { email: 'erase@example.com' } } });
+    const form = await w.api.post('/api/v1/forms', {
+      title: 'Erase',
+      status: 'published',
+      fields: [{ type: 'email', label: 'Email', name: 'email' }],
+    });
+    const sub = await http(w.app.baseUrl, 'post', `/api/forms/${form.body.data.id}/submissions`, {
+      body: { fields: { email: 'erase@example.com' } },
+    });
     const row = await w.tdb.db('submissions').where({ id: sub.body.data.id }).first();
     const tagId = await makeTag(w.tdb.db, w.team.teamId, 'Erase me');
     await w.api.post(`/api/v1/contacts/${row.contact_id}/tags`, { tag_id: tagId });

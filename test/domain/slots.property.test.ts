@@ -10,7 +10,15 @@
  */
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { computeSlots, isSlotOffered, type AvailabilityRule, type DateOverride, type HostSchedule, type Slot, type SlotQuery } from '../../domain/slots';
+import {
+  computeSlots,
+  isSlotOffered,
+  type AvailabilityRule,
+  type DateOverride,
+  type HostSchedule,
+  type Slot,
+  type SlotQuery,
+} from '../../domain/slots';
 
 const MIN = 60_000;
 const Q = 15 * MIN;
@@ -121,15 +129,20 @@ const ruleArb: fc.Arbitrary<AvailabilityRule> = fc
     b: fc.integer({ min: 0, max: 96 }),
     enabled: fc.boolean(),
   })
-  .map(({ day, a, b, enabled }) => ({ day, start: qhToTime(Math.min(a, b)), end: qhToTime(Math.max(a, b)), enabled: enabled || a % 3 !== 0 }));
+  .map(({ day, a, b, enabled }) => ({
+    day,
+    start: qhToTime(Math.min(a, b)),
+    end: qhToTime(Math.max(a, b)),
+    enabled: enabled || a % 3 !== 0,
+  }));
 
 /** A few "full day" / "early morning" rules make DST transitions and midnight crossings likely to matter. */
 const rulesArb: fc.Arbitrary<AvailabilityRule[]> = fc.oneof(
   { arbitrary: fc.array(ruleArb, { maxLength: 10 }), weight: 2 },
   {
-    arbitrary: fc.constantFrom('00:00-24:00', '00:00-05:00', '01:00-03:00', '09:00-17:00', '22:00-24:00').map((span) =>
-      [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: span.slice(0, 5), end: span.slice(6), enabled: true })),
-    ),
+    arbitrary: fc
+      .constantFrom('00:00-24:00', '00:00-05:00', '01:00-03:00', '09:00-17:00', '22:00-24:00')
+      .map((span) => [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: span.slice(0, 5), end: span.slice(6), enabled: true }))),
     weight: 1,
   },
   { arbitrary: fc.array(ruleArb, { minLength: 7, maxLength: 14 }), weight: 1 },
@@ -154,10 +167,23 @@ function scenarioArb(maxRangeHours: number): fc.Arbitrary<Scenario> {
     const anchor = DateTime.fromISO(date, { zone }).startOf('day').toMillis();
     const isoAround = (k: number) => DateTime.fromISO(date, { zone }).plus({ days: k }).toISODate()!;
     const overrideArb: fc.Arbitrary<DateOverride> = fc
-      .record({ k: fc.integer({ min: -1, max: 2 }), un: fc.boolean(), a: fc.integer({ min: 0, max: 96 }), b: fc.integer({ min: 0, max: 96 }) })
-      .map(({ k, un, a, b }) => (un ? { date: isoAround(k), is_unavailable: true } : { date: isoAround(k), is_unavailable: false, start: qhToTime(Math.min(a, b)), end: qhToTime(Math.max(a, b)) }));
+      .record({
+        k: fc.integer({ min: -1, max: 2 }),
+        un: fc.boolean(),
+        a: fc.integer({ min: 0, max: 96 }),
+        b: fc.integer({ min: 0, max: 96 }),
+      })
+      .map(({ k, un, a, b }) =>
+        un
+          ? { date: isoAround(k), is_unavailable: true }
+          : { date: isoAround(k), is_unavailable: false, start: qhToTime(Math.min(a, b)), end: qhToTime(Math.max(a, b)) },
+      );
     const busyArb = fc
-      .record({ off: fc.integer({ min: -24 * 60, max: 72 * 60 }), len: fc.integer({ min: 0, max: 240 }), jitter: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 59_999 })) })
+      .record({
+        off: fc.integer({ min: -24 * 60, max: 72 * 60 }),
+        len: fc.integer({ min: 0, max: 240 }),
+        jitter: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 59_999 })),
+      })
       .map(({ off, len, jitter }) => ({ start: anchor + off * MIN + jitter, end: anchor + (off + len) * MIN + jitter }));
     const hostArb = (i: number, tz: fc.Arbitrary<string>) =>
       fc.record({
@@ -169,7 +195,9 @@ function scenarioArb(maxRangeHours: number): fc.Arbitrary<Scenario> {
       });
     const otherZone = fc.oneof(fc.constant(zone), fc.constantFrom(...ZONE_NAMES));
     return fc.record({
-      hosts: fc.integer({ min: 1, max: 3 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => hostArb(i, i === 0 ? fc.constant(zone) : otherZone)))),
+      hosts: fc
+        .integer({ min: 1, max: 3 })
+        .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => hostArb(i, i === 0 ? fc.constant(zone) : otherZone)))),
       q: fc
         .record({
           startOff: fc.integer({ min: -12 * 60, max: 12 * 60 }),

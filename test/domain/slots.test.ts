@@ -13,7 +13,8 @@ const at = (iso: string, zone = 'UTC'): number => {
 const local = (ms: number, zone: string): string => DateTime.fromMillis(ms, { zone }).toFormat("yyyy-MM-dd'T'HH:mmZZ");
 const utc = (ms: number): string => new Date(ms).toISOString().slice(0, 16) + 'Z';
 
-const everyDay = (start: string, end: string): AvailabilityRule[] => [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start, end, enabled: true }));
+const everyDay = (start: string, end: string): AvailabilityRule[] =>
+  [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start, end, enabled: true }));
 const weekdays = (start = '09:00', end = '17:00'): AvailabilityRule[] => [1, 2, 3, 4, 5].map((day) => ({ day, start, end, enabled: true }));
 
 const host = (over: Partial<HostSchedule> = {}): HostSchedule => ({
@@ -94,7 +95,12 @@ describe('computeSlots: basics', () => {
     expect(computeSlots([h], q)).toEqual([]);
     expect(isSlotOffered([h], q, at('2026-06-16T10:00', NY))).toEqual({ offered: false, reason: 'outside_availability', hostIds: [] });
     // an unavailable override wins over hours given for the same date
-    const h2 = host({ overrides: [{ date: '2026-06-16', is_unavailable: false, start: '10:00', end: '12:00' }, { date: '2026-06-16', is_unavailable: true }] });
+    const h2 = host({
+      overrides: [
+        { date: '2026-06-16', is_unavailable: false, start: '10:00', end: '12:00' },
+        { date: '2026-06-16', is_unavailable: true },
+      ],
+    });
     expect(computeSlots([h2], q)).toEqual([]);
   });
 
@@ -122,12 +128,19 @@ describe('computeSlots: basics', () => {
   });
 
   it('a slot may exactly fill the gap between two meetings (touching forbidden ranges do not merge)', () => {
-    const busy = [{ start: at('2026-06-16T10:00', NY), end: at('2026-06-16T10:30', NY) }, { start: at('2026-06-16T11:00', NY), end: at('2026-06-16T11:30', NY) }];
+    const busy = [
+      { start: at('2026-06-16T10:00', NY), end: at('2026-06-16T10:30', NY) },
+      { start: at('2026-06-16T11:00', NY), end: at('2026-06-16T11:30', NY) },
+    ];
     const q = query(dayRange('2026-06-16', NY));
     expect(localStarts([host({ busy })], q).filter((s) => s >= '10:00' && s < '12:00')).toEqual(['10:30', '11:30']);
     // with 10 + 5 min of buffers the gap must be 30 + 2 * 15 = 60 min
     const busy2 = [busy[0], { start: at('2026-06-16T11:30', NY), end: at('2026-06-16T12:00', NY) }];
-    expect(localStarts([host({ busy: busy2 })], { ...q, incrementMinutes: 15, bufferBeforeMinutes: 10, bufferAfterMinutes: 5 }).filter((s) => s >= '10:00' && s < '12:15')).toEqual(['10:45']);
+    expect(
+      localStarts([host({ busy: busy2 })], { ...q, incrementMinutes: 15, bufferBeforeMinutes: 10, bufferAfterMinutes: 5 }).filter(
+        (s) => s >= '10:00' && s < '12:15',
+      ),
+    ).toEqual(['10:45']);
   });
 
   it('buffers may extend outside working hours', () => {
@@ -165,12 +178,28 @@ describe('computeSlots: basics', () => {
   });
 
   it('a slot must fit entirely; adjacent rules (and days) merge into one working interval', () => {
-    const h = host({ rules: [{ day: 2, start: '09:00', end: '12:00', enabled: true }, { day: 2, start: '12:00', end: '13:00', enabled: true }, { day: 2, start: '22:00', end: '24:00', enabled: true }, { day: 3, start: '00:00', end: '01:00', enabled: true }] });
+    const h = host({
+      rules: [
+        { day: 2, start: '09:00', end: '12:00', enabled: true },
+        { day: 2, start: '12:00', end: '13:00', enabled: true },
+        { day: 2, start: '22:00', end: '24:00', enabled: true },
+        { day: 3, start: '00:00', end: '01:00', enabled: true },
+      ],
+    });
     const q = query({ rangeStart: at('2026-06-16T00:00', NY), rangeEnd: at('2026-06-17T12:00', NY), durationMinutes: 60 });
     expect(computeSlots([h], q).map((s) => local(s.start, NY))).toEqual([
-      '2026-06-16T09:00-04:00', '2026-06-16T09:30-04:00', '2026-06-16T10:00-04:00', '2026-06-16T10:30-04:00',
-      '2026-06-16T11:00-04:00', '2026-06-16T11:30-04:00', '2026-06-16T12:00-04:00',
-      '2026-06-16T22:00-04:00', '2026-06-16T22:30-04:00', '2026-06-16T23:00-04:00', '2026-06-16T23:30-04:00', '2026-06-17T00:00-04:00',
+      '2026-06-16T09:00-04:00',
+      '2026-06-16T09:30-04:00',
+      '2026-06-16T10:00-04:00',
+      '2026-06-16T10:30-04:00',
+      '2026-06-16T11:00-04:00',
+      '2026-06-16T11:30-04:00',
+      '2026-06-16T12:00-04:00',
+      '2026-06-16T22:00-04:00',
+      '2026-06-16T22:30-04:00',
+      '2026-06-16T23:00-04:00',
+      '2026-06-16T23:30-04:00',
+      '2026-06-17T00:00-04:00',
     ]);
   });
 
@@ -184,7 +213,9 @@ describe('computeSlots: basics', () => {
     const q = query(dayRange('2026-06-16', NY));
     expect(() => computeSlots([host({ timezone: 'Mars/Olympus_Mons' })], q)).toThrow(new Error('invalid timezone: Mars/Olympus_Mons'));
     expect(() => isSlotOffered([host({ timezone: 'Nope' })], q, q.rangeStart)).toThrow('invalid timezone: Nope');
-    expect(() => computeSlots([host(), host({ hostId: 'h2', timezone: 'Bad/Zone' })], { ...q, mode: 'round_robin' })).toThrow('invalid timezone: Bad/Zone');
+    expect(() => computeSlots([host(), host({ hostId: 'h2', timezone: 'Bad/Zone' })], { ...q, mode: 'round_robin' })).toThrow(
+      'invalid timezone: Bad/Zone',
+    );
   });
 
   it('does not depend on the order of busy intervals', () => {
@@ -234,9 +265,25 @@ describe('computeSlots: multiple hosts', () => {
   it('aligns on hosts[0] timezone even when other hosts live elsewhere', () => {
     const k = host({ hostId: 'k', timezone: 'Asia/Kolkata', rules: everyDay('00:00', '24:00') });
     const u = host({ hostId: 'u', timezone: 'UTC', rules: everyDay('00:00', '24:00') });
-    const qq = query({ rangeStart: at('2026-06-16T00:00Z'), rangeEnd: at('2026-06-16T04:00Z'), durationMinutes: 60, incrementMinutes: 60, mode: 'round_robin' });
-    expect(computeSlots([k, u], qq).map((s) => utc(s.start))).toEqual(['2026-06-16T00:30Z', '2026-06-16T01:30Z', '2026-06-16T02:30Z', '2026-06-16T03:30Z']); // range bounds starts only
-    expect(computeSlots([u, k], qq).map((s) => utc(s.start))).toEqual(['2026-06-16T00:00Z', '2026-06-16T01:00Z', '2026-06-16T02:00Z', '2026-06-16T03:00Z']);
+    const qq = query({
+      rangeStart: at('2026-06-16T00:00Z'),
+      rangeEnd: at('2026-06-16T04:00Z'),
+      durationMinutes: 60,
+      incrementMinutes: 60,
+      mode: 'round_robin',
+    });
+    expect(computeSlots([k, u], qq).map((s) => utc(s.start))).toEqual([
+      '2026-06-16T00:30Z',
+      '2026-06-16T01:30Z',
+      '2026-06-16T02:30Z',
+      '2026-06-16T03:30Z',
+    ]); // range bounds starts only
+    expect(computeSlots([u, k], qq).map((s) => utc(s.start))).toEqual([
+      '2026-06-16T00:00Z',
+      '2026-06-16T01:00Z',
+      '2026-06-16T02:00Z',
+      '2026-06-16T03:00Z',
+    ]);
   });
 });
 
@@ -258,8 +305,12 @@ describe('computeSlots: DST and odd offsets', () => {
   it.each(cases)('%s %s: 09:00-17:00 stays 09:00-17:00 local wall time', (zone, date) => {
     const h = host({ timezone: zone, rules: everyDay('09:00', '17:00') });
     const slots = computeSlots([h], query({ ...dayRange(date, zone), durationMinutes: 60, incrementMinutes: 60 }));
-    expect(slots.map((s) => DateTime.fromMillis(s.start, { zone }).toFormat('HH:mm'))).toEqual(['09', '10', '11', '12', '13', '14', '15', '16'].map((x) => `${x}:00`));
-    expect(slots[0].start).toBe(DateTime.fromObject({ year: +date.slice(0, 4), month: +date.slice(5, 7), day: +date.slice(8, 10), hour: 9 }, { zone }).toMillis());
+    expect(slots.map((s) => DateTime.fromMillis(s.start, { zone }).toFormat('HH:mm'))).toEqual(
+      ['09', '10', '11', '12', '13', '14', '15', '16'].map((x) => `${x}:00`),
+    );
+    expect(slots[0].start).toBe(
+      DateTime.fromObject({ year: +date.slice(0, 4), month: +date.slice(5, 7), day: +date.slice(8, 10), hour: 9 }, { zone }).toMillis(),
+    );
     expect(slots.every((s) => s.end - s.start === HOUR)).toBe(true);
   });
 
@@ -268,8 +319,14 @@ describe('computeSlots: DST and odd offsets', () => {
     const h = host({ timezone: zone, rules: everyDay('00:00', '05:00') });
     const q = query(dayRange('2026-03-08', zone));
     expect(computeSlots([h], q).map((s) => local(s.start, zone))).toEqual([
-      '2026-03-08T00:00-05:00', '2026-03-08T00:30-05:00', '2026-03-08T01:00-05:00', '2026-03-08T01:30-05:00',
-      '2026-03-08T03:00-04:00', '2026-03-08T03:30-04:00', '2026-03-08T04:00-04:00', '2026-03-08T04:30-04:00',
+      '2026-03-08T00:00-05:00',
+      '2026-03-08T00:30-05:00',
+      '2026-03-08T01:00-05:00',
+      '2026-03-08T01:30-05:00',
+      '2026-03-08T03:00-04:00',
+      '2026-03-08T03:30-04:00',
+      '2026-03-08T04:00-04:00',
+      '2026-03-08T04:30-04:00',
     ]);
     // 01:30 EST + 60 min = 03:30 EDT: still inside 00:00-05:00
     expect(isSlotOffered([h], { ...q, durationMinutes: 60 }, at('2026-03-08T01:30-05:00')).offered).toBe(true);
@@ -286,8 +343,14 @@ describe('computeSlots: DST and odd offsets', () => {
     const h = host({ timezone: zone, rules: everyDay('00:00', '04:00') });
     const q = query(dayRange('2026-11-01', zone));
     expect(computeSlots([h], q).map((s) => local(s.start, zone))).toEqual([
-      '2026-11-01T00:00-04:00', '2026-11-01T00:30-04:00', '2026-11-01T01:00-04:00', '2026-11-01T01:30-04:00',
-      '2026-11-01T02:00-05:00', '2026-11-01T02:30-05:00', '2026-11-01T03:00-05:00', '2026-11-01T03:30-05:00',
+      '2026-11-01T00:00-04:00',
+      '2026-11-01T00:30-04:00',
+      '2026-11-01T01:00-04:00',
+      '2026-11-01T01:30-04:00',
+      '2026-11-01T02:00-05:00',
+      '2026-11-01T02:30-05:00',
+      '2026-11-01T03:00-05:00',
+      '2026-11-01T03:30-05:00',
     ]);
     expect(isSlotOffered([h], q, at('2026-11-01T01:00-05:00')).reason).toBe('off_increment');
     expect(isSlotOffered([h], q, at('2026-11-01T01:00-04:00')).offered).toBe(true);
@@ -299,11 +362,16 @@ describe('computeSlots: DST and odd offsets', () => {
     const zone = 'Europe/London';
     const h = host({ timezone: zone, rules: everyDay('00:00', '03:00') });
     expect(computeSlots([h], query(dayRange('2026-03-29', zone))).map((s) => utc(s.start))).toEqual([
-      '2026-03-29T00:00Z', '2026-03-29T00:30Z', '2026-03-29T01:00Z', '2026-03-29T01:30Z', // 00:00, 00:30 GMT, 02:00, 02:30 BST
+      '2026-03-29T00:00Z',
+      '2026-03-29T00:30Z',
+      '2026-03-29T01:00Z',
+      '2026-03-29T01:30Z', // 00:00, 00:30 GMT, 02:00, 02:30 BST
     ]);
-    expect(computeSlots([h], query({ ...dayRange('2026-10-25', zone), durationMinutes: 60, incrementMinutes: 60 })).map((s) => local(s.start, zone))).toEqual([
-      '2026-10-25T00:00+01:00', '2026-10-25T01:00+01:00', '2026-10-25T02:00+00:00',
-    ]);
+    expect(
+      computeSlots([h], query({ ...dayRange('2026-10-25', zone), durationMinutes: 60, incrementMinutes: 60 })).map((s) =>
+        local(s.start, zone),
+      ),
+    ).toEqual(['2026-10-25T00:00+01:00', '2026-10-25T01:00+01:00', '2026-10-25T02:00+00:00']);
   });
 
   it('Lord Howe: 30-minute DST shifts', () => {
@@ -311,17 +379,30 @@ describe('computeSlots: DST and odd offsets', () => {
     const h = host({ timezone: zone, rules: everyDay('00:00', '04:00') });
     // 2026-04-05: 02:00 +11:00 -> 01:30 +10:30, so 01:30-01:59 happens twice
     expect(computeSlots([h], query(dayRange('2026-04-05', zone))).map((s) => local(s.start, zone))).toEqual([
-      '2026-04-05T00:00+11:00', '2026-04-05T00:30+11:00', '2026-04-05T01:00+11:00', '2026-04-05T01:30+11:00',
-      '2026-04-05T02:00+10:30', '2026-04-05T02:30+10:30', '2026-04-05T03:00+10:30', '2026-04-05T03:30+10:30',
+      '2026-04-05T00:00+11:00',
+      '2026-04-05T00:30+11:00',
+      '2026-04-05T01:00+11:00',
+      '2026-04-05T01:30+11:00',
+      '2026-04-05T02:00+10:30',
+      '2026-04-05T02:30+10:30',
+      '2026-04-05T03:00+10:30',
+      '2026-04-05T03:30+10:30',
     ]);
     // 2026-10-04: 02:00 +10:30 -> 02:30 +11:00, so 02:00-02:29 does not exist
     const q = query({ ...dayRange('2026-10-04', zone) });
     expect(computeSlots([h], q).map((s) => local(s.start, zone))).toEqual([
-      '2026-10-04T00:00+10:30', '2026-10-04T00:30+10:30', '2026-10-04T01:00+10:30', '2026-10-04T01:30+10:30',
-      '2026-10-04T02:30+11:00', '2026-10-04T03:00+11:00', '2026-10-04T03:30+11:00',
+      '2026-10-04T00:00+10:30',
+      '2026-10-04T00:30+10:30',
+      '2026-10-04T01:00+10:30',
+      '2026-10-04T01:30+10:30',
+      '2026-10-04T02:30+11:00',
+      '2026-10-04T03:00+11:00',
+      '2026-10-04T03:30+11:00',
     ]);
     expect(computeSlots([h], { ...q, durationMinutes: 60, incrementMinutes: 60 }).map((s) => utc(s.start))).toEqual([
-      '2026-10-03T13:30Z', '2026-10-03T14:30Z', '2026-10-03T16:00Z',
+      '2026-10-03T13:30Z',
+      '2026-10-03T14:30Z',
+      '2026-10-03T16:00Z',
     ]);
   });
 
@@ -329,12 +410,23 @@ describe('computeSlots: DST and odd offsets', () => {
     const zone = 'Asia/Kolkata';
     const h = host({ timezone: zone, rules: weekdays() });
     const slots = computeSlots([h], query({ ...dayRange('2026-06-15', zone), durationMinutes: 60, incrementMinutes: 60 }));
-    expect(slots.map((s) => utc(s.start))).toEqual(['03:30', '04:30', '05:30', '06:30', '07:30', '08:30', '09:30', '10:30'].map((t) => `2026-06-15T${t}Z`));
+    expect(slots.map((s) => utc(s.start))).toEqual(
+      ['03:30', '04:30', '05:30', '06:30', '07:30', '08:30', '09:30', '10:30'].map((t) => `2026-06-15T${t}Z`),
+    );
     // a visitor's local day (Los Angeles, 07:00Z..07:00Z) touches two host days
-    const visitor = computeSlots([h], query({ ...dayRange('2026-06-15', 'America/Los_Angeles'), durationMinutes: 60, incrementMinutes: 60 }));
+    const visitor = computeSlots(
+      [h],
+      query({ ...dayRange('2026-06-15', 'America/Los_Angeles'), durationMinutes: 60, incrementMinutes: 60 }),
+    );
     expect(visitor.map((s) => local(s.start, zone))).toEqual([
-      '2026-06-15T13:00+05:30', '2026-06-15T14:00+05:30', '2026-06-15T15:00+05:30', '2026-06-15T16:00+05:30',
-      '2026-06-16T09:00+05:30', '2026-06-16T10:00+05:30', '2026-06-16T11:00+05:30', '2026-06-16T12:00+05:30',
+      '2026-06-15T13:00+05:30',
+      '2026-06-15T14:00+05:30',
+      '2026-06-15T15:00+05:30',
+      '2026-06-15T16:00+05:30',
+      '2026-06-16T09:00+05:30',
+      '2026-06-16T10:00+05:30',
+      '2026-06-16T11:00+05:30',
+      '2026-06-16T12:00+05:30',
     ]);
   });
 });

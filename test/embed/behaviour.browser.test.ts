@@ -24,7 +24,10 @@ describe('popup keyboard use', () => {
   it('traps focus, closes on Esc (also typed inside the form), on the overlay and by the API, and returns focus to the opener', async () => {
     if (!w.browser) return;
     await makeForm('embed-keys');
-    const url = w.host.page('/keys.html', '<button id="embed" type="button" data-form="embed-keys" data-mode="popup" data-label="Contact form">Contact us</button>');
+    const url = w.host.page(
+      '/keys.html',
+      '<button id="embed" type="button" data-form="embed-keys" data-mode="popup" data-label="Contact form">Contact us</button>',
+    );
     const context = await w.browser.newContext();
     await context.addInitScript(STORAGE_SPY);
     const page = await context.newPage();
@@ -49,7 +52,9 @@ describe('popup keyboard use', () => {
       await page.keyboard.press('Tab');
       const a = await activeInHost(page);
       expect(a.inDialog).toBe(true);
-      seen.push(a.tag === 'IFRAME' ? `frame:${await frame.evaluate(() => document.activeElement?.id || document.activeElement?.tagName)}` : a.label);
+      seen.push(
+        a.tag === 'IFRAME' ? `frame:${await frame.evaluate(() => document.activeElement?.id || document.activeElement?.tagName)}` : a.label,
+      );
     }
     expect(seen.slice(0, 4)).toEqual(['frame:f-email', 'frame:f-company', 'frame:BUTTON', 'Close']);
     // Shift+Tab from Close wraps to the form (the iframe).
@@ -122,7 +127,10 @@ describe('per-form allow-list', () => {
     if (!w.browser) return;
     await makeForm('embed-excluded', { embed_allowed_origins: ['https://example.com'] });
     await makeForm('embed-included', { embed_allowed_origins: ['https://example.com', w.host.origin] });
-    const url = w.host.page('/allow.html', '<div id="excluded" data-form="embed-excluded"></div><div id="included" data-form="embed-included"></div>');
+    const url = w.host.page(
+      '/allow.html',
+      '<div id="excluded" data-form="embed-excluded"></div><div id="included" data-form="embed-included"></div>',
+    );
     const page = await w.browser.newPage();
     const refused = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()));
     await page.goto(url);
@@ -148,7 +156,12 @@ describe('booking page in a popup', () => {
   it('books a slot and the host page sees booking:scheduled with the meeting id', async () => {
     if (!w.browser) return;
     await alwaysAvailable(w.tdb.db, w.team.userId, 'UTC');
-    const { slug } = await publishedEventType(w.app.baseUrl, w.team, { title: 'Talk to sales' }, { title: 'Demo call', start_time_increment: 60 });
+    const { slug } = await publishedEventType(
+      w.app.baseUrl,
+      w.team,
+      { title: 'Talk to sales' },
+      { title: 'Demo call', start_time_increment: 60 },
+    );
     const url = w.host.page('/book.html', `<button id="book" type="button" data-booking="${slug}" data-mode="popup">Book a demo</button>`);
     const page = await w.browser.newPage();
     await page.goto(url);

@@ -12,20 +12,31 @@ import { alwaysAvailable, publishedEventType } from '../scheduling/helpers';
 const w = useApiWorld();
 
 /** A raw GET that does not decode gzip, so the bytes on the wire can be measured. */
-function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(`${w.app.baseUrl}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(`${w.app.baseUrl}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
   });
 }
 
 const frameAncestors = (csp: string | null) => /frame-ancestors ([^;]+)/.exec(csp ?? '')?.[1];
 
 async function publishedForm(slug: string, settings: Record<string, unknown> = {}) {
-  const res = await w.api.post('/api/v1/forms', { title: 'Embed me', slug, status: 'published', fields: [{ type: 'email', label: 'Email', name: 'email', required: true }], settings });
+  const res = await w.api.post('/api/v1/forms', {
+    title: 'Embed me',
+    slug,
+    status: 'published',
+    fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
+    settings,
+  });
   expect(res.status).toBe(201);
   return res.body.data as { id: string; settings: Record<string, unknown> };
 }
@@ -93,7 +104,10 @@ describe('framing headers', () => {
     expect(frameAncestors(listed.headers.get('content-security-policy'))).toBe('https://example.com https://*.partner.test:8443');
     const form = await w.api.get('/api/v1/forms?per_page=100');
     const id = form.body.data.find((f: { slug: string }) => f.slug === 'embed-listed').id;
-    expect((await w.api.get(`/api/v1/forms/${id}`)).body.data.settings.embed_allowed_origins).toEqual(['https://example.com', 'https://*.partner.test:8443']);
+    expect((await w.api.get(`/api/v1/forms/${id}`)).body.data.settings.embed_allowed_origins).toEqual([
+      'https://example.com',
+      'https://*.partner.test:8443',
+    ]);
 
     await publishedForm('embed-nobody', { embed_allowed_origins: [] });
     const nobody = await w.api.get('/f/embed-nobody?embed=1');

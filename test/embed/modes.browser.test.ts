@@ -19,7 +19,13 @@ async function makeForm(slug: string, extraFields = 0, settings: Record<string, 
     { type: 'text', label: 'First name', name: 'first_name' },
     ...Array.from({ length: extraFields }, (_, i) => ({ type: 'textarea', label: `Question ${i + 1}`, name: `q${i + 1}` })),
   ];
-  const res = await w.api.post('/api/v1/forms', { title: `Form ${slug}`, slug, status: 'published', fields, settings: { success_message: 'Thanks from the embed!', ...settings } });
+  const res = await w.api.post('/api/v1/forms', {
+    title: `Form ${slug}`,
+    slug,
+    status: 'published',
+    fields,
+    settings: { success_message: 'Thanks from the embed!', ...settings },
+  });
   expect(res.status).toBe(201);
   return res.body.data as { id: string };
 }
@@ -41,7 +47,8 @@ const MODES: ModeCase[] = [
   },
   {
     mode: 'slider',
-    markup: (s) => `<div id="embed" data-form="${s}" data-mode="slider" data-position="left" data-button-text="Slide it open" data-button-color="#8250df"></div>`,
+    markup: (s) =>
+      `<div id="embed" data-form="${s}" data-mode="slider" data-position="left" data-button-text="Slide it open" data-button-color="#8250df"></div>`,
     open: (page) => page.getByRole('button', { name: 'Slide it open' }).click(),
     edge: 'left',
   },
@@ -111,7 +118,11 @@ describe.each(MODES.map((m) => [m.mode, m] as const))('embed mode %s', (mode, c)
     expect(s.status).toBe('completed');
     expect(s.fields).toEqual({ email: `${mode}@example.com`, first_name: `Ann ${mode}` });
     expect(s.metadata).toMatchObject({
-      utm_source: 'host-src', utm_medium: 'cpc', utm_campaign: 'spring', tracking_id: 'trk-1', visitor_id: 'v-9',
+      utm_source: 'host-src',
+      utm_medium: 'cpc',
+      utm_campaign: 'spring',
+      tracking_id: 'trk-1',
+      visitor_id: 'v-9',
       referrer: hostUrl, // the host page's URL, without its fragment
     });
   });

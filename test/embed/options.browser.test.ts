@@ -21,7 +21,10 @@ describe('embed.js options', () => {
   it('auto-opens a slider after N seconds and passes data-hidden values (the host URL wins for tracking)', async () => {
     if (!w.browser) return;
     const form = await makeForm('embed-auto');
-    const url = w.host.page('/auto.html', '<div id="embed" data-form="embed-auto" data-mode="slider" data-auto-open="1" data-hidden="plan=pro, utm_source=site-default, utm_medium=embed"></div>');
+    const url = w.host.page(
+      '/auto.html',
+      '<div id="embed" data-form="embed-auto" data-mode="slider" data-auto-open="1" data-hidden="plan=pro, utm_source=site-default, utm_medium=embed"></div>',
+    );
     const page = await w.browser.newPage();
     await page.goto(`${url}?utm_source=newsletter`);
     await page.getByRole('dialog', { name: 'Form' }).waitFor({ state: 'visible' }); // nobody clicked
@@ -42,7 +45,8 @@ describe('embed.js options', () => {
     const page = await w.browser.newPage();
     await page.goto(url);
     const dialog = page.getByRole('dialog', { name: 'Form' });
-    const leave = (clientY: number) => page.evaluate((y) => document.dispatchEvent(new MouseEvent('mouseout', { clientY: y, relatedTarget: null, bubbles: true })), clientY);
+    const leave = (clientY: number) =>
+      page.evaluate((y) => document.dispatchEvent(new MouseEvent('mouseout', { clientY: y, relatedTarget: null, bubbles: true })), clientY);
     await leave(300); // leaving sideways is not exit intent
     expect(await dialog.count()).toBe(0);
     await leave(-2);
@@ -76,7 +80,10 @@ describe('plain iframe without embed.js', () => {
   it('posts its height and events to the parent (origin from the referrer) and submits', async () => {
     if (!w.browser) return;
     const form = await makeForm('embed-plain');
-    const url = w.host.page('/plain.html', `<iframe id="plain" title="Sign-up form" src="${w.app.baseUrl}/f/embed-plain?embed=1&utm_campaign=plain"></iframe>`);
+    const url = w.host.page(
+      '/plain.html',
+      `<iframe id="plain" title="Sign-up form" src="${w.app.baseUrl}/f/embed-plain?embed=1&utm_campaign=plain"></iframe>`,
+    );
     const page = await w.browser.newPage();
     await page.goto(url);
     await page.waitForFunction(() => (window as any).fssMessages.some((m: any) => m.data?.type === 'form:ready'));

@@ -2,14 +2,27 @@ import { deviceType } from '../../domain/device';
 import { nameFromLabel, validateValues, type FormField } from '../../domain/form-fields';
 import { isQualified } from '../../domain/qualification';
 
-const field = (f: Partial<FormField> & Pick<FormField, 'type' | 'name'>): FormField => ({ id: f.name, label: f.name, required: false, position: 0, ...f });
+const field = (f: Partial<FormField> & Pick<FormField, 'type' | 'name'>): FormField => ({
+  id: f.name,
+  label: f.name,
+  required: false,
+  position: 0,
+  ...f,
+});
 
 describe('validateValues', () => {
   const fields = [
     field({ type: 'email', name: 'email', required: true }),
     field({ type: 'number', name: 'n', min: 0, max: 10 }),
     field({ type: 'checkbox', name: 'ok', required: true }),
-    field({ type: 'multi_select', name: 'm', options: [{ label: 'A', value: 'a' }, { label: 'B', value: 'b' }] }),
+    field({
+      type: 'multi_select',
+      name: 'm',
+      options: [
+        { label: 'A', value: 'a' },
+        { label: 'B', value: 'b' },
+      ],
+    }),
     field({ type: 'date', name: 'd' }),
     field({ type: 'url', name: 'u' }),
     field({ type: 'phone', name: 'p' }),
@@ -32,8 +45,17 @@ describe('validateValues', () => {
   });
 
   it.each([
-    ['d', '2024-02-30'], ['d', '2024/01/01'], ['u', 'javascript:alert(1)'], ['u', 'not a url'], ['p', '12'], ['p', 'call me'],
-    ['t', 'line\nbreak'], ['t', 'x'.repeat(1001)], ['email', 'a@b'], ['n', 11], ['n', Number.NaN],
+    ['d', '2024-02-30'],
+    ['d', '2024/01/01'],
+    ['u', 'javascript:alert(1)'],
+    ['u', 'not a url'],
+    ['p', '12'],
+    ['p', 'call me'],
+    ['t', 'line\nbreak'],
+    ['t', 'x'.repeat(1001)],
+    ['email', 'a@b'],
+    ['n', 11],
+    ['n', Number.NaN],
   ])('rejects %s = %j', (name, value) => {
     const r = validateValues(fields, { [name]: value }, { mode: 'json', requireAll: false });
     expect(r.issues.map((i) => i.path)).toEqual([`fields.${name}`]);
@@ -56,8 +78,25 @@ describe('isQualified', () => {
     [{ rules: [{ field: 'tags', operator: 'contains' as const, value: 'b' }] }, true],
     [{ rules: [{ field: 'note', operator: 'is_set' as const }] }, false],
     [{ rules: [{ field: 'missing', operator: 'is_not_set' as const }] }, true],
-    [{ match: 'any' as const, rules: [{ field: 'seats', operator: 'lt' as const, value: 5 }, { field: 'plan', operator: 'not_equals' as const, value: 'free' }] }, true],
-    [{ rules: [{ field: 'seats', operator: 'lt' as const, value: 5 }, { field: 'plan', operator: 'equals' as const, value: 'pro' }] }, false],
+    [
+      {
+        match: 'any' as const,
+        rules: [
+          { field: 'seats', operator: 'lt' as const, value: 5 },
+          { field: 'plan', operator: 'not_equals' as const, value: 'free' },
+        ],
+      },
+      true,
+    ],
+    [
+      {
+        rules: [
+          { field: 'seats', operator: 'lt' as const, value: 5 },
+          { field: 'plan', operator: 'equals' as const, value: 'pro' },
+        ],
+      },
+      false,
+    ],
     [{ rules: [] }, false],
   ])('%j → %s', (q, want) => {
     expect(isQualified(q, values)).toBe(want);

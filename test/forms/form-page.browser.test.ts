@@ -36,7 +36,15 @@ beforeAll(async () => {
   if (exe) {
     browser = await chromium.launch({
       executablePath: exe,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
   }
   fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -107,7 +115,13 @@ describe('public form page in Chromium', () => {
     const list = await api.get(`/api/v1/forms/${form.id}/submissions?status=completed`);
     expect(list.body.data).toHaveLength(1);
     const s = list.body.data[0];
-    expect(s.fields).toEqual({ email: 'ann.browser@example.com', first_name: 'Ann', size: '11-50', interests: ['forms'], message: '<script>alert(1)</script> hello' });
+    expect(s.fields).toEqual({
+      email: 'ann.browser@example.com',
+      first_name: 'Ann',
+      size: '11-50',
+      interests: ['forms'],
+      message: '<script>alert(1)</script> hello',
+    });
     expect(s.metadata).toMatchObject({ utm_source: 'news', tracking_id: 't1', device_type: 'desktop' });
     const contacts = await api.get('/api/v1/contacts?email=ann.browser@example.com');
     expect(contacts.body.data).toHaveLength(1);

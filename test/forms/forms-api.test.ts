@@ -28,7 +28,14 @@ describe('forms API', () => {
     expect(f.fields.map((x: { name: string }) => x.name)).toEqual(['email', 'message', 'email_2']);
     expect(f.fields[1]).toMatchObject({ type: 'textarea', label: 'Message', placeholder: 'Say hi', required: false });
     expect(f.fields[0].id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(f.settings).toEqual({ redirect_url: null, success_message: null, submit_label: null, notify_emails: [], qualification: null, embed_allowed_origins: null });
+    expect(f.settings).toEqual({
+      redirect_url: null,
+      success_message: null,
+      submit_label: null,
+      notify_emails: [],
+      qualification: null,
+      embed_allowed_origins: null,
+    });
   });
 
   it('supports every field type', async () => {
@@ -42,7 +49,13 @@ describe('forms API', () => {
   });
 
   it('rejects duplicate field names, choice fields without options, unknown types', async () => {
-    const dup = await w.api.post('/api/v1/forms', { title: 'X', fields: [{ type: 'text', label: 'A', name: 'a' }, { type: 'email', label: 'B', name: 'a' }] });
+    const dup = await w.api.post('/api/v1/forms', {
+      title: 'X',
+      fields: [
+        { type: 'text', label: 'A', name: 'a' },
+        { type: 'email', label: 'B', name: 'a' },
+      ],
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.error.details[0].path).toBe('body.fields.1.name');
     const noOpts = await w.api.post('/api/v1/forms', { title: 'X', fields: [{ type: 'select', label: 'A' }] });
@@ -104,12 +117,18 @@ describe('forms API', () => {
     const emailId = created.body.data.fields[0].id;
     const res = await w.api.patch(`/api/v1/forms/${id}`, {
       description: 'New text',
-      fields: [{ type: 'text', label: 'Name', name: 'name' }, { type: 'email', label: 'E-mail', name: 'email', required: true }],
+      fields: [
+        { type: 'text', label: 'Name', name: 'name' },
+        { type: 'email', label: 'E-mail', name: 'email', required: true },
+      ],
       settings: { redirect_url: null },
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ title: 'Patch me', description: 'New text' });
-    expect(res.body.data.fields.map((f: { name: string; position: number }) => [f.name, f.position])).toEqual([['name', 0], ['email', 1]]);
+    expect(res.body.data.fields.map((f: { name: string; position: number }) => [f.name, f.position])).toEqual([
+      ['name', 0],
+      ['email', 1],
+    ]);
     expect(res.body.data.fields[1].id).toBe(emailId);
     expect(res.body.data.settings).toMatchObject({ success_message: 'Thanks', redirect_url: null });
     expect((await w.api.patch(`/api/v1/forms/${id}`, { bogus: 1 })).status).toBe(400);

@@ -87,7 +87,13 @@ test('a list emptied before the worker runs sends nothing', async () => {
 
 test('rendering: empty answers, booleans and labels', () => {
   const r = renderSubmissionNotification(
-    { title: 'T\r\nBcc: x@y', fields: [{ type: 'checkbox', label: 'Agree', name: 'agree' }, { type: 'text', label: '', name: 'nick' }] as never },
+    {
+      title: 'T\r\nBcc: x@y',
+      fields: [
+        { type: 'checkbox', label: 'Agree', name: 'agree' },
+        { type: 'text', label: '', name: 'nick' },
+      ] as never,
+    },
     { fields: { agree: true }, submitted_at: new Date('2026-01-02T03:04:05Z') },
   );
   expect(r.subject).toBe('New submission: T Bcc: x@y');

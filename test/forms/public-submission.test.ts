@@ -47,7 +47,19 @@ const count = async (table: string) => Number((await tdb.db(table).count({ n: '*
 describe('public submission endpoint', () => {
   it('stores a completed submission with tracking, device and country, links the contact, records the event', async () => {
     const res = await submit(
-      { fields: { email: 'Ann@Example.com', first_name: 'Ann', seats: 10, interests: ['forms'], agree: true, score: 4, message: '<b>hi</b>' }, status: 'completed', tracking: { visitor_id: 'v-1' } },
+      {
+        fields: {
+          email: 'Ann@Example.com',
+          first_name: 'Ann',
+          seats: 10,
+          interests: ['forms'],
+          agree: true,
+          score: 4,
+          message: '<b>hi</b>',
+        },
+        status: 'completed',
+        tracking: { visitor_id: 'v-1' },
+      },
       '?utm_source=news&utm_medium=email&tracking_id=t1&partner_token=p1&embed=1',
       { 'user-agent': MOBILE_UA, 'cf-ipcountry': 'de', referer: 'https://ref.example/page' },
     );
@@ -55,11 +67,28 @@ describe('public submission endpoint', () => {
     expect(res.body).toEqual({ data: { id: expect.any(String), status: 'completed' } });
     const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
     const s = list.body.data.find((x: { id: string }) => x.id === res.body.data.id);
-    expect(s.fields).toEqual({ email: 'Ann@Example.com', first_name: 'Ann', seats: 10, interests: ['forms'], agree: true, score: 4, message: '<b>hi</b>' });
+    expect(s.fields).toEqual({
+      email: 'Ann@Example.com',
+      first_name: 'Ann',
+      seats: 10,
+      interests: ['forms'],
+      agree: true,
+      score: 4,
+      message: '<b>hi</b>',
+    });
     expect(s.metadata).toEqual({
-      referrer: 'https://ref.example/page', user_agent: MOBILE_UA, device_type: 'mobile', country: 'DE',
-      utm_source: 'news', utm_medium: 'email', utm_campaign: null,
-      partner_token: 'p1', attribution_id: null, tracking_id: 't1', visitor_id: 'v-1', session_id: null,
+      referrer: 'https://ref.example/page',
+      user_agent: MOBILE_UA,
+      device_type: 'mobile',
+      country: 'DE',
+      utm_source: 'news',
+      utm_medium: 'email',
+      utm_campaign: null,
+      partner_token: 'p1',
+      attribution_id: null,
+      tracking_id: 't1',
+      visitor_id: 'v-1',
+      session_id: null,
     });
     expect(s.qualified).toBe(false);
     const contact = await api.get(`/api/v1/contacts/${s.contact_id}`);
@@ -72,8 +101,13 @@ describe('public submission endpoint', () => {
       event: 'submission.created',
       timestamp: expect.any(String),
       data: {
-        form_id: form.id, form_title: 'Lead form', form_slug: 'lead-form', submission_id: s.id,
-        submission_data: s.fields, submitted_at: new Date(s.submitted_at).toISOString(), metadata: s.metadata,
+        form_id: form.id,
+        form_title: 'Lead form',
+        form_slug: 'lead-form',
+        submission_id: s.id,
+        submission_data: s.fields,
+        submitted_at: new Date(s.submitted_at).toISOString(),
+        metadata: s.metadata,
       },
     });
   });
@@ -122,7 +156,10 @@ describe('public submission endpoint', () => {
 
   it('rejects undecodable UTF-8 bytes in a raw body', async () => {
     const raw = Buffer.concat([Buffer.from('{"fields":{"email":"a@b.co","first_name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
-    const res = await http(app.baseUrl, 'post', `/api/forms/${form.id}/submissions`, { raw, headers: { 'content-type': 'application/json' } });
+    const res = await http(app.baseUrl, 'post', `/api/forms/${form.id}/submissions`, {
+      raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
   });
 
@@ -144,15 +181,23 @@ describe('public submission endpoint', () => {
   });
 
   it('accepts a form-encoded post from the no-JS page and shows errors beside fields', async () => {
-    const post = (body: string) => http(app.baseUrl, 'post', `/api/forms/${form.id}/submissions?utm_source=paper`, { raw: body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    const bad = await post('status=completed&website_url=&fields%5Bemail%5D=nope&fields%5Bfirst_name%5D=%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    const post = (body: string) =>
+      http(app.baseUrl, 'post', `/api/forms/${form.id}/submissions?utm_source=paper`, {
+        raw: body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const bad = await post(
+      'status=completed&website_url=&fields%5Bemail%5D=nope&fields%5Bfirst_name%5D=%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+    );
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toContain('text/html');
     expect(bad.text).toMatch(/<p class="error" id="f-email-error">Email must be a valid email address<\/p>/);
     expect(bad.text).toContain('aria-invalid="true"');
     expect(bad.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(bad.text).not.toContain('<script>alert(1)');
-    const ok = await post('status=completed&fields%5Bemail%5D=form%40example.com&fields%5Bseats%5D=60&fields%5Binterests%5D%5B%5D=forms&fields%5Bagree%5D=true');
+    const ok = await post(
+      'status=completed&fields%5Bemail%5D=form%40example.com&fields%5Bseats%5D=60&fields%5Binterests%5D%5B%5D=forms&fields%5Bagree%5D=true',
+    );
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('Thank you');
     const row = await tdb.db('submissions').whereRaw(`fields->>'email' = ?`, ['form@example.com']).first();
@@ -161,8 +206,16 @@ describe('public submission endpoint', () => {
   });
 
   it('redirects a no-JS post to redirect_url', async () => {
-    const f = await api.post('/api/v1/forms', { title: 'Redirecting', status: 'published', fields: [{ type: 'text', label: 'Q' }], settings: { redirect_url: 'https://example.com/thanks' } });
-    const res = await http(app.baseUrl, 'post', `/api/forms/${f.body.data.slug}/submissions`, { raw: 'fields%5Bq%5D=hello', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const f = await api.post('/api/v1/forms', {
+      title: 'Redirecting',
+      status: 'published',
+      fields: [{ type: 'text', label: 'Q' }],
+      settings: { redirect_url: 'https://example.com/thanks' },
+    });
+    const res = await http(app.baseUrl, 'post', `/api/forms/${f.body.data.slug}/submissions`, {
+      raw: 'fields%5Bq%5D=hello',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('https://example.com/thanks');
   });

@@ -27,10 +27,15 @@ beforeAll(async () => {
   );
   // Single-row statements too, then completions (moves status and day) and deletes.
   for (let i = 0; i < 20; i++) {
-    await tdb.db('submissions').insert({ team_id: team.teamId, form_id: formId, status: 'partial', fields: '{}', submitted_at: new Date(T0 + i * 7 * HOUR) });
+    await tdb
+      .db('submissions')
+      .insert({ team_id: team.teamId, form_id: formId, status: 'partial', fields: '{}', submitted_at: new Date(T0 + i * 7 * HOUR) });
   }
   const partial = await tdb.db('submissions').where({ form_id: formId, status: 'partial' }).orderBy('id').limit(30).pluck('id');
-  await tdb.db('submissions').whereIn('id', partial.slice(0, 15)).update({ status: 'completed', submitted_at: tdb.db.raw(`submitted_at + interval '30 hours'`) });
+  await tdb
+    .db('submissions')
+    .whereIn('id', partial.slice(0, 15))
+    .update({ status: 'completed', submitted_at: tdb.db.raw(`submitted_at + interval '30 hours'`) });
   await tdb.db('submissions').whereIn('id', partial.slice(15)).delete();
   await tdb.db('submissions').where({ form_id: formId }).whereRaw(`extract(hour from submitted_at) = 5`).delete();
 });
@@ -42,11 +47,21 @@ async function naive(f: WindowFilters, offset: number, limit: number) {
   if (f.since) q.where('submitted_at', '>', f.since);
   if (f.until) q.where('submitted_at', '<', f.until);
   const total = Number((await q.clone().count({ n: '*' }).first())?.n);
-  const ids = await q.orderBy([{ column: 'submitted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset).pluck('id');
+  const ids = await q
+    .orderBy([
+      { column: 'submitted_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .offset(offset)
+    .pluck('id');
   return { total, ids };
 }
 
-const bound = fc.option(fc.integer({ min: -2 * 24, max: 16 * 24 * 60 }).map((m) => new Date(T0 + m * 60_000).toISOString()), { nil: undefined });
+const bound = fc.option(
+  fc.integer({ min: -2 * 24, max: 16 * 24 * 60 }).map((m) => new Date(T0 + m * 60_000).toISOString()),
+  { nil: undefined },
+);
 
 it('matches COUNT and OFFSET for random windows, statuses and pages', async () => {
   await fc.assert(
@@ -61,7 +76,8 @@ it('matches COUNT and OFFSET for random windows, statuses and pages', async () =
         const want = await naive(f, offset, limit);
         const seek = await seekPage(tdb.db, formId, f, offset);
         expect(seek.total).toBe(want.total);
-        const got = seek.total > offset ? await pageRows(tdb.db, formId, f, seek, limit, ['id']).then((r) => r.map((x: { id: string }) => x.id)) : [];
+        const got =
+          seek.total > offset ? await pageRows(tdb.db, formId, f, seek, limit, ['id']).then((r) => r.map((x: { id: string }) => x.id)) : [];
         expect(got).toEqual(want.ids);
       },
     ),

@@ -41,8 +41,16 @@ afterAll(async () => {
 const submit = (body: unknown, slug = form.slug) => http(app.baseUrl, 'post', `/api/forms/${slug}/submissions`, { body });
 
 async function subscription(teamId: string, status: 'active' | 'disabled', formId: string | null = null): Promise<string> {
-  const [row] = await tdb.db('webhook_subscriptions')
-    .insert({ team_id: teamId, url: 'http://127.0.0.1:9/hook', events: ['submission.created', 'submission.qualified'], form_id: formId, status, secret: 'whsec_test' })
+  const [row] = await tdb
+    .db('webhook_subscriptions')
+    .insert({
+      team_id: teamId,
+      url: 'http://127.0.0.1:9/hook',
+      events: ['submission.created', 'submission.qualified'],
+      form_id: formId,
+      status,
+      secret: 'whsec_test',
+    })
     .returning('id');
   return row.id;
 }
@@ -50,8 +58,14 @@ async function subscription(teamId: string, status: 'active' | 'disabled', formI
 async function stored(id: string) {
   const submission = await tdb.db('submissions').where({ id }).first();
   const events = await tdb.db('events').whereRaw(`payload->'data'->>'submission_id' = ?`, [id]).orderBy('type');
-  const deliveries = await tdb.db('webhook_deliveries').whereIn('event_id', events.map((e) => e.id));
-  const outbox = await tdb.db('outbox').whereIn('workflow_id', deliveries.map((d) => `webhook-${d.subscription_id}-${d.event_id}`));
+  const deliveries = await tdb.db('webhook_deliveries').whereIn(
+    'event_id',
+    events.map((e) => e.id),
+  );
+  const outbox = await tdb.db('outbox').whereIn(
+    'workflow_id',
+    deliveries.map((d) => `webhook-${d.subscription_id}-${d.event_id}`),
+  );
   const counters = await tdb.db('submission_counts').where({ form_id: form.id }).sum({ n: 'n' }).first();
   return { submission, events, deliveries, outbox, counted: Number(counters?.n) };
 }
@@ -63,8 +77,13 @@ function expectPayloads(events: Array<{ type: string; payload: Record<string, un
       event: e.type,
       timestamp: expect.any(String),
       data: {
-        form_id: form.id, form_title: 'Paths form', form_slug: form.slug, submission_id: submission.id,
-        submission_data: submission.fields, submitted_at: new Date(submission.submitted_at as string).toISOString(), metadata: submission.metadata,
+        form_id: form.id,
+        form_title: 'Paths form',
+        form_slug: form.slug,
+        submission_id: submission.id,
+        submission_data: submission.fields,
+        submitted_at: new Date(submission.submitted_at as string).toISOString(),
+        metadata: submission.metadata,
       },
     });
   }
@@ -103,13 +122,20 @@ describe('public submission write paths', () => {
     expect(s.submission).toMatchObject({ status: 'completed', qualified: true });
     expect(s.submission.contact_id).toEqual(expect.any(String));
     expectPayloads(s.events, s.submission);
-    expect(s.deliveries.map((d) => [d.subscription_id, d.event_type]).sort()).toEqual([[sub, 'submission.created'], [sub, 'submission.qualified']]);
+    expect(s.deliveries.map((d) => [d.subscription_id, d.event_type]).sort()).toEqual([
+      [sub, 'submission.created'],
+      [sub, 'submission.qualified'],
+    ]);
     expect(s.outbox).toHaveLength(2);
     await tdb.db('webhook_subscriptions').where({ id: sub }).update({ status: 'disabled' });
   });
 
   it('a form unpublished by someone else within the cache time gets 404 and nothing is written', async () => {
-    const res = await api.post('/api/v1/forms', { title: 'Short-lived', status: 'published', fields: [{ type: 'email', label: 'Email', name: 'email' }] });
+    const res = await api.post('/api/v1/forms', {
+      title: 'Short-lived',
+      status: 'published',
+      fields: [{ type: 'email', label: 'Email', name: 'email' }],
+    });
     const first = await submit({ fields: { email: 'one@example.com' } }, res.body.data.slug);
     expect(first.status).toBe(201); // the form is now cached by this process
     // Another process archives it: no in-process invalidation.
@@ -122,10 +148,17 @@ describe('public submission write paths', () => {
   });
 
   it('an edit through the API is seen by the next submission at once', async () => {
-    const res = await api.post('/api/v1/forms', { title: 'Edited', status: 'published', fields: [{ type: 'email', label: 'Email', name: 'email' }] });
+    const res = await api.post('/api/v1/forms', {
+      title: 'Edited',
+      status: 'published',
+      fields: [{ type: 'email', label: 'Email', name: 'email' }],
+    });
     expect((await submit({ fields: { email: 'a@example.com' } }, res.body.data.slug)).status).toBe(201);
     const patched = await api.patch(`/api/v1/forms/${res.body.data.id}`, {
-      fields: [{ type: 'email', label: 'Email', name: 'email' }, { type: 'text', label: 'Company', name: 'company', required: true }],
+      fields: [
+        { type: 'email', label: 'Email', name: 'email' },
+        { type: 'text', label: 'Company', name: 'company', required: true },
+      ],
     });
     expect(patched.status).toBe(200);
     const missing = await submit({ fields: { email: 'b@example.com' } }, res.body.data.slug);

@@ -40,7 +40,10 @@ describe('submissions API and analytics', () => {
   let ids: string[] = [];
 
   beforeAll(async () => {
-    for (let i = 0; i < 3; i++) await http(app.baseUrl, 'get', `/f/${formId}?utm_source=news`, { headers: { 'user-agent': DESKTOP_UA } }).then((r) => expect(r.status).toBe(200));
+    for (let i = 0; i < 3; i++)
+      await http(app.baseUrl, 'get', `/f/${formId}?utm_source=news`, { headers: { 'user-agent': DESKTOP_UA } }).then((r) =>
+        expect(r.status).toBe(200),
+      );
     await http(app.baseUrl, 'get', `/f/${formId}`, { headers: { 'user-agent': MOBILE_UA } });
     const a = await submit({ email: 'a@example.com', size: 'small' }, 'completed', '?utm_source=news');
     const b = await submit({ email: 'b@example.com' }, 'partial', '?utm_source=news', MOBILE_UA);
@@ -53,7 +56,12 @@ describe('submissions API and analytics', () => {
     expect(all.status).toBe(200);
     expect(all.body.meta).toEqual({ total: 3, page: 1, per_page: 20, total_pages: 1 });
     expect(all.body.data.map((s: { id: string }) => s.id)).toEqual([...ids].reverse());
-    expect(all.body.data[0]).toMatchObject({ id: ids[2], status: 'completed', qualified: true, fields: { email: 'c@example.com', size: 'large' } });
+    expect(all.body.data[0]).toMatchObject({
+      id: ids[2],
+      status: 'completed',
+      qualified: true,
+      fields: { email: 'c@example.com', size: 'large' },
+    });
     expect(all.body.data[0].metadata.device_type).toBe('mobile');
     const partial = await api.get(`/api/v1/forms/${formId}/submissions?status=partial`);
     expect(partial.body.data.map((s: { id: string }) => s.id)).toEqual([ids[1]]);
@@ -84,7 +92,9 @@ describe('submissions API and analytics', () => {
         { device_type: 'mobile', views: 1, starts: 2, partial: 1, completed: 1 },
       ]),
     );
-    const future = await api.get(`/api/v1/forms/${formId}/analytics?since=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`);
+    const future = await api.get(
+      `/api/v1/forms/${formId}/analytics?since=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`,
+    );
     expect(future.body.data).toMatchObject({ views: 0, starts: 0, completed: 0, completion_rate: 0 });
   });
 
@@ -110,7 +120,10 @@ describe('submissions API and analytics', () => {
     expect(res.text).toBe('');
     expect((await api.get(`/api/v1/submissions/${ids[2]}`)).status).toBe(404);
     const ev = await tdb.db('events').where({ type: 'submission.deleted' }).first();
-    expect(ev.payload).toMatchObject({ event: 'submission.deleted', data: { submission_id: ids[2], form_id: formId, form_title: 'Survey', submission_data: { email: 'c@example.com', size: 'large' } } });
+    expect(ev.payload).toMatchObject({
+      event: 'submission.deleted',
+      data: { submission_id: ids[2], form_id: formId, form_title: 'Survey', submission_data: { email: 'c@example.com', size: 'large' } },
+    });
     expect((await api.delete(`/api/v1/submissions/${ids[2]}`)).status).toBe(404);
   });
 });

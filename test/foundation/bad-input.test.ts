@@ -61,7 +61,11 @@ describe.each(withBody.map((r) => [key(r), r] as const))('body of %s', (_n, r) =
   const json = (r.accepts ?? ['json']).includes('json');
   it('rejects malformed JSON with 400 invalid_request', async () => {
     if (!json) return;
-    const res = await http(app.baseUrl, r.method, path(r), { token: tokenFor(r), raw: '{"a": ', headers: { 'content-type': 'application/json' } });
+    const res = await http(app.baseUrl, r.method, path(r), {
+      token: tokenFor(r),
+      raw: '{"a": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectClientError(res, r, 400, 'invalid_request');
   });
   it('rejects a non-JSON content type with 415', async () => {
@@ -70,7 +74,11 @@ describe.each(withBody.map((r) => [key(r), r] as const))('body of %s', (_n, r) =
   });
   it('rejects a 2 MB body with 413', async () => {
     const big = JSON.stringify({ blob: 'x'.repeat(2 * 1024 * 1024) });
-    const res = await http(app.baseUrl, r.method, path(r), { token: tokenFor(r), raw: big, headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' } });
+    const res = await http(app.baseUrl, r.method, path(r), {
+      token: tokenFor(r),
+      raw: big,
+      headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' },
+    });
     expectClientError(res, r, 413, 'payload_too_large');
   });
   it('rejects unknown fields and wrong types with 400', async () => {
@@ -83,9 +91,12 @@ describe.each(withBody.map((r) => [key(r), r] as const))('body of %s', (_n, r) =
 });
 
 describe.each(withPaging.map((r) => [key(r), r] as const))('paging of %s', (_n, r) => {
-  it.each(['per_page=0', 'per_page=101', 'page=0', 'page=-1', 'per_page=abc', 'limit=1000'])('rejects %s with 400 validation_failed', async (qs) => {
-    const res = await http(app.baseUrl, 'get', `${path(r)}?${qs}`, { token: tokenFor(r) });
-    expectClientError(res, r, 400, 'validation_failed');
-    expect(res.body.error.details[0].path).toMatch(/^query\./);
-  });
+  it.each(['per_page=0', 'per_page=101', 'page=0', 'page=-1', 'per_page=abc', 'limit=1000'])(
+    'rejects %s with 400 validation_failed',
+    async (qs) => {
+      const res = await http(app.baseUrl, 'get', `${path(r)}?${qs}`, { token: tokenFor(r) });
+      expectClientError(res, r, 400, 'validation_failed');
+      expect(res.body.error.details[0].path).toMatch(/^query\./);
+    },
+  );
 });

@@ -27,10 +27,13 @@ afterAll(async () => {
 });
 
 it('bootstrap --json prints exactly one JSON line with a working key', async () => {
-  const { stdout } = await cli(['bootstrap', '--json', '--team', 'Acme', '--plan', 'pro', '--scopes', 'forms:read user:read', '--timezone', 'Europe/Paris'], {
-    DATABASE_URL: tdb.url,
-    BASE_URL: 'https://api.example.test',
-  });
+  const { stdout } = await cli(
+    ['bootstrap', '--json', '--team', 'Acme', '--plan', 'pro', '--scopes', 'forms:read user:read', '--timezone', 'Europe/Paris'],
+    {
+      DATABASE_URL: tdb.url,
+      BASE_URL: 'https://api.example.test',
+    },
+  );
   const lines = stdout.trim().split('\n');
   expect(lines).toHaveLength(1);
   const out = JSON.parse(lines[0]);
@@ -62,7 +65,10 @@ it('rejects unknown scopes and bad arguments with exit code 2 and nothing on std
 });
 
 it('stops the API at start-up with a message naming a bad config variable', async () => {
-  const err = await run(process.execPath, ['--import', 'tsx', 'bin/api.ts'], { cwd: ROOT, env: { ...process.env, PORT: 'abc', DATABASE_URL: tdb.url } }).catch((e) => e);
+  const err = await run(process.execPath, ['--import', 'tsx', 'bin/api.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: 'abc', DATABASE_URL: tdb.url },
+  }).catch((e) => e);
   expect(err.code).toBe(1);
   expect(err.stderr).toContain('PORT');
 });

@@ -82,7 +82,8 @@ it('starts nothing when the transaction rolls back', async () => {
 // relay loop wakes on it and starts the workflow with its own client (eager start requested).
 
 /** The API side: it has no Temporal client at all in this mode. */
-const apiStarter = () => new OutboxStarter(tdb.db, async () => Promise.reject(new Error('the API does not start workflows here')), 'fss', 4, { kick: 'notify' });
+const apiStarter = () =>
+  new OutboxStarter(tdb.db, async () => Promise.reject(new Error('the API does not start workflows here')), 'fss', 4, { kick: 'notify' });
 
 async function commitPing(starter: OutboxStarter, token: string): Promise<string> {
   const workflowId = `ping-${randomUUID()}`;
@@ -107,7 +108,9 @@ async function waitForResult(workflowId: string): Promise<string> {
 it('a commit wakes the worker relay through NOTIFY: started without waiting for a timed pass', async () => {
   let runs = 0;
   await withWorker(env, { ping: async (t: string) => `pong:${t}:${++runs}` }, async () => {
-    const workerStarter = new OutboxStarter(tdb.db, async () => new Client({ connection: env.nativeConnection }), 'fss', 4, { eager: true });
+    const workerStarter = new OutboxStarter(tdb.db, async () => new Client({ connection: env.nativeConnection }), 'fss', 4, {
+      eager: true,
+    });
     // A 10-minute idle sleep: only the NOTIFY can wake the loop within this test's time.
     const relay = await startRelayLoop(workerStarter, { databaseUrl: tdb.url, minAgeMs: 0, idleMs: 600_000 });
     try {
@@ -129,7 +132,9 @@ it('a lost NOTIFY only costs latency: the timed pass starts the row', async () =
     const silent = apiStarter();
     silent.fastPath = false; // the commit happens, the NOTIFY never does
     const workflowId = await commitPing(silent, 'timed');
-    const workerStarter = new OutboxStarter(tdb.db, async () => new Client({ connection: env.nativeConnection }), 'fss', 4, { eager: true });
+    const workerStarter = new OutboxStarter(tdb.db, async () => new Client({ connection: env.nativeConnection }), 'fss', 4, {
+      eager: true,
+    });
     const relay = await startRelayLoop(workerStarter, { databaseUrl: tdb.url, minAgeMs: 0, idleMs: 100 });
     try {
       expect(await waitForResult(workflowId)).toBe('pong:timed');
@@ -142,8 +147,17 @@ it('a lost NOTIFY only costs latency: the timed pass starts the row', async () =
 it('rows that failed to start go after fresh ones', async () => {
   const starter = new OutboxStarter(tdb.db, async () => env.client, 'fss');
   await tdb.db('outbox').whereNull('started_at').update({ started_at: tdb.db.fn.now() });
-  const [stuck] = await tdb.db('outbox')
-    .insert({ workflow_type: 'pingWorkflow', workflow_id: `ping-${randomUUID()}`, task_queue: 'fss', args: JSON.stringify(['x']), search_attributes: '{}', memo: '{}', attempts: 5 })
+  const [stuck] = await tdb
+    .db('outbox')
+    .insert({
+      workflow_type: 'pingWorkflow',
+      workflow_id: `ping-${randomUUID()}`,
+      task_queue: 'fss',
+      args: JSON.stringify(['x']),
+      search_attributes: '{}',
+      memo: '{}',
+      attempts: 5,
+    })
     .returning('id');
   const fresh = await commitPing(Object.assign(apiStarter(), { fastPath: false }), 'fresh');
   await withWorker(env, { ping: async (t: string) => `pong:${t}` }, async () => {

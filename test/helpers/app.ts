@@ -19,10 +19,7 @@ export interface TestApp {
  * The real Koa app on a real port, on the given test database. Temporal is the given client
  * (a TestWorkflowEnvironment's), or none: workflow starts then wait in the outbox.
  */
-export async function startTestApp(
-  db: Db,
-  opts: { temporal?: Client; env?: Record<string, string> } = {},
-): Promise<TestApp> {
+export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Record<string, string> } = {}): Promise<TestApp> {
   const config = parseConfig({
     NODE_ENV: 'test',
     DATABASE_URL: 'postgres://unused/unused',

@@ -20,7 +20,12 @@ export async function http<T = any>(
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${baseUrl}${path}`, { method: method.toUpperCase(), headers, body: body as BodyInit | undefined, redirect: 'manual' });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: method.toUpperCase(),
+    headers,
+    body: body as BodyInit | undefined,
+    redirect: 'manual',
+  });
   const text = await res.text();
   let parsed: any = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);

@@ -41,7 +41,11 @@ export async function startSmtp(): Promise<SmtpSink> {
 }
 
 /** Wait (up to a generous deadline) until `check` holds: polling for an outcome, not a timed assertion. */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -43,11 +43,29 @@ describe('pure rules', () => {
   });
   it('lists every missing checklist item', () => {
     const missing = submissionChecklist({
-      name: 'x', description: 'd'.repeat(501), short_description: 's'.repeat(141), website_url: 'https://x.example.com',
-      privacy_policy_url: null, terms_url: null, category: 'Games', redirect_uris: ['http://127.0.0.1:3000/cb'], scopes: ['forms:read'],
-      screenshots: ['https://x.example.com/1.png'], icon: { width: 256, height: 256, bytes: 6 * 1024 * 1024 },
+      name: 'x',
+      description: 'd'.repeat(501),
+      short_description: 's'.repeat(141),
+      website_url: 'https://x.example.com',
+      privacy_policy_url: null,
+      terms_url: null,
+      category: 'Games',
+      redirect_uris: ['http://127.0.0.1:3000/cb'],
+      scopes: ['forms:read'],
+      screenshots: ['https://x.example.com/1.png'],
+      icon: { width: 256, height: 256, bytes: 6 * 1024 * 1024 },
     });
-    expect(missing.map((m) => m.path).sort()).toEqual(['category', 'description', 'icon', 'icon', 'privacy_policy_url', 'redirect_uris.0', 'screenshots', 'short_description', 'terms_url']);
+    expect(missing.map((m) => m.path).sort()).toEqual([
+      'category',
+      'description',
+      'icon',
+      'icon',
+      'privacy_policy_url',
+      'redirect_uris.0',
+      'screenshots',
+      'short_description',
+      'terms_url',
+    ]);
   });
 });
 
@@ -55,8 +73,12 @@ describe('developer portal', () => {
   it('creates an app with a secret shown once, rotates it, and lists every missing item on submit', async () => {
     const dash = client(app.baseUrl, team.session);
     const created = await dash.post('/api/v1/apps', {
-      name: 'Half Done', description: 'Not ready yet', website_url: 'https://half.example.com',
-      redirect_uris: ['http://127.0.0.1:4000/cb'], scopes: ['forms:read'], icon: pngDataUrl(100, 100),
+      name: 'Half Done',
+      description: 'Not ready yet',
+      website_url: 'https://half.example.com',
+      redirect_uris: ['http://127.0.0.1:4000/cb'],
+      scopes: ['forms:read'],
+      icon: pngDataUrl(100, 100),
     });
     expect(created.status).toBe(201);
     const { id, client_id, client_secret } = created.body.data;
@@ -76,9 +98,15 @@ describe('developer portal', () => {
     const submit = await dash.post(`/api/v1/apps/${id}/submit`);
     expect(submit.status).toBe(400);
     expect(submit.body.error.code).toBe('validation_failed');
-    expect(submit.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(
-      ['category', 'icon', 'privacy_policy_url', 'redirect_uris.0', 'screenshots', 'short_description', 'terms_url'],
-    );
+    expect(submit.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      'category',
+      'icon',
+      'privacy_policy_url',
+      'redirect_uris.0',
+      'screenshots',
+      'short_description',
+      'terms_url',
+    ]);
     expect((await tdb.db('outbox').where({ workflow_id: `app-review-${id}` })).length).toBe(0);
 
     expect((await dash.patch(`/api/v1/apps/${id}`, { icon: 'data:image/png;base64,bm90IGEgcG5n' })).status).toBe(400);
@@ -141,16 +169,33 @@ describe('marketplace', () => {
 describe('rate limits by app status', () => {
   it('allows 100 requests a minute in development and 10,000 once approved', async () => {
     const redirect = 'http://127.0.0.1:9/cb';
-    const created = (await client(app.baseUrl, team.session).post('/api/v1/apps', completeAppInput({ redirect_uris: [redirect], scopes: ['user:read'] }))).body.data;
+    const created = (
+      await client(app.baseUrl, team.session).post('/api/v1/apps', completeAppInput({ redirect_uris: [redirect], scopes: ['user:read'] }))
+    ).body.data;
     const getToken = async () => {
       const verifier = randomBytes(32).toString('base64url');
       const u = new URL(`${app.baseUrl}/api/oauth/authorize`);
-      u.search = new URLSearchParams({ client_id: created.client_id, redirect_uri: redirect, response_type: 'code', scope: 'user:read', state: 's1', code_challenge: s256Challenge(verifier), code_challenge_method: 'S256' }).toString();
+      u.search = new URLSearchParams({
+        client_id: created.client_id,
+        redirect_uri: redirect,
+        response_type: 'code',
+        scope: 'user:read',
+        state: 's1',
+        code_challenge: s256Challenge(verifier),
+        code_challenge_method: 'S256',
+      }).toString();
       const code = new URL((await authorizeWithForms(u.toString(), team)).location!).searchParams.get('code')!;
       const res = await fetch(`${app.baseUrl}/api/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier, client_id: created.client_id, client_secret: created.client_secret }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirect,
+          code_verifier: verifier,
+          client_id: created.client_id,
+          client_secret: created.client_secret,
+        }).toString(),
       });
       return (await res.json()).access_token as string;
     };

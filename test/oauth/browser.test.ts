@@ -42,7 +42,15 @@ beforeAll(async () => {
   if (path) {
     browser = await chromium.launch({
       executablePath: path,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
   }
 });
@@ -55,19 +63,27 @@ afterAll(async () => {
 
 it('logs in, approves on the consent page, and lands on the callback with the code and the state', async () => {
   if (!browserAvailable()) return;
-  const created = await client(app.baseUrl, team.session).post('/api/v1/apps', completeAppInput({
-    name: 'Browser <Test> App',
-    redirect_uris: [callbackUrl],
-    scopes: ['user:read', 'contacts:read'],
-  }));
+  const created = await client(app.baseUrl, team.session).post(
+    '/api/v1/apps',
+    completeAppInput({
+      name: 'Browser <Test> App',
+      redirect_uris: [callbackUrl],
+      scopes: ['user:read', 'contacts:read'],
+    }),
+  );
   expect(created.status).toBe(201);
   const { client_id, client_secret } = created.body.data;
   const verifier = randomBytes(32).toString('base64url');
   const state = `state-${randomBytes(8).toString('hex')}`;
   const url = new URL(`${app.baseUrl}/api/oauth/authorize`);
   url.search = new URLSearchParams({
-    client_id, redirect_uri: callbackUrl, response_type: 'code', scope: 'user:read contacts:read', state,
-    code_challenge: s256Challenge(verifier), code_challenge_method: 'S256',
+    client_id,
+    redirect_uri: callbackUrl,
+    response_type: 'code',
+    scope: 'user:read contacts:read',
+    state,
+    code_challenge: s256Challenge(verifier),
+    code_challenge_method: 'S256',
   }).toString();
 
   const context = await browser!.newContext();
@@ -96,7 +112,14 @@ it('logs in, approves on the consent page, and lands on the callback with the co
   const tokenRes = await fetch(`${app.baseUrl}/api/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: code!, redirect_uri: callbackUrl, code_verifier: verifier, client_id, client_secret }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: code!,
+      redirect_uri: callbackUrl,
+      code_verifier: verifier,
+      client_id,
+      client_secret,
+    }).toString(),
   });
   expect(tokenRes.status).toBe(200);
   expect((await tokenRes.json()).access_token).toMatch(/^svc_at_/);

@@ -27,7 +27,8 @@ async function oauthClient(input: Record<string, unknown>) {
 function form(body: Record<string, string>) {
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() };
 }
-const token = (body: Record<string, string>) => fetch(`${app.baseUrl}/api/oauth/token`, form(body)).then(async (r) => ({ status: r.status, body: await r.json() }));
+const token = (body: Record<string, string>) =>
+  fetch(`${app.baseUrl}/api/oauth/token`, form(body)).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 function authUrl(over: Record<string, string | undefined> = {}, verifier = randomBytes(32).toString('base64url')) {
   const q: Record<string, string | undefined> = {
@@ -68,7 +69,10 @@ beforeAll(async () => {
   tdb = await createTestDatabase();
   app = await startTestApp(tdb.db);
   team = await createTestTeam(tdb.db);
-  const res = await client(app.baseUrl, team.session).post('/api/v1/apps', completeAppInput({ redirect_uris: [REDIRECT], scopes: ['user:read', 'forms:read', 'contacts:read'] }));
+  const res = await client(app.baseUrl, team.session).post(
+    '/api/v1/apps',
+    completeAppInput({ redirect_uris: [REDIRECT], scopes: ['user:read', 'forms:read', 'contacts:read'] }),
+  );
   expect(res.status).toBe(201);
   oauthApp = res.body.data;
 });
@@ -79,7 +83,13 @@ afterAll(async () => {
 
 describe('the full authorization code flow with oauth4webapi (PKCE)', () => {
   it('authorizes, exchanges the code, calls the API, refreshes, revokes, and the call then fails', async () => {
-    const base = { base: app.baseUrl, client_id: oauthApp.client_id, client_secret: oauthApp.client_secret, redirect_uri: REDIRECT, scope: 'user:read forms:read' };
+    const base = {
+      base: app.baseUrl,
+      client_id: oauthApp.client_id,
+      client_secret: oauthApp.client_secret,
+      redirect_uri: REDIRECT,
+      scope: 'user:read forms:read',
+    };
     const started = await oauthClient({ ...base, step: 'start' });
     const consent = await authorizeWithForms(started.authorization_url, team);
     expect(consent.status).toBe(303);
@@ -90,7 +100,13 @@ describe('the full authorization code flow with oauth4webapi (PKCE)', () => {
     expect(callback.origin + callback.pathname).toBe(REDIRECT);
     expect(callback.searchParams.get('state')).toBe(started.state);
 
-    const out = await oauthClient({ ...base, step: 'finish', callback_url: callback.toString(), code_verifier: started.code_verifier, state: started.state });
+    const out = await oauthClient({
+      ...base,
+      step: 'finish',
+      callback_url: callback.toString(),
+      code_verifier: started.code_verifier,
+      state: started.state,
+    });
     expect(out.tokens.access_token).toMatch(/^svc_at_/);
     expect(out.tokens.refresh_token).toMatch(/^svc_rt_/);
     expect(out.tokens.token_type).toBe('bearer'); // oauth4webapi lower-cases it; the raw answer is checked below
@@ -173,7 +189,10 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
   });
 
   it('plain PKCE (and a missing challenge) is refused at the authorize step with a redirect error', async () => {
-    for (const over of [{ code_challenge_method: 'plain', code_challenge: 'x'.repeat(50) }, { code_challenge: undefined, code_challenge_method: undefined }]) {
+    for (const over of [
+      { code_challenge_method: 'plain', code_challenge: 'x'.repeat(50) },
+      { code_challenge: undefined, code_challenge_method: undefined },
+    ]) {
       const a = authUrl(over);
       const res = await fetch(a.url, { redirect: 'manual' });
       expect(res.status).toBe(302);
@@ -194,7 +213,12 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
     expect(second.body.error).toBe('invalid_grant');
     noToken(second.body);
     expect((await me(first.body.access_token)).status).toBe(401);
-    const refresh = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: oauthApp.client_id, client_secret: oauthApp.client_secret });
+    const refresh = await token({
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+      client_id: oauthApp.client_id,
+      client_secret: oauthApp.client_secret,
+    });
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
@@ -210,7 +234,8 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
   it('a reused refresh token is refused and revokes the whole family', async () => {
     const { code, verifier } = await freshCode();
     const t0 = (await exchange(code, verifier)).body;
-    const refresh = (rt: string) => token({ grant_type: 'refresh_token', refresh_token: rt, client_id: oauthApp.client_id, client_secret: oauthApp.client_secret });
+    const refresh = (rt: string) =>
+      token({ grant_type: 'refresh_token', refresh_token: rt, client_id: oauthApp.client_id, client_secret: oauthApp.client_secret });
     const t1 = await refresh(t0.refresh_token);
     expect(t1.status).toBe(200);
     expect(t1.body.refresh_token).not.toBe(t0.refresh_token);
@@ -240,7 +265,10 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
     noToken(res.body);
     const basic = await fetch(`${app.baseUrl}/api/oauth/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${oauthApp.client_id}:nope`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${oauthApp.client_id}:nope`).toString('base64')}`,
+      },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }).toString(),
     });
     expect(basic.status).toBe(401);
@@ -257,7 +285,13 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
 
     const { code, verifier } = await freshCode('user:read');
     const t = (await exchange(code, verifier)).body;
-    const wider = await token({ grant_type: 'refresh_token', refresh_token: t.refresh_token, scope: 'user:read forms:read', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret });
+    const wider = await token({
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      scope: 'user:read forms:read',
+      client_id: oauthApp.client_id,
+      client_secret: oauthApp.client_secret,
+    });
     expect(wider.status).toBe(400);
     expect(wider.body.error).toBe('invalid_scope');
     noToken(wider.body);
@@ -280,11 +314,27 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
   it('bad token requests get RFC 6749 errors, never a 500', async () => {
     const cases: Array<[Record<string, string>, string]> = [
       [{}, 'invalid_client'],
-      [{ grant_type: 'urn:example:custom', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret }, 'unsupported_grant_type'],
+      [
+        { grant_type: 'urn:example:custom', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret },
+        'unsupported_grant_type',
+      ],
       [{ grant_type: 'password', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret }, 'unauthorized_client'],
       [{ grant_type: 'authorization_code', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret }, 'invalid_request'],
-      [{ grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT, code_verifier: 'a'.repeat(43), client_id: oauthApp.client_id, client_secret: oauthApp.client_secret }, 'invalid_grant'],
-      [{ grant_type: 'refresh_token', refresh_token: 'svc_rt_nope', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret }, 'invalid_grant'],
+      [
+        {
+          grant_type: 'authorization_code',
+          code: 'nope',
+          redirect_uri: REDIRECT,
+          code_verifier: 'a'.repeat(43),
+          client_id: oauthApp.client_id,
+          client_secret: oauthApp.client_secret,
+        },
+        'invalid_grant',
+      ],
+      [
+        { grant_type: 'refresh_token', refresh_token: 'svc_rt_nope', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret },
+        'invalid_grant',
+      ],
       [{ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'unknown', client_secret: 'x' }, 'invalid_client'],
     ];
     for (const [body, error] of cases) {
@@ -294,10 +344,16 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
       expect(res.body.error).toBe(error);
       expect(typeof res.body.error_description).toBe('string');
     }
-    const revoke = await fetch(`${app.baseUrl}/api/oauth/revoke`, form({ token: 'x', client_id: oauthApp.client_id, client_secret: 'wrong' }));
+    const revoke = await fetch(
+      `${app.baseUrl}/api/oauth/revoke`,
+      form({ token: 'x', client_id: oauthApp.client_id, client_secret: 'wrong' }),
+    );
     expect(revoke.status).toBe(401);
     expect((await revoke.json()).error).toBe('invalid_client');
-    const unknown = await fetch(`${app.baseUrl}/api/oauth/revoke`, form({ token: 'svc_at_unknown', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret }));
+    const unknown = await fetch(
+      `${app.baseUrl}/api/oauth/revoke`,
+      form({ token: 'svc_at_unknown', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret }),
+    );
     expect(unknown.status).toBe(200);
   });
 });

@@ -17,7 +17,12 @@ function cookieJar() {
 function hiddenFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    out[m[1]] = m[2].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    out[m[1]] = m[2]
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   }
   return out;
 }
@@ -30,7 +35,11 @@ export interface FormFlowResult {
 }
 
 /** GET the authorization URL, sign in, and approve or deny. */
-export async function authorizeWithForms(authorizationUrl: string, user: { email: string; password: string }, decision: 'approve' | 'deny' = 'approve'): Promise<FormFlowResult> {
+export async function authorizeWithForms(
+  authorizationUrl: string,
+  user: { email: string; password: string },
+  decision: 'approve' | 'deny' = 'approve',
+): Promise<FormFlowResult> {
   const jar = cookieJar();
   const base = new URL(authorizationUrl).origin;
   const first = await fetch(authorizationUrl, { redirect: 'manual' });

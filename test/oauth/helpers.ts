@@ -40,7 +40,21 @@ export async function insertApp(db: Db, teamId: string, userId: string, override
 export async function approveDirectly(db: Db, appId: string): Promise<void> {
   const a = await db('apps').where({ id: appId }).first();
   const live = Object.fromEntries(
-    ['name', 'description', 'short_description', 'website_url', 'privacy_policy_url', 'terms_url', 'documentation_url', 'category', 'redirect_uris', 'scopes', 'screenshots'].map((c) => [c, a[c]]),
+    [
+      'name',
+      'description',
+      'short_description',
+      'website_url',
+      'privacy_policy_url',
+      'terms_url',
+      'documentation_url',
+      'category',
+      'redirect_uris',
+      'scopes',
+      'screenshots',
+    ].map((c) => [c, a[c]]),
   );
-  await db('apps').where({ id: appId }).update({ live: JSON.stringify(live), status: 'approved', review_stage: 'approved', approved_at: db.fn.now() });
+  await db('apps')
+    .where({ id: appId })
+    .update({ live: JSON.stringify(live), status: 'approved', review_stage: 'approved', approved_at: db.fn.now() });
 }

@@ -78,7 +78,13 @@ it('moves through every stage in order, with a status email at each change, and 
     expect(result).toBe('approved');
     const listed = await client(app.baseUrl).get(`/api/marketplace/apps/${id}`);
     expect(listed.status).toBe(200);
-    expect(listed.body.data).toMatchObject({ name: 'Review Me', scopes: ['forms:read'], category: 'CRM', installs: 0, rating: { average: null, count: 0 } });
+    expect(listed.body.data).toMatchObject({
+      name: 'Review Me',
+      scopes: ['forms:read'],
+      category: 'CRM',
+      installs: 0,
+      rating: { average: null, count: 0 },
+    });
 
     const expected = ['submission', 'review', 'security_verification', 'changes_requested', 'review', 'security_verification', 'approved'];
     const mails = await eventually(() => (mailsFor(id).length >= expected.length ? mailsFor(id) : undefined), 'status emails');
@@ -102,7 +108,10 @@ it('reminds the staff when a review waits longer than 5 business days', async ()
     await new Promise((r) => setTimeout(r, 500));
     expect(smtp.messages.some((m) => m.headers.get('x-app-review-reminder') && m.headers.get('x-app-id') === id)).toBe(false);
     await env.sleep('6 days');
-    const reminder = await eventually(() => smtp.messages.find((m) => m.headers.get('x-app-review-reminder') === 'review' && m.headers.get('x-app-id') === id), 'staff reminder');
+    const reminder = await eventually(
+      () => smtp.messages.find((m) => m.headers.get('x-app-review-reminder') === 'review' && m.headers.get('x-app-id') === id),
+      'staff reminder',
+    );
     expect(JSON.stringify(reminder.to)).toContain(staff.email);
     expect(reminder.subject).toContain('Slow Review');
     // The review still accepts a decision after the reminder.

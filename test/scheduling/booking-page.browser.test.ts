@@ -23,7 +23,15 @@ beforeAll(async () => {
   }
   browser = await chromium.launch({
     executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 });
 afterAll(async () => {
@@ -35,7 +43,12 @@ afterAll(async () => {
 describe('booking page /book/:page_slug', () => {
   it('lists event types, shows free days and slots in the visitor timezone, books, and confirms', async () => {
     if (!browser) return; // announced loudly in beforeAll
-    const { slug } = await publishedEventType(app.baseUrl, team, { title: 'Book <b>me</b>', settings: { confirmation_message: 'See you soon!' } }, { title: 'Discovery call', start_time_increment: 60 });
+    const { slug } = await publishedEventType(
+      app.baseUrl,
+      team,
+      { title: 'Book <b>me</b>', settings: { confirmation_message: 'See you soon!' } },
+      { title: 'Discovery call', start_time_increment: 60 },
+    );
     const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
     const page = await context.newPage();
     const res = await page.goto(`${app.baseUrl}/book/${slug}`);

@@ -35,20 +35,42 @@ describe('public calendar, variant A', () => {
     expect(av.body.available_slots.length).toBe(96); // 15-minute increments over 24h (the next day is available too)
     const slot = av.body.available_slots[40];
     const body = {
-      user_id: team.userId, team_id: team.teamId, start: slot.start, end: slot.end, attendee_email: 'Lead@Example.com', attendee_name: 'Lea Lead',
-      event_type_id: eventTypeId, timezone: 'Europe/Berlin', lead_capture_data: { phone: '+4915112345678' }, custom_fields: { company: 'Acme' },
+      user_id: team.userId,
+      team_id: team.teamId,
+      start: slot.start,
+      end: slot.end,
+      attendee_email: 'Lead@Example.com',
+      attendee_name: 'Lea Lead',
+      event_type_id: eventTypeId,
+      timezone: 'Europe/Berlin',
+      lead_capture_data: { phone: '+4915112345678' },
+      custom_fields: { company: 'Acme' },
     };
     const res = await pub.post('/api/calendar/book', body);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       success: true,
-      meeting: { event_type_id: eventTypeId, scheduling_page_id: pageId, host_user_id: team.userId, start_time: slot.start, end_time: slot.end, status: 'scheduled', timezone: 'Europe/Berlin' },
+      meeting: {
+        event_type_id: eventTypeId,
+        scheduling_page_id: pageId,
+        host_user_id: team.userId,
+        start_time: slot.start,
+        end_time: slot.end,
+        status: 'scheduled',
+        timezone: 'Europe/Berlin',
+      },
       event: { summary: 'Intro call with Lea Lead', start: slot.start, end: slot.end },
     });
     expect(res.body.meeting_link).toBe(`https://video-2.example.com/j/${res.body.meeting.id}`);
     expect(res.body.meeting.meeting_link).toBe(res.body.meeting_link);
     const contact = await tdb.db('contacts').where({ id: res.body.meeting.contact_id }).first();
-    expect(contact).toMatchObject({ email: 'Lead@Example.com', first_name: 'Lea', last_name: 'Lead', phone: '+4915112345678', custom_fields: { company: 'Acme' } });
+    expect(contact).toMatchObject({
+      email: 'Lead@Example.com',
+      first_name: 'Lea',
+      last_name: 'Lead',
+      phone: '+4915112345678',
+      custom_fields: { company: 'Acme' },
+    });
     const m = await client(app.baseUrl, team.apiKey).get(`/api/v1/meetings/${res.body.meeting.id}`);
     expect(m.body.data.field_values).toEqual({ phone: '+4915112345678', company: 'Acme' });
     expect(await tdb.db('outbox').where({ workflow_id: `booking-${res.body.meeting.id}` })).toHaveLength(1);
@@ -59,7 +81,12 @@ describe('public calendar, variant A', () => {
     const after = await availA({ user_id: team.userId, team_id: team.teamId, date, event_type_id: eventTypeId });
     expect(after.body.available_slots.map((s: { start: string }) => s.start)).not.toContain(slot.start);
     // A second booking by the same email links the same contact.
-    const other = await pub.post('/api/calendar/book', { ...body, start: av.body.available_slots[60].start, end: av.body.available_slots[60].end, attendee_email: 'lead@example.com' });
+    const other = await pub.post('/api/calendar/book', {
+      ...body,
+      start: av.body.available_slots[60].start,
+      end: av.body.available_slots[60].end,
+      attendee_email: 'lead@example.com',
+    });
     expect(other.body.meeting.contact_id).toBe(res.body.meeting.contact_id);
   });
 
@@ -69,7 +96,14 @@ describe('public calendar, variant A', () => {
     const otherEt = await publishedEventType(app.baseUrl, other);
     const date = dayFromNow(3);
     const start = `${date}T10:00:00.000Z`;
-    const base = { user_id: team.userId, team_id: team.teamId, start, end: `${date}T10:30:00.000Z`, attendee_email: 'a@example.com', event_type_id: eventTypeId };
+    const base = {
+      user_id: team.userId,
+      team_id: team.teamId,
+      start,
+      end: `${date}T10:30:00.000Z`,
+      attendee_email: 'a@example.com',
+      event_type_id: eventTypeId,
+    };
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ ...base, start: `${date}T10:10:00.000Z`, end: `${date}T10:40:00.000Z` }, 400, 'slot_not_offered'],
       [{ ...base, start: '2020-01-01T10:00:00Z', end: '2020-01-01T10:30:00Z' }, 400, 'slot_not_offered'],
@@ -105,12 +139,35 @@ describe('public calendar, variant B', () => {
     expect(av.body.data.timezone).toBe('Asia/Kolkata');
     const slot = av.body.data.slots[3];
     expect(slot.start).toMatch(/\+05:30$/);
-    const bad = await pub.get(`/api/calendar/availability?event_type_id=${eventTypeId}&start_date=${d}&end_date=${dayFromNow(1)}&timezone=UTC`);
+    const bad = await pub.get(
+      `/api/calendar/availability?event_type_id=${eventTypeId}&start_date=${d}&end_date=${dayFromNow(1)}&timezone=UTC`,
+    );
     expect(bad.status).toBe(400);
-    const res = await pub.post('/api/calendar/book', { event_type_id: eventTypeId, start_time: slot.start, end_time: slot.end, timezone: 'Asia/Kolkata', name: 'Ravi', email: 'ravi@example.com', phone: '+911234567890' });
+    const res = await pub.post('/api/calendar/book', {
+      event_type_id: eventTypeId,
+      start_time: slot.start,
+      end_time: slot.end,
+      timezone: 'Asia/Kolkata',
+      name: 'Ravi',
+      email: 'ravi@example.com',
+      phone: '+911234567890',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ attendee_name: 'Ravi', attendee_phone: '+911234567890', confirmation_email_sent: false, status: 'scheduled', start_time: new Date(slot.start).toISOString() });
-    const wrongLen = await pub.post('/api/calendar/book', { event_type_id: eventTypeId, start_time: av.body.data.slots[5].start, end_time: av.body.data.slots[4].end, timezone: 'UTC', name: 'x', email: 'x@example.com' });
+    expect(res.body.data).toMatchObject({
+      attendee_name: 'Ravi',
+      attendee_phone: '+911234567890',
+      confirmation_email_sent: false,
+      status: 'scheduled',
+      start_time: new Date(slot.start).toISOString(),
+    });
+    const wrongLen = await pub.post('/api/calendar/book', {
+      event_type_id: eventTypeId,
+      start_time: av.body.data.slots[5].start,
+      end_time: av.body.data.slots[4].end,
+      timezone: 'UTC',
+      name: 'x',
+      email: 'x@example.com',
+    });
     expect(wrongLen.status).toBe(400);
   });
 });
@@ -122,7 +179,14 @@ describe('race-free booking', () => {
     const start = `${d}T13:00:00.000Z`;
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        pub.post('/api/calendar/book', { user_id: team.userId, team_id: team.teamId, start, end: `${d}T13:30:00.000Z`, attendee_email: `racer${i}@example.com`, event_type_id: eventTypeId }),
+        pub.post('/api/calendar/book', {
+          user_id: team.userId,
+          team_id: team.teamId,
+          start,
+          end: `${d}T13:30:00.000Z`,
+          attendee_email: `racer${i}@example.com`,
+          event_type_id: eventTypeId,
+        }),
       ),
     );
     const statuses = results.map((r) => r.status);
@@ -134,11 +198,21 @@ describe('race-free booking', () => {
 
   it('the exclusion constraint itself refuses overlapping active meetings (buffers included)', async () => {
     const row = (startIso: string, endIso: string, blockEndIso: string, status = 'scheduled') => ({
-      team_id: team.teamId, host_user_id: team.userId, title: 't', attendee_name: 'a', attendee_email: 'a@example.com', status,
-      start_time: new Date(startIso), end_time: new Date(endIso), block_start: new Date(startIso), block_end: new Date(blockEndIso),
+      team_id: team.teamId,
+      host_user_id: team.userId,
+      title: 't',
+      attendee_name: 'a',
+      attendee_email: 'a@example.com',
+      status,
+      start_time: new Date(startIso),
+      end_time: new Date(endIso),
+      block_start: new Date(startIso),
+      block_end: new Date(blockEndIso),
     });
     await tdb.db('meetings').insert(row('2035-01-01T10:00:00Z', '2035-01-01T10:30:00Z', '2035-01-01T10:45:00Z'));
-    await expect(tdb.db('meetings').insert(row('2035-01-01T10:40:00Z', '2035-01-01T11:00:00Z', '2035-01-01T11:00:00Z'))).rejects.toMatchObject({ code: '23P01' });
+    await expect(
+      tdb.db('meetings').insert(row('2035-01-01T10:40:00Z', '2035-01-01T11:00:00Z', '2035-01-01T11:00:00Z')),
+    ).rejects.toMatchObject({ code: '23P01' });
     await tdb.db('meetings').insert(row('2035-01-01T10:40:00Z', '2035-01-01T11:00:00Z', '2035-01-01T11:00:00Z', 'cancelled'));
     await tdb.db('meetings').insert(row('2035-01-01T10:45:00Z', '2035-01-01T11:15:00Z', '2035-01-01T11:15:00Z'));
   });
@@ -146,16 +220,30 @@ describe('race-free booking', () => {
   it('round-robin gives the slot to a free host until none is left', async () => {
     const t = await createTestTeam(tdb.db);
     const members = [t.userId];
-    for (let i = 0; i < 2; i++) members.push((await addMember(tdb.db, t.teamId, { email: `rr${i}-${t.teamId}@example.com`, role: 'member' })).id);
+    for (let i = 0; i < 2; i++)
+      members.push((await addMember(tdb.db, t.teamId, { email: `rr${i}-${t.teamId}@example.com`, role: 'member' })).id);
     for (const id of members) await alwaysAvailable(tdb.db, id);
-    const { eventTypeId, pageId } = await publishedEventType(app.baseUrl, t, { page_type: 'round_robin', host_user_ids: members }, { start_time_increment: 60 });
+    const { eventTypeId, pageId } = await publishedEventType(
+      app.baseUrl,
+      t,
+      { page_type: 'round_robin', host_user_ids: members },
+      { start_time_increment: 60 },
+    );
     const d = dayFromNow(6);
     const av = await availA({ user_id: t.userId, team_id: t.teamId, date: d, event_type_id: eventTypeId });
     const slot = av.body.available_slots.find((s: { start: string }) => s.start === `${d}T15:00:00.000Z`);
     expect(slot).toMatchObject({ round_robin: true, available_host_count: 3 });
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        pub.post('/api/calendar/book', { user_id: t.userId, team_id: t.teamId, scheduling_page_id: pageId, start: slot.start, end: slot.end, attendee_email: `rr${i}@example.com`, event_type_id: eventTypeId }),
+        pub.post('/api/calendar/book', {
+          user_id: t.userId,
+          team_id: t.teamId,
+          scheduling_page_id: pageId,
+          start: slot.start,
+          end: slot.end,
+          attendee_email: `rr${i}@example.com`,
+          event_type_id: eventTypeId,
+        }),
       ),
     );
     const ok = results.filter((r) => r.status === 201);
@@ -171,17 +259,43 @@ describe('race-free booking', () => {
     const second = (await addMember(tdb.db, t.teamId, { email: `g-${t.teamId}@example.com`, role: 'member' })).id;
     await alwaysAvailable(tdb.db, t.userId);
     await alwaysAvailable(tdb.db, second);
-    const group = await publishedEventType(app.baseUrl, t, { page_type: 'group', host_user_ids: [t.userId, second] }, { start_time_increment: 60 });
+    const group = await publishedEventType(
+      app.baseUrl,
+      t,
+      { page_type: 'group', host_user_ids: [t.userId, second] },
+      { start_time_increment: 60 },
+    );
     const solo = await publishedEventType(app.baseUrl, t, { host_user_ids: [second] }, { start_time_increment: 60 });
     const d = dayFromNow(7);
-    await tdb.db('calendar_events').insert({ team_id: t.teamId, host_user_id: second, source: 'external', summary: 'Dentist', start_time: new Date(`${d}T09:00:00Z`), end_time: new Date(`${d}T10:00:00Z`) });
+    await tdb.db('calendar_events').insert({
+      team_id: t.teamId,
+      host_user_id: second,
+      source: 'external',
+      summary: 'Dentist',
+      start_time: new Date(`${d}T09:00:00Z`),
+      end_time: new Date(`${d}T10:00:00Z`),
+    });
     const av = await availA({ user_id: t.userId, team_id: t.teamId, date: d, event_type_id: group.eventTypeId });
     const starts = av.body.available_slots.map((s: { start: string }) => s.start);
     expect(starts).not.toContain(`${d}T09:00:00.000Z`);
     expect(starts).toContain(`${d}T11:00:00.000Z`);
-    const b = await pub.post('/api/calendar/book', { user_id: t.userId, team_id: t.teamId, start: `${d}T11:00:00.000Z`, end: `${d}T11:30:00.000Z`, attendee_email: 'g@example.com', event_type_id: group.eventTypeId });
+    const b = await pub.post('/api/calendar/book', {
+      user_id: t.userId,
+      team_id: t.teamId,
+      start: `${d}T11:00:00.000Z`,
+      end: `${d}T11:30:00.000Z`,
+      attendee_email: 'g@example.com',
+      event_type_id: group.eventTypeId,
+    });
     expect(b.status).toBe(201);
-    const soloBook = await pub.post('/api/calendar/book', { user_id: second, team_id: t.teamId, start: `${d}T11:00:00.000Z`, end: `${d}T11:30:00.000Z`, attendee_email: 's@example.com', event_type_id: solo.eventTypeId });
+    const soloBook = await pub.post('/api/calendar/book', {
+      user_id: second,
+      team_id: t.teamId,
+      start: `${d}T11:00:00.000Z`,
+      end: `${d}T11:30:00.000Z`,
+      attendee_email: 's@example.com',
+      event_type_id: solo.eventTypeId,
+    });
     expect(soloBook.status).toBe(409);
   });
 });
@@ -191,7 +305,13 @@ describe('buffers, overrides and the feed', () => {
     const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { buffer_time_after: 15, start_time_increment: 15 });
     const d = dayFromNow(8);
     const q = { user_id: team.userId, team_id: team.teamId, date: d, event_type_id: eventTypeId };
-    const b = await pub.post('/api/calendar/book', { ...q, date: undefined, start: `${d}T10:00:00.000Z`, end: `${d}T10:30:00.000Z`, attendee_email: 'buf@example.com' });
+    const b = await pub.post('/api/calendar/book', {
+      ...q,
+      date: undefined,
+      start: `${d}T10:00:00.000Z`,
+      end: `${d}T10:30:00.000Z`,
+      attendee_email: 'buf@example.com',
+    });
     expect(b.status).toBe(201);
     const starts = (await availA(q)).body.available_slots.map((s: { start: string }) => s.start.slice(11, 16));
     expect(starts).not.toContain('10:30');

@@ -6,7 +6,9 @@ export const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00
 
 /** Make a user available around the clock, every day, in a timezone (keeps tests independent of today's weekday). */
 export async function alwaysAvailable(db: Db, userId: string, timezone = 'UTC'): Promise<void> {
-  await db('availability_schedules').where({ user_id: userId }).update({ rules: JSON.stringify(ALL_WEEK), timezone });
+  await db('availability_schedules')
+    .where({ user_id: userId })
+    .update({ rules: JSON.stringify(ALL_WEEK), timezone });
 }
 
 /** A published page with one event type, through the API. */

@@ -9,7 +9,16 @@ describe('scheduling pages and event types', () => {
   it('creates a page with defaults, generates slugs and refuses a taken explicit slug', async () => {
     const a = await w.api.post('/api/v1/scheduling-pages', { title: 'Demo Calls!' });
     expect(a.status).toBe(201);
-    expect(a.body.data).toMatchObject({ title: 'Demo Calls!', slug: 'demo-calls', type: 'schedule', page_type: 'one_on_one', status: 'draft', published_at: null, host_user_ids: [w.team.userId], event_types: [] });
+    expect(a.body.data).toMatchObject({
+      title: 'Demo Calls!',
+      slug: 'demo-calls',
+      type: 'schedule',
+      page_type: 'one_on_one',
+      status: 'draft',
+      published_at: null,
+      host_user_ids: [w.team.userId],
+      event_types: [],
+    });
     const b = await w.api.post('/api/v1/scheduling-pages', { title: 'Demo calls' });
     expect(b.body.data.slug).toBe('demo-calls-2');
     const c = await w.api.post('/api/v1/scheduling-pages', { title: 'x', slug: 'demo-calls' });
@@ -35,7 +44,16 @@ describe('scheduling pages and event types', () => {
     const path = `/api/v1/scheduling-pages/${page.body.data.id}/event-types`;
     const e = await w.api.post(path, { title: 'Quick Chat' });
     expect(e.status).toBe(201);
-    expect(e.body.data).toMatchObject({ slug: 'quick-chat', duration_minutes: 30, buffer_time_before: 0, buffer_time_after: 0, min_notice_minutes: 60, max_booking_days: 14, is_active: true, position: 0 });
+    expect(e.body.data).toMatchObject({
+      slug: 'quick-chat',
+      duration_minutes: 30,
+      buffer_time_before: 0,
+      buffer_time_after: 0,
+      min_notice_minutes: 60,
+      max_booking_days: 14,
+      is_active: true,
+      position: 0,
+    });
     const bad = await w.api.post(path, { title: 'x', start_time_increment: 7 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe('body.start_time_increment');
@@ -66,13 +84,24 @@ describe('availability schedules', () => {
     const dash = client(w.app.baseUrl, w.team.session);
     const badTz = await dash.patch(`/api/v1/availability-schedules/${s.id}`, { timezone: 'Mars/Olympus' });
     expect(badTz.status).toBe(400);
-    const ok = await dash.patch(`/api/v1/availability-schedules/${s.id}`, { timezone: 'Europe/London', rules: [{ day: 2, start: '10:00', end: '12:00', enabled: true }] });
+    const ok = await dash.patch(`/api/v1/availability-schedules/${s.id}`, {
+      timezone: 'Europe/London',
+      rules: [{ day: 2, start: '10:00', end: '12:00', enabled: true }],
+    });
     expect(ok.body.data).toMatchObject({ timezone: 'Europe/London', rules: [{ day: 2, start: '10:00', end: '12:00', enabled: true }] });
-    const o = await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, { date: '2031-12-25', is_unavailable: true, reason: 'Holiday' });
+    const o = await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, {
+      date: '2031-12-25',
+      is_unavailable: true,
+      reason: 'Holiday',
+    });
     expect(o.status).toBe(201);
     const got = await w.api.get(`/api/v1/availability-schedules/${s.id}`);
-    expect(got.body.data.date_overrides).toEqual([expect.objectContaining({ date: '2031-12-25', is_unavailable: true, reason: 'Holiday' })]);
-    expect((await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, { date: '2031-12-25', is_unavailable: true })).status).toBe(409);
+    expect(got.body.data.date_overrides).toEqual([
+      expect.objectContaining({ date: '2031-12-25', is_unavailable: true, reason: 'Holiday' }),
+    ]);
+    expect(
+      (await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, { date: '2031-12-25', is_unavailable: true })).status,
+    ).toBe(409);
   });
 });
 
@@ -81,8 +110,15 @@ describe('meetings', () => {
     const t = await createTestTeam(w.tdb.db);
     const base = Date.parse('2031-03-01T10:00:00Z');
     const ids = [];
-    for (let i = 0; i < 4; i++) ids.push(await insertMeeting(w.tdb.db, t, { startMs: base + i * 86_400_000, status: i === 3 ? 'completed' : 'scheduled' }));
-    await w.tdb.db('meetings').where({ id: ids[0] }).update({ ai_notes: JSON.stringify({ summary: 'Went well', action_items: ['Send quote'] }), recording: JSON.stringify({ url: 'https://rec.example.com/1', duration_seconds: 1800 }) });
+    for (let i = 0; i < 4; i++)
+      ids.push(await insertMeeting(w.tdb.db, t, { startMs: base + i * 86_400_000, status: i === 3 ? 'completed' : 'scheduled' }));
+    await w.tdb
+      .db('meetings')
+      .where({ id: ids[0] })
+      .update({
+        ai_notes: JSON.stringify({ summary: 'Went well', action_items: ['Send quote'] }),
+        recording: JSON.stringify({ url: 'https://rec.example.com/1', duration_seconds: 1800 }),
+      });
     const tApi = client(w.app.baseUrl, t.apiKey);
     const all = await tApi.get('/api/v1/meetings?limit=2');
     expect(all.body.meta).toEqual({ total: 4, page: 1, per_page: 2, total_pages: 2 });
@@ -95,7 +131,11 @@ describe('meetings', () => {
     expect((await tApi.get('/api/v1/meetings?status=unknown')).status).toBe(400);
     expect((await tApi.get('/api/v1/meetings?since=yesterday')).status).toBe(400);
     const one = await tApi.get(`/api/v1/meetings/${ids[0]}`);
-    expect(one.body.data).toMatchObject({ recording: { url: 'https://rec.example.com/1', duration_seconds: 1800 }, field_values: {}, status: 'scheduled' });
+    expect(one.body.data).toMatchObject({
+      recording: { url: 'https://rec.example.com/1', duration_seconds: 1800 },
+      field_values: {},
+      status: 'scheduled',
+    });
   });
 
   it('follows the transition table; other changes get 409 invalid_transition', async () => {
@@ -103,7 +143,10 @@ describe('meetings', () => {
     const noReason = await w.api.patch(`/api/v1/meetings/${id}`, { cancellation_reason: 'x' });
     expect(noReason.status).toBe(409);
     expect(noReason.body.error.code).toBe('invalid_transition');
-    expect((await w.api.patch(`/api/v1/meetings/${id}`, { status: 'completed', notes: 'Good call' })).body.data).toMatchObject({ status: 'completed', notes: 'Good call' });
+    expect((await w.api.patch(`/api/v1/meetings/${id}`, { status: 'completed', notes: 'Good call' })).body.data).toMatchObject({
+      status: 'completed',
+      notes: 'Good call',
+    });
     expect((await w.api.patch(`/api/v1/meetings/${id}`, { status: 'no_show' })).body.data.status).toBe('no_show');
     const back = await w.api.patch(`/api/v1/meetings/${id}`, { status: 'scheduled' });
     expect(back.status).toBe(409);

@@ -62,8 +62,13 @@ async function bookIn(hoursAhead: number, eventType: Record<string, unknown> = {
   const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 60, ...eventType });
   const startMs = Math.ceil((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR;
   const res = await client(app.baseUrl).post('/api/calendar/book', {
-    user_id: team.userId, team_id: team.teamId, event_type_id: eventTypeId, attendee_email: 'attendee@example.com', attendee_name: 'Ada Attendee',
-    start: new Date(startMs).toISOString(), end: new Date(startMs + 30 * 60_000).toISOString(),
+    user_id: team.userId,
+    team_id: team.teamId,
+    event_type_id: eventTypeId,
+    attendee_email: 'attendee@example.com',
+    attendee_name: 'Ada Attendee',
+    start: new Date(startMs).toISOString(),
+    end: new Date(startMs + 30 * 60_000).toISOString(),
   });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   return { id: res.body.meeting.id, startMs };
@@ -79,11 +84,12 @@ async function started(id: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const row = await tdb.db("outbox").where({ workflow_id: id }).first();
-  throw new Error(`workflow ${id} did not start: ${row?.last_error ?? "no outbox row"}`);
+  const row = await tdb.db('outbox').where({ workflow_id: id }).first();
+  throw new Error(`workflow ${id} did not start: ${row?.last_error ?? 'no outbox row'}`);
 }
 const mailsOf = (meetingId: string): Mail[] => smtp.messages.filter((m) => m.headers.get('x-meeting-id') === meetingId);
-const kinds = (meetingId: string) => mailsOf(meetingId).map((m) => `${m.headers.get('x-meeting-email')}:${(m.to as { text: string }).text}`);
+const kinds = (meetingId: string) =>
+  mailsOf(meetingId).map((m) => `${m.headers.get('x-meeting-email')}:${(m.to as { text: string }).text}`);
 function ics(m: Mail): ICAL.Component {
   const a = m.attachments.find((x) => x.contentType.startsWith('text/calendar'))!;
   return new ICAL.Component(ICAL.parse(a.content.toString('utf8')));
@@ -100,11 +106,16 @@ describe('booking workflow', () => {
       expect(startMs - at('reminder_24h')).toBeLessThanOrEqual(24 * HOUR);
       expect(startMs - at('reminder_1h')).toBeGreaterThanOrEqual(HOUR - 60_000);
       expect(startMs - at('reminder_1h')).toBeLessThanOrEqual(HOUR);
-      expect(kinds(id).sort()).toEqual([
-        'confirmation:attendee@example.com', `confirmation:${team.email}`,
-        'reminder_1h:attendee@example.com', `reminder_1h:${team.email}`,
-        'reminder_24h:attendee@example.com', `reminder_24h:${team.email}`,
-      ].sort());
+      expect(kinds(id).sort()).toEqual(
+        [
+          'confirmation:attendee@example.com',
+          `confirmation:${team.email}`,
+          'reminder_1h:attendee@example.com',
+          `reminder_1h:${team.email}`,
+          'reminder_24h:attendee@example.com',
+          `reminder_24h:${team.email}`,
+        ].sort(),
+      );
       const invite = ics(mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'confirmation')!);
       expect(invite.getFirstPropertyValue('method')).toBe('REQUEST');
       const ev = new ICAL.Event(invite.getFirstSubcomponent('vevent')!);
@@ -155,7 +166,9 @@ describe('booking workflow', () => {
       await started(`meeting-cleanup-${id}`);
       await handle(`meeting-cleanup-${id}`).result();
       await env.sleep(4 * 24 * HOUR); // past the start: nothing else may arrive
-      expect(kinds(id).sort()).toEqual(['cancellation:attendee@example.com', 'confirmation:attendee@example.com', `confirmation:${team.email}`].sort());
+      expect(kinds(id).sort()).toEqual(
+        ['cancellation:attendee@example.com', 'confirmation:attendee@example.com', `confirmation:${team.email}`].sort(),
+      );
       const cancel = mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'cancellation')!;
       expect(cancel.text).toContain('Changed plans');
       const ev = new ICAL.Event(ics(cancel).getFirstSubcomponent('vevent')!);

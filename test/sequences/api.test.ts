@@ -28,7 +28,12 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-const email = { channel: 'email', delay: { value: 1, unit: 'days' }, subject: 'Hi {{first_name}}', body: 'Hello {{ first_name }} {{custom.company}}' };
+const email = {
+  channel: 'email',
+  delay: { value: 1, unit: 'days' },
+  subject: 'Hi {{first_name}}',
+  body: 'Hello {{ first_name }} {{custom.company}}',
+};
 const sms = { channel: 'sms', delay: { value: 2, unit: 'hours' }, body: 'Hey {{first_name}}' };
 
 async function create(body: Record<string, unknown>) {
@@ -43,7 +48,11 @@ describe('authoring', () => {
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('dashboard_only');
     const seq = await create({ name: 'Onboarding', sending_window: { days: [1, 2, 3], start: '09:00', end: '17:00' } });
-    expect(seq).toMatchObject({ name: 'Onboarding', status: 'active', steps: [{ position: 0, channel: 'email', delay: { value: 1, unit: 'days' } }] });
+    expect(seq).toMatchObject({
+      name: 'Onboarding',
+      status: 'active',
+      steps: [{ position: 0, channel: 'email', delay: { value: 1, unit: 'days' } }],
+    });
     expect((await api.get(`/api/v1/sequences/${seq.id}`)).body.data.steps).toHaveLength(1);
     expect((await api.get(`/api/v1/sequences/${seq.id}/steps`)).body.data[0].subject).toBe('Hi {{first_name}}');
     const list = await api.get('/api/v1/sequences?status=active&per_page=5');
@@ -79,9 +88,19 @@ describe('authoring', () => {
   test('editing steps keeps ids of kept steps and retires the others', async () => {
     const seq = await create({ steps: [email, { ...email, subject: 'Two' }] });
     const [a] = seq.steps;
-    const res = await dash.patch(`/api/v1/sequences/${seq.id}`, { steps: [{ ...email, id: a.id, subject: 'One v2' }, { ...email, subject: 'Three' }] });
+    const res = await dash.patch(`/api/v1/sequences/${seq.id}`, {
+      steps: [
+        { ...email, id: a.id, subject: 'One v2' },
+        { ...email, subject: 'Three' },
+      ],
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data.steps.map((s: { id: string; subject: string; position: number }) => [s.id === a.id, s.subject, s.position])).toEqual([[true, 'One v2', 0], [false, 'Three', 1]]);
+    expect(
+      res.body.data.steps.map((s: { id: string; subject: string; position: number }) => [s.id === a.id, s.subject, s.position]),
+    ).toEqual([
+      [true, 'One v2', 0],
+      [false, 'Three', 1],
+    ]);
     const bad = await dash.patch(`/api/v1/sequences/${seq.id}`, { steps: [{ ...email, id: crypto.randomUUID() }] });
     expect(bad.status).toBe(400);
   });
@@ -89,7 +108,10 @@ describe('authoring', () => {
 
 describe('enrollment entry checks', () => {
   test('each skip reason is recorded, and a skipped enrollment starts no workflow', async () => {
-    await tdb.db('teams').where({ id: team.teamId }).update({ settings: JSON.stringify({ sms_provider: 'twilio' }) });
+    await tdb
+      .db('teams')
+      .where({ id: team.teamId })
+      .update({ settings: JSON.stringify({ sms_provider: 'twilio' }) });
     const seq = await create({ steps: [email, sms], send_from_number: '+15550001111', skip_if_meeting_booked: true });
     const ok = await makeContact(tdb.db, team.teamId, { phone: '+15550002222' });
     const unsub = await makeContact(tdb.db, team.teamId, { phone: '+15550003333' });
@@ -105,7 +127,9 @@ describe('enrollment entry checks', () => {
 
     const res = await api.post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_ids: ids });
     expect(res.status).toBe(201);
-    expect(res.body.data.map((e: { contact_id: string; status: string; skip_reason: string | null }) => [e.contact_id, e.status, e.skip_reason])).toEqual([
+    expect(
+      res.body.data.map((e: { contact_id: string; status: string; skip_reason: string | null }) => [e.contact_id, e.status, e.skip_reason]),
+    ).toEqual([
       [ok, 'active', null],
       [unsub, 'skipped', 'unsubscribed'],
       [noEmail, 'skipped', 'missing_email'],
@@ -113,9 +137,18 @@ describe('enrollment entry checks', () => {
       [booked, 'skipped', 'meeting_already_booked'],
       [cancelledOnly, 'active', null],
     ]);
-    const starts = await tdb.db('outbox').where('id', '>', 0).where('workflow_type', 'sequenceEnrollmentWorkflow').select('workflow_id', 'search_attributes', 'memo');
+    const starts = await tdb
+      .db('outbox')
+      .where('id', '>', 0)
+      .where('workflow_type', 'sequenceEnrollmentWorkflow')
+      .select('workflow_id', 'search_attributes', 'memo');
     const started = starts.slice(before).map((r) => r.workflow_id);
-    expect(started.sort()).toEqual(res.body.data.filter((e: { status: string }) => e.status === 'active').map((e: { id: string }) => `enrollment-${e.id}`).sort());
+    expect(started.sort()).toEqual(
+      res.body.data
+        .filter((e: { status: string }) => e.status === 'active')
+        .map((e: { id: string }) => `enrollment-${e.id}`)
+        .sort(),
+    );
     const okStart = starts.find((r) => r.workflow_id === `enrollment-${res.body.data[0].id}`)!;
     expect(okStart.search_attributes).toEqual({ TeamId: team.teamId, SequenceId: seq.id, ContactId: ok, EnrollmentStatus: 'active' });
     expect(okStart.memo).toEqual({ sequence_name: 'S', contact_email: expect.stringContaining('@example.com') });
@@ -128,12 +161,19 @@ describe('enrollment entry checks', () => {
   });
 
   test('sms_not_configured without the team SMS provider, sequence_not_active for drafts and paused ones', async () => {
-    await tdb.db('teams').where({ id: team.teamId }).update({ settings: JSON.stringify({}) });
+    await tdb
+      .db('teams')
+      .where({ id: team.teamId })
+      .update({ settings: JSON.stringify({}) });
     const seq = await create({ steps: [sms], send_from_number: '+15550001111' });
     const c = await makeContact(tdb.db, team.teamId, { phone: '+15550007777' });
-    expect((await api.post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_id: c })).body.data[0].skip_reason).toBe('sms_not_configured');
+    expect((await api.post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_id: c })).body.data[0].skip_reason).toBe(
+      'sms_not_configured',
+    );
     const draft = await create({ status: 'draft' });
-    expect((await api.post(`/api/v1/sequences/${draft.id}/enrollments`, { contact_id: c })).body.data[0].skip_reason).toBe('sequence_not_active');
+    expect((await api.post(`/api/v1/sequences/${draft.id}/enrollments`, { contact_id: c })).body.data[0].skip_reason).toBe(
+      'sequence_not_active',
+    );
   });
 
   test('enroll by email creates the contact', async () => {
@@ -147,7 +187,9 @@ describe('enrollment entry checks', () => {
   test('bad input: another team, a deleted contact, an archived sequence, over 1,000, mixed forms', async () => {
     const seq = await create({});
     const foreign = await makeContact(tdb.db, other.teamId);
-    const r1 = await api.post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_ids: [await makeContact(tdb.db, team.teamId), foreign] });
+    const r1 = await api.post(`/api/v1/sequences/${seq.id}/enrollments`, {
+      contact_ids: [await makeContact(tdb.db, team.teamId), foreign],
+    });
     expect(r1.status).toBe(404);
     expect(r1.body.error.details).toEqual([{ path: 'body.contact_ids.1', message: 'no such contact' }]);
     const deleted = await makeContact(tdb.db, team.teamId);
@@ -158,7 +200,13 @@ describe('enrollment entry checks', () => {
     expect(r2.status).toBe(400);
     expect(r2.body.error.code).toBe('validation_failed');
     expect((await api.post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_id: foreign, email: 'a@b.co' })).status).toBe(400);
-    expect((await other.keyWith(['sequences:write']).then((k) => client(app.baseUrl, k).post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_id: foreign }))).status).toBe(404);
+    expect(
+      (
+        await other
+          .keyWith(['sequences:write'])
+          .then((k) => client(app.baseUrl, k).post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_id: foreign }))
+      ).status,
+    ).toBe(404);
     await dash.delete(`/api/v1/sequences/${seq.id}`);
     const r3 = await api.post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_id: await makeContact(tdb.db, team.teamId) });
     expect(r3.status).toBe(409);
@@ -187,7 +235,10 @@ describe('unsubscribes', () => {
     const list = await api.get('/api/v1/sequences/unsubscribes?channel=email');
     expect(list.body.data.map((u: { contact_id: string }) => u.contact_id)).toContain(c);
     expect((await api.delete(`/api/v1/sequences/unsubscribes/${c}`)).status).toBe(204);
-    expect(await tdb.db('contacts').where({ id: c }).first('unsubscribed_email', 'unsubscribed_sms')).toEqual({ unsubscribed_email: false, unsubscribed_sms: false });
+    expect(await tdb.db('contacts').where({ id: c }).first('unsubscribed_email', 'unsubscribed_sms')).toEqual({
+      unsubscribed_email: false,
+      unsubscribed_sms: false,
+    });
     expect((await api.post('/api/v1/sequences/unsubscribes', { contact_ids: [await makeContact(tdb.db, other.teamId)] })).status).toBe(404);
     expect((await api.post('/api/v1/sequences/unsubscribes', { channel: 'email' })).status).toBe(400);
   });
@@ -198,7 +249,10 @@ describe('Twilio callbacks (signature checked)', () => {
   const post = (path: string, params: Record<string, string>, signature?: string) =>
     fetch(`${app.baseUrl}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature ?? twilio.getExpectedTwilioSignature(TOKEN, `${app.baseUrl}${path}`, params) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signature ?? twilio.getExpectedTwilioSignature(TOKEN, `${app.baseUrl}${path}`, params),
+      },
       body: form(params),
     });
 
@@ -218,8 +272,22 @@ describe('Twilio callbacks (signature checked)', () => {
   test('a delivered status callback counts as delivered', async () => {
     const seq = await create({ steps: [sms], send_from_number: '+15558880000' });
     const c = await makeContact(tdb.db, team.teamId, { phone: '+15558882222' });
-    const [e] = await tdb.db('sequence_enrollments').insert({ team_id: team.teamId, sequence_id: seq.id, contact_id: c, status: 'active' }).returning('id');
-    await tdb.db('sequence_sends').insert({ team_id: team.teamId, sequence_id: seq.id, enrollment_id: e.id, step_id: seq.steps[0].id, contact_id: c, position: 0, channel: 'sms', status: 'sent', token: 'tok-status-test-1', provider_id: 'SMabc' });
+    const [e] = await tdb
+      .db('sequence_enrollments')
+      .insert({ team_id: team.teamId, sequence_id: seq.id, contact_id: c, status: 'active' })
+      .returning('id');
+    await tdb.db('sequence_sends').insert({
+      team_id: team.teamId,
+      sequence_id: seq.id,
+      enrollment_id: e.id,
+      step_id: seq.steps[0].id,
+      contact_id: c,
+      position: 0,
+      channel: 'sms',
+      status: 'sent',
+      token: 'tok-status-test-1',
+      provider_id: 'SMabc',
+    });
     expect((await post('/api/hooks/twilio/status', { MessageSid: 'SMabc', MessageStatus: 'delivered' })).status).toBe(204);
     const stats = (await api.get(`/api/v1/sequences/${seq.id}/analytics`)).body.data;
     expect(stats.steps[0]).toMatchObject({ channel: 'sms', sent: 1, delivered: 1, failed: 0 });

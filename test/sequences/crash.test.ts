@@ -50,10 +50,13 @@ function startChildWorker(): Promise<ChildProcess> {
 }
 
 test('a worker killed mid-send: the contact still gets exactly one message', async () => {
-  const seq = (await w.dash.post('/api/v1/sequences', {
-    name: 'Crash', status: 'active',
-    steps: [{ channel: 'email', delay: { value: 0, unit: 'minutes' }, subject: 'Only once', body: 'Hello {{first_name}}' }],
-  })).body.data;
+  const seq = (
+    await w.dash.post('/api/v1/sequences', {
+      name: 'Crash',
+      status: 'active',
+      steps: [{ channel: 'email', delay: { value: 0, unit: 'minutes' }, subject: 'Only once', body: 'Hello {{first_name}}' }],
+    })
+  ).body.data;
   const contact = await makeContact(w.tdb.db, w.team.teamId);
   child = await startChildWorker();
   const childExited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));

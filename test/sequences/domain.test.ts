@@ -17,7 +17,12 @@ describe('templates', () => {
     expect(renderTemplate('{{first_name}}', c, { escape: (s) => s.replace(/</g, '&lt;') })).toBe('&lt;b>Ada&lt;/b>');
   });
   test('an email gets click redirects, a pixel and an unsubscribe link', () => {
-    const m = renderEmail({ subject: 'Hi {{first_name}}', body: '<a href="https://a.example/x?y=1&amp;z=2">go</a>' }, { first_name: 'Ada' }, 'https://svc.example', 'TOKEN123456');
+    const m = renderEmail(
+      { subject: 'Hi {{first_name}}', body: '<a href="https://a.example/x?y=1&amp;z=2">go</a>' },
+      { first_name: 'Ada' },
+      'https://svc.example',
+      'TOKEN123456',
+    );
     expect(m.subject).toBe('Hi Ada');
     expect(m.links).toEqual(['https://a.example/x?y=1&z=2']);
     expect(m.html).toContain('href="https://svc.example/t/c/TOKEN123456/0"');
@@ -36,12 +41,22 @@ describe('sending window', () => {
   });
   test('property: the result is never earlier than now and always inside the window', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('2024-01-01'), max: new Date('2027-01-01'), noInvalidDate: true }), fc.constantFrom('UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/Los_Angeles'), (now, zone) => {
-        const t = nextSendTime(now, w, zone);
-        const local = DateTime.fromJSDate(t, { zone });
-        const minutes = local.hour * 60 + local.minute;
-        return t >= now && w.days.includes(local.weekday % 7) && minutes >= 9 * 60 && minutes < 17 * 60 && t.getTime() - now.getTime() < 4 * 86_400_000;
-      }),
+      fc.property(
+        fc.date({ min: new Date('2024-01-01'), max: new Date('2027-01-01'), noInvalidDate: true }),
+        fc.constantFrom('UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/Los_Angeles'),
+        (now, zone) => {
+          const t = nextSendTime(now, w, zone);
+          const local = DateTime.fromJSDate(t, { zone });
+          const minutes = local.hour * 60 + local.minute;
+          return (
+            t >= now &&
+            w.days.includes(local.weekday % 7) &&
+            minutes >= 9 * 60 &&
+            minutes < 17 * 60 &&
+            t.getTime() - now.getTime() < 4 * 86_400_000
+          );
+        },
+      ),
     );
   });
   test('no window, or an unknown zone, still works', () => {

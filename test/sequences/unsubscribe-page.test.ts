@@ -19,7 +19,15 @@ beforeAll(async () => {
   if (exe) {
     browser = await chromium.launch({
       executablePath: exe,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
   } else if (process.env.REQUIRE_BROWSER === '1') {
     throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
@@ -38,8 +46,15 @@ async function sentEmail(email: string): Promise<{ token: string; contactId: str
   const enrollmentId = await makeEnrollment(tdb.db, team.teamId, seq.id, contactId);
   const token = `tok${Math.random().toString(36).slice(2)}xyz`;
   await tdb.db('sequence_sends').insert({
-    team_id: team.teamId, sequence_id: seq.id, enrollment_id: enrollmentId, step_id: seq.steps![0].id, contact_id: contactId,
-    position: 0, channel: 'email', status: 'sent', token,
+    team_id: team.teamId,
+    sequence_id: seq.id,
+    enrollment_id: enrollmentId,
+    step_id: seq.steps![0].id,
+    contact_id: contactId,
+    position: 0,
+    channel: 'email',
+    status: 'sent',
+    token,
   });
   return { token, contactId, enrollmentId };
 }
@@ -61,7 +76,10 @@ test('the page shows whom it unsubscribes, and its button unsubscribes and exits
   await Promise.all([page.waitForURL(`${app.baseUrl}/u/${token}`), page.getByRole('button', { name: 'Unsubscribe' }).click()]);
   expect(await page.getByRole('status').textContent()).toBe('You are unsubscribed');
   expect((await tdb.db('contacts').where({ id: contactId }).first()).unsubscribed_email).toBe(true);
-  expect(await tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({ status: 'exited', exit_reason: 'unsubscribed' });
+  expect(await tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({
+    status: 'exited',
+    exit_reason: 'unsubscribed',
+  });
   // Visiting again says so, without a button.
   await page.goto(`${app.baseUrl}/u/${token}`);
   expect(await page.getByRole('button').count()).toBe(0);
@@ -91,7 +109,11 @@ test('an unknown token gets a 404 page, and values are escaped', async () => {
 
 test('RFC 8058: a one-click POST with List-Unsubscribe=One-Click unsubscribes without a browser', async () => {
   const { token, contactId } = await sentEmail('mailbox@example.com');
-  const res = await fetch(`${app.baseUrl}/u/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+  const res = await fetch(`${app.baseUrl}/u/${token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
   expect(res.status).toBe(200);
   expect((await tdb.db('contacts').where({ id: contactId }).first()).unsubscribed_email).toBe(true);
   const rows = await tdb.db('sequence_unsubscribes').where({ contact_id: contactId });

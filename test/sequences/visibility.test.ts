@@ -21,7 +21,13 @@ async function list(query: string) {
 
 test("workflow.list finds one contact's enrollment workflows by ContactId, with status and memo", async () => {
   const mk = async (name: string) =>
-    (await w.dash.post('/api/v1/sequences', { name, status: 'active', steps: [{ channel: 'email', delay: { value: 0, unit: 'minutes' }, subject: 'Hi', body: 'Hello' }] })).body.data;
+    (
+      await w.dash.post('/api/v1/sequences', {
+        name,
+        status: 'active',
+        steps: [{ channel: 'email', delay: { value: 0, unit: 'minutes' }, subject: 'Hi', body: 'Hello' }],
+      })
+    ).body.data;
   const [a, b] = [await mk('Visible A'), await mk('Visible B')];
   const contact = await makeContact(w.tdb.db, w.team.teamId, { email: 'findme@example.com' });
   const bystander = await makeContact(w.tdb.db, w.team.teamId);
@@ -40,7 +46,12 @@ test("workflow.list finds one contact's enrollment workflows by ContactId, with 
   expect(found.map((f) => f.workflowId).sort()).toEqual([`enrollment-${e1.id}`, `enrollment-${e2.id}`].sort());
   const one = found.find((f) => f.workflowId === `enrollment-${e1.id}`)!;
   expect(await one.memo).toEqual({ sequence_name: 'Visible A', contact_email: 'findme@example.com' });
-  expect(one.searchAttributes).toMatchObject({ TeamId: [w.team.teamId], SequenceId: [a.id], ContactId: [contact], EnrollmentStatus: ['completed'] });
+  expect(one.searchAttributes).toMatchObject({
+    TeamId: [w.team.teamId],
+    SequenceId: [a.id],
+    ContactId: [contact],
+    EnrollmentStatus: ['completed'],
+  });
   const bySequence = await list(`SequenceId = "${a.id}"`);
   expect(bySequence.length).toBeGreaterThanOrEqual(1);
 });

@@ -17,7 +17,12 @@ async function sequence(body: Record<string, unknown>) {
   return res.body.data as { id: string; steps: Array<{ id: string }> };
 }
 
-const emailStep = (delay: number, unit = 'days', subject = 'Hello {{first_name}}') => ({ channel: 'email', delay: { value: delay, unit }, subject, body: `<p>${subject}</p><a href="https://example.com/x?a=1&amp;b=2">Link</a>` });
+const emailStep = (delay: number, unit = 'days', subject = 'Hello {{first_name}}') => ({
+  channel: 'email',
+  delay: { value: delay, unit },
+  subject,
+  body: `<p>${subject}</p><a href="https://example.com/x?a=1&amp;b=2">Link</a>`,
+});
 
 async function enrollOne(sequenceId: string, contactId: string) {
   const res = await w.api.post(`/api/v1/sequences/${sequenceId}/enrollments`, { contact_id: contactId });
@@ -70,7 +75,11 @@ const inTx = (fn: Parameters<typeof transactionWithOutbox>[2]) => transactionWit
 test('a 3-step email + SMS sequence over 7 days completes in seconds, each message at its time', async () => {
   const seq = await sequence({
     send_from_number: '+15550001111',
-    steps: [emailStep(0), { channel: 'sms', delay: { value: 2, unit: 'days' }, body: 'Hi {{first_name}}, text from us' }, emailStep(5, 'days', 'Last one {{first_name}}')],
+    steps: [
+      emailStep(0),
+      { channel: 'sms', delay: { value: 2, unit: 'days' }, body: 'Hi {{first_name}}, text from us' },
+      emailStep(5, 'days', 'Last one {{first_name}}'),
+    ],
   });
   const contact = await makeContact(w.tdb.db, w.team.teamId, { phone: '+15559990000', first_name: 'Grace' });
   const email = await contactEmail(contact);
@@ -94,7 +103,11 @@ test('a 3-step email + SMS sequence over 7 days completes in seconds, each messa
   expect(sms[0].accountSid).toBe(w.app.config.TWILIO_ACCOUNT_SID);
 
   const sends = await w.tdb.db('sequence_sends').where({ enrollment_id: e.id }).orderBy('position');
-  expect(sends.map((s) => [s.channel, s.status])).toEqual([['email', 'sent'], ['sms', 'sent'], ['email', 'sent']]);
+  expect(sends.map((s) => [s.channel, s.status])).toEqual([
+    ['email', 'sent'],
+    ['sms', 'sent'],
+    ['email', 'sent'],
+  ]);
   const t0 = sends[0].sent_at.getTime();
   expect(sends[1].sent_at.getTime() - t0).toBeGreaterThanOrEqual(2 * DAY);
   expect(sends[1].sent_at.getTime() - t0).toBeLessThan(2 * DAY + 60_000);
@@ -109,13 +122,24 @@ test('a 3-step email + SMS sequence over 7 days completes in seconds, each messa
   expect(click.headers.get('location')).toBe('https://example.com/x?a=1&b=2');
   const stats = (await w.api.get(`/api/v1/sequences/${seq.id}/analytics`)).body.data;
   expect(stats).toMatchObject({ enrolled: 1, active: 0, completed: 1, exited: 0, skipped: 0 });
-  expect(stats.steps.map((s: Record<string, number>) => [s.sent, s.delivered, s.opened, s.clicked])).toEqual([[1, 1, 1, 1], [1, 0, 0, 0], [1, 1, 0, 0]]);
+  expect(stats.steps.map((s: Record<string, number>) => [s.sent, s.delivered, s.opened, s.clicked])).toEqual([
+    [1, 1, 1, 1],
+    [1, 0, 0, 0],
+    [1, 1, 0, 0],
+  ]);
 
   // API → workflow → back on the contact detail, with its friendly label.
   const detail = await w.api.get(`/api/v1/contacts/${contact}`);
   expect(detail.status).toBe(200);
   expect(detail.body.data.enrollments).toEqual([
-    expect.objectContaining({ id: e.id, sequence_id: seq.id, status: 'completed', exit_reason: 'completed', exit_reason_label: 'Finished all steps', current_step: 3 }),
+    expect.objectContaining({
+      id: e.id,
+      sequence_id: seq.id,
+      status: 'completed',
+      exit_reason: 'completed',
+      exit_reason_label: 'Finished all steps',
+      current_step: 3,
+    }),
   ]);
 });
 
@@ -148,7 +172,9 @@ describe('exits stop the running workflow at once and record their reason', () =
 
   test('meeting booked (exit_on_meeting_booked)', async () => {
     const { contact, email, e } = await runningEnrollment({ exit_on_meeting_booked: true });
-    await inTx((trx, enqueue) => onMeetingBooked(trx, enqueue, { teamId: w.team.teamId, contactId: contact, meetingId: crypto.randomUUID() }));
+    await inTx((trx, enqueue) =>
+      onMeetingBooked(trx, enqueue, { teamId: w.team.teamId, contactId: contact, meetingId: crypto.randomUUID() }),
+    );
     await expectExited(e.id, email, 'meeting_booked', 'Booked a meeting');
   });
 
@@ -169,7 +195,11 @@ describe('exits stop the running workflow at once and record their reason', () =
   test('one-click unsubscribe (RFC 8058 POST to the List-Unsubscribe URL)', async () => {
     const { email, e } = await runningEnrollment();
     const url = String(header(mailsTo(email)[0].raw, 'List-Unsubscribe')).slice(1, -1);
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(res.status).toBe(200);
     await expectExited(e.id, email, 'unsubscribed', 'Unsubscribed');
   });
@@ -251,7 +281,12 @@ test('a sending window holds a step until the window opens in the contact timezo
   const e = await enrollOne(seq.id, contact);
   expect(await w.result(e.id)).toMatchObject({ status: 'completed', sent: 1 });
   const sent = (await w.tdb.db('sequence_sends').where({ enrollment_id: e.id }).first()).sent_at as Date;
-  const local = new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', weekday: 'short', hour: '2-digit', hour12: false }).formatToParts(sent);
+  const local = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'Asia/Tokyo',
+    weekday: 'short',
+    hour: '2-digit',
+    hour12: false,
+  }).formatToParts(sent);
   expect(['Mon', 'Tue', 'Wed', 'Thu', 'Fri']).toContain(local.find((p) => p.type === 'weekday')!.value);
   expect(local.find((p) => p.type === 'hour')!.value).toBe('09');
 });

@@ -28,16 +28,30 @@ afterAll(async () => {
 const api = () => client(app.baseUrl, team.apiKey);
 
 async function makeForm(teamId: string): Promise<string> {
-  const [row] = await tdb.db('forms').insert({ team_id: teamId, title: 'F', slug: `f-${Math.random().toString(36).slice(2)}` }).returning('id');
+  const [row] = await tdb
+    .db('forms')
+    .insert({ team_id: teamId, title: 'F', slug: `f-${Math.random().toString(36).slice(2)}` })
+    .returning('id');
   return row.id;
 }
 
 describe('subscriptions', () => {
   it('creates a subscription, shows the secret once, and never again', async () => {
-    const res = await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:4000/hook', events: ['submission.created', 'submission.created'], description: 'CRM' });
+    const res = await api().post('/api/v1/webhooks', {
+      url: 'http://127.0.0.1:4000/hook',
+      events: ['submission.created', 'submission.created'],
+      description: 'CRM',
+    });
     expect(res.status).toBe(201);
     const s = res.body.data;
-    expect(s).toMatchObject({ url: 'http://127.0.0.1:4000/hook', events: ['submission.created'], form_id: null, status: 'active', disabled_reason: null, description: 'CRM' });
+    expect(s).toMatchObject({
+      url: 'http://127.0.0.1:4000/hook',
+      events: ['submission.created'],
+      form_id: null,
+      status: 'active',
+      disabled_reason: null,
+      description: 'CRM',
+    });
     expect(s.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(s.secret.slice(6), 'base64')).toHaveLength(32);
     const got = await api().get(`/api/v1/webhooks/${s.id}`);
@@ -52,7 +66,19 @@ describe('subscriptions', () => {
 
   it('refuses non-https, private and link-local URLs unless the config allows loopback', async () => {
     const s = client(strict.baseUrl, team.apiKey);
-    for (const url of ['http://example.com/h', 'http://127.0.0.1:4000/h', 'https://127.0.0.1/h', 'https://10.1.2.3/h', 'https://169.254.169.254/latest', 'https://[::1]/h', 'https://[fd00:ec2::254]/h', 'https://localhost/h', 'ftp://example.com/h', 'https://user:pw@example.com/h', 'not a url']) {
+    for (const url of [
+      'http://example.com/h',
+      'http://127.0.0.1:4000/h',
+      'https://127.0.0.1/h',
+      'https://10.1.2.3/h',
+      'https://169.254.169.254/latest',
+      'https://[::1]/h',
+      'https://[fd00:ec2::254]/h',
+      'https://localhost/h',
+      'ftp://example.com/h',
+      'https://user:pw@example.com/h',
+      'not a url',
+    ]) {
       const res = await s.post('/api/v1/webhooks', { url, events: ['submission.created'] });
       expect([url, res.status, res.body.error?.code]).toEqual([url, 400, 'validation_failed']);
       expect(res.body.error.details[0].path).toBe('body.url');
@@ -67,7 +93,9 @@ describe('subscriptions', () => {
   it('validates events and form_id; a form of another team is not found', async () => {
     expect((await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:1/h', events: [] })).status).toBe(400);
     expect((await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:1/h', events: ['form.created'] })).status).toBe(400);
-    expect((await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:1/h', events: ['submission.created'], secret: 'x' })).status).toBe(400);
+    expect(
+      (await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:1/h', events: ['submission.created'], secret: 'x' })).status,
+    ).toBe(400);
     const foreign = await makeForm(other.teamId);
     const res = await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:1/h', events: ['submission.created'], form_id: foreign });
     expect(res.status).toBe(404);
@@ -121,14 +149,20 @@ describe('fan-out', () => {
     const c = client(app.baseUrl, t.apiKey);
     const formA = await makeForm(t.teamId);
     const formB = await makeForm(t.teamId);
-    const mk = async (body: object) => (await c.post('/api/v1/webhooks', { url: 'http://127.0.0.1:4000/f', ...body })).body.data.id as string;
+    const mk = async (body: object) =>
+      (await c.post('/api/v1/webhooks', { url: 'http://127.0.0.1:4000/f', ...body })).body.data.id as string;
     const all = await mk({ events: ['submission.created'] });
     const onlyA = await mk({ events: ['submission.created'], form_id: formA });
     const onlyB = await mk({ events: ['submission.created'], form_id: formB });
     const otherType = await mk({ events: ['submission.deleted'] });
     const disabled = await mk({ events: ['submission.created'], status: 'disabled' });
     const event = await transactionWithOutbox(tdb.db, app.deps.outbox, (trx, enqueue) =>
-      recordEvent(trx, enqueue, { teamId: t.teamId, type: 'submission.created', formId: formA, payload: { event: 'submission.created', timestamp: new Date().toISOString(), data: { form_id: formA } } }),
+      recordEvent(trx, enqueue, {
+        teamId: t.teamId,
+        type: 'submission.created',
+        formId: formA,
+        payload: { event: 'submission.created', timestamp: new Date().toISOString(), data: { form_id: formA } },
+      }),
     );
     const rows = await tdb.db('webhook_deliveries').where({ event_id: event.id });
     expect(rows.map((r) => r.subscription_id).sort()).toEqual([all, onlyA].sort());
@@ -137,7 +171,8 @@ describe('fan-out', () => {
     expect(starts.map((s) => s.workflow_id).sort()).toEqual([`webhook-${all}-${event.id}`, `webhook-${onlyA}-${event.id}`].sort());
     expect(starts[0]).toMatchObject({ workflow_type: 'webhookDeliveryWorkflow' });
     expect(starts[0].search_attributes).toMatchObject({ TeamId: t.teamId, EventType: 'submission.created' });
-    for (const id of [onlyB, otherType, disabled]) expect(await tdb.db('webhook_deliveries').where({ subscription_id: id }).first()).toBeUndefined();
+    for (const id of [onlyB, otherType, disabled])
+      expect(await tdb.db('webhook_deliveries').where({ subscription_id: id }).first()).toBeUndefined();
 
     const list = await c.get(`/api/v1/webhooks/${all}/deliveries`);
     expect(list.status).toBe(200);
@@ -152,7 +187,12 @@ describe('fan-out', () => {
     const retry = await c.post(`/api/v1/webhooks/${all}/deliveries/${did}/retry`);
     expect(retry.status).toBe(202);
     expect(retry.body.data.status).toBe('pending');
-    expect(await tdb.db('outbox').where({ workflow_id: `webhook-${all}-${event.id}-retry-1` }).first()).toBeDefined();
+    expect(
+      await tdb
+        .db('outbox')
+        .where({ workflow_id: `webhook-${all}-${event.id}-retry-1` })
+        .first(),
+    ).toBeDefined();
     expect((await c.post(`/api/v1/webhooks/${onlyB}/deliveries/${did}/retry`)).status).toBe(404);
   });
 

@@ -133,7 +133,10 @@ it('a 410 disables the subscription at once', async () => {
   const event = await emit(tdb.db, outbox, team.teamId);
   expect(await result(sub.id, event.id)).toBe('gone');
   expect(rx.received).toHaveLength(1);
-  expect(await tdb.db('webhook_subscriptions').where({ id: sub.id }).first()).toMatchObject({ status: 'disabled', disabled_reason: 'endpoint_gone' });
+  expect(await tdb.db('webhook_subscriptions').where({ id: sub.id }).first()).toMatchObject({
+    status: 'disabled',
+    disabled_reason: 'endpoint_gone',
+  });
   expect((await attemptsOf(tdb.db, sub.id, event.id)).delivery.status).toBe('failed');
   await rx.close();
 });
@@ -172,7 +175,11 @@ it('caps the deliveries in flight to one endpoint', async () => {
   // server skip time, which can fire the attempts' 20 s timeouts while the receiver (real time)
   // is still answering, and a timed-out attempt is retried: a duplicate the cap test must not see.
   await eventually(async () => {
-    const done = await tdb.db('webhook_deliveries').where({ subscription_id: sub.id, status: 'succeeded' }).count<{ n: number }[]>({ n: '*' }).first();
+    const done = await tdb
+      .db('webhook_deliveries')
+      .where({ subscription_id: sub.id, status: 'succeeded' })
+      .count<{ n: number }[]>({ n: '*' })
+      .first();
     return Number(done?.n) === 12;
   }, 'all 12 deliveries to succeed');
   expect(rx.received).toHaveLength(12);

@@ -32,7 +32,8 @@ const handle = (subId: string, eventId: string, suffix = '') => env.client.workf
 it('a worker killed in the middle of a delivery: a new worker completes it, same X-Webhook-Id', async () => {
   let held: ServerResponse | undefined;
   const rx = await startReceiver((_r, i, res) => {
-    if (i === 0) held = res; // hold the first request open: the worker dies while waiting
+    if (i === 0)
+      held = res; // hold the first request open: the worker dies while waiting
     else res.end('ok');
   });
   const sub = await subscribe(tdb.db, team.teamId, rx.url);
@@ -74,9 +75,18 @@ it('a crash between the commit and the workflow start loses nothing: the relay s
     const { transactionWithOutbox } = await import('../../temporal/outbox');
     const { recordEvent } = await import('../../services/events');
     const event = await transactionWithOutbox(tdb.db, outbox, (trx, enqueue) =>
-      recordEvent(trx, enqueue, { teamId: team.teamId, type: 'submission.created', payload: { event: 'submission.created', timestamp: new Date().toISOString(), data: {} } }),
+      recordEvent(trx, enqueue, {
+        teamId: team.teamId,
+        type: 'submission.created',
+        payload: { event: 'submission.created', timestamp: new Date().toISOString(), data: {} },
+      }),
     );
-    expect(await tdb.db('outbox').where({ workflow_id: `webhook-${sub.id}-${event.id}` }).whereNull('started_at')).toHaveLength(1);
+    expect(
+      await tdb
+        .db('outbox')
+        .where({ workflow_id: `webhook-${sub.id}-${event.id}` })
+        .whereNull('started_at'),
+    ).toHaveLength(1);
     expect(await outbox.relay(-60_000)).toBeGreaterThanOrEqual(1);
     expect(await handle(sub.id, event.id).result()).toBe('success');
     expect(rx.received).toHaveLength(1);

@@ -63,7 +63,20 @@ it('a public submission reaches the receiver: API → outbox → Temporal → wo
     });
     expect(Date.parse(body.timestamp)).not.toBeNaN();
     expect(Date.parse(body.data.submitted_at)).not.toBeNaN();
-    for (const k of ['referrer', 'user_agent', 'device_type', 'country', 'utm_source', 'utm_medium', 'utm_campaign', 'partner_token', 'attribution_id', 'tracking_id', 'visitor_id', 'session_id']) {
+    for (const k of [
+      'referrer',
+      'user_agent',
+      'device_type',
+      'country',
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'partner_token',
+      'attribution_id',
+      'tracking_id',
+      'visitor_id',
+      'session_id',
+    ]) {
       expect(body.data.metadata).toHaveProperty(k);
     }
     expect(body.data.metadata).toMatchObject({ utm_source: 'news', tracking_id: 't-1', utm_medium: null });

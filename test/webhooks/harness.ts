@@ -35,7 +35,13 @@ export async function subscribe(db: Db, teamId: string, url: string, extra: Part
 }
 
 /** Record an event as the forms feature does, then run the outbox relay (deterministic start). */
-export async function emit(db: Db, outbox: OutboxStarter, teamId: string, data: Record<string, unknown> = {}, type: EventType = 'submission.created') {
+export async function emit(
+  db: Db,
+  outbox: OutboxStarter,
+  teamId: string,
+  data: Record<string, unknown> = {},
+  type: EventType = 'submission.created',
+) {
   outbox.fastPath = false;
   const event = await transactionWithOutbox(db, outbox, (trx, enqueue) =>
     recordEvent(trx, enqueue, { teamId, type, formId: null, payload: { event: type, timestamp: new Date().toISOString(), data } }),

@@ -10,9 +10,11 @@ export interface Received {
 export type Reply = (req: Received, index: number, res: http.ServerResponse) => void | Promise<void>;
 
 /** A real HTTP receiver on 127.0.0.1 that records every request and answers with `reply`. */
-export async function startReceiver(reply: Reply = (_r, _i, res) => {
-  res.end('ok');
-}) {
+export async function startReceiver(
+  reply: Reply = (_r, _i, res) => {
+    res.end('ok');
+  },
+) {
   const received: Received[] = [];
   let inFlight = 0;
   let maxInFlight = 0;

@@ -37,7 +37,13 @@ export async function appReviewWorkflow(input: ReviewInput): Promise<ReviewStage
     resubmitted = false;
     stage = next;
     upsertMemo({ stage: next });
-    const exists = await recordReviewStage({ ...input, stage: next, outcome: by?.outcome ?? null, notes: by?.notes ?? null, actorUserId: by?.reviewerId ?? null });
+    const exists = await recordReviewStage({
+      ...input,
+      stage: next,
+      outcome: by?.outcome ?? null,
+      notes: by?.notes ?? null,
+      actorUserId: by?.reviewerId ?? null,
+    });
     if (exists) await sendReviewStatusEmail({ ...input, stage: next, notes: by?.notes ?? null });
     return exists;
   };

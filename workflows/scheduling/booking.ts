@@ -7,7 +7,6 @@ const acts = proxyActivities<SchedulingActivities>({
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 });
 
-
 const HOUR = 3_600_000;
 const REMINDERS = [
   { kind: 'reminder_24h', before: 24 * HOUR },

@@ -28,7 +28,6 @@ const { seqSendStep: sendRemote } = proxyActivities<Pick<Activities, 'seqSendSte
 /** Patch id: sends run as local activities (see docs/sequences.md, "Workflow changes"). */
 export const LOCAL_SEND_PATCH = 'sequences-local-send';
 
-
 /**
  * One durable workflow per enrollment (`enrollment-<id>`): each live step after its delay,
  * inside the sending window, held while the sequence is paused, stopped at once by an `exit`

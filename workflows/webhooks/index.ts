@@ -28,7 +28,10 @@ export interface DeliveryWorkflowState {
  * `…-retry-<n>` for a manual retry). Attempts follow DESIGN.md's schedule with jitter; each
  * attempt's outcome (and the next wait) is decided and logged by the activity.
  */
-export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput, state: DeliveryWorkflowState = { retryIndex: 0, seq: 0 }): Promise<string> {
+export async function webhookDeliveryWorkflow(
+  input: DeliveryWorkflowInput,
+  state: DeliveryWorkflowState = { retryIndex: 0, seq: 0 },
+): Promise<string> {
   const { workflowId } = workflowInfo();
   let { retryIndex, seq } = state;
   let waits = 0;
@@ -47,7 +50,10 @@ export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput, stat
     try {
       r = await deliverWebhookAttempt(args);
     } catch (err) {
-      r = await finishLostWebhookAttempt({ ...args, error: err instanceof Error ? (err.cause as Error | undefined)?.message ?? err.message : String(err) });
+      r = await finishLostWebhookAttempt({
+        ...args,
+        error: err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err),
+      });
     }
     if (r.outcome === 'throttled' || r.outcome === 'not_attempted') {
       await sleep(throttleDelayMs(waits++, Math.random()));

@@ -22,7 +22,9 @@ button[aria-pressed=true]{background:#1d4ed8;color:#fff}label{display:block;marg
 export function renderBookingPage(v: BookingPageView, nonce: string): string {
   const types = v.eventTypes
     .map(
-      (e) => `<li><button type="button" class="event-type" aria-pressed="false" data-id="${escapeHtml(e.id)}" data-max-days="${escapeHtml(e.max_booking_days)}">
+      (
+        e,
+      ) => `<li><button type="button" class="event-type" aria-pressed="false" data-id="${escapeHtml(e.id)}" data-max-days="${escapeHtml(e.max_booking_days)}">
 ${escapeHtml(e.title)} <span>(${escapeHtml(e.duration_minutes)} min)</span></button>${e.description ? `<p>${escapeHtml(e.description)}</p>` : ''}</li>`,
     )
     .join('');
@@ -45,5 +47,8 @@ ${types ? `<ul>${types}</ul>` : '<p>No meetings can be booked here right now.</p
 }
 
 export function renderNotFound(): string {
-  return page('Booking page not found', '<main><h1>Booking page not found</h1><p>This booking page does not exist or is not published.</p></main>');
+  return page(
+    'Booking page not found',
+    '<main><h1>Booking page not found</h1><p>This booking page does not exist or is not published.</p></main>',
+  );
 }

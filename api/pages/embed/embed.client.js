@@ -3,7 +3,10 @@
  * through the CSSOM, so it also runs under a host CSP without 'unsafe-inline' styles. */
 (function () {
   'use strict';
-  if (window.FssEmbed && window.FssEmbed.version) { window.FssEmbed.init(); return; }
+  if (window.FssEmbed && window.FssEmbed.version) {
+    window.FssEmbed.init();
+    return;
+  }
   var me = document.currentScript || document.querySelector('script[src*="/embed.js"]');
   if (!me || !me.src) return;
   var BASE = new URL(me.src, location.href).origin;
@@ -14,7 +17,10 @@
   var seq = 0;
   var reduced = !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
 
-  function css(el, s) { for (var k in s) el.style[k] = s[k]; return el; }
+  function css(el, s) {
+    for (var k in s) el.style[k] = s[k];
+    return el;
+  }
   function make(tag, attrs, styles) {
     var el = document.createElement(tag);
     for (var k in attrs) el.setAttribute(k, attrs[k]);
@@ -34,7 +40,9 @@
   }
   function emit(el, type, detail) {
     var ev;
-    try { ev = new CustomEvent(type, { detail: detail, bubbles: true }); } catch (e) {
+    try {
+      ev = new CustomEvent(type, { detail: detail, bubbles: true });
+    } catch (e) {
       ev = document.createEvent('CustomEvent');
       ev.initCustomEvent(type, true, false, detail);
     }
@@ -46,12 +54,16 @@
     var q = new URLSearchParams();
     q.set('embed', '1');
     if (/^https?:/.test(location.protocol)) q.set('embed_host', location.origin);
-    new URLSearchParams(location.search).forEach(function (v, k) { if (TRACK.test(k) && !q.has(k)) q.set(k, v.slice(0, 500)); });
-    attr(c.el, 'hidden', '').split(',').forEach(function (pair) {
-      var i = pair.indexOf('=');
-      var k = (i > 0 ? pair.slice(0, i) : '').trim();
-      if (k && !q.has(k) && !/^(embed|embed_host|referrer)$/.test(k)) q.set(k, pair.slice(i + 1).trim());
+    new URLSearchParams(location.search).forEach(function (v, k) {
+      if (TRACK.test(k) && !q.has(k)) q.set(k, v.slice(0, 500));
     });
+    attr(c.el, 'hidden', '')
+      .split(',')
+      .forEach(function (pair) {
+        var i = pair.indexOf('=');
+        var k = (i > 0 ? pair.slice(0, i) : '').trim();
+        if (k && !q.has(k) && !/^(embed|embed_host|referrer)$/.test(k)) q.set(k, pair.slice(i + 1).trim());
+      });
     q.set('referrer', location.href.split('#')[0].slice(0, 2048));
     return BASE + (c.kind === 'form' ? '/f/' : '/book/') + encodeURIComponent(c.slug) + '?' + q.toString();
   }
@@ -65,38 +77,74 @@
     c.mode = MODES[attr(el, 'mode', dflt)] ? attr(el, 'mode', dflt) : dflt;
     c.side = attr(el, 'position', 'right') === 'left' ? 'left' : 'right';
     c.label = attr(el, 'label', c.kind === 'form' ? 'Form' : 'Book a meeting');
-    c.id = 'fss-embed-' + (++seq);
+    c.id = 'fss-embed-' + ++seq;
     c.isOpen = false;
     if (c.mode === 'inline') {
-      c.frame = c.iframe({ width: '100%', height: size(attr(el, 'height', ''), '420px'), border: '0', display: 'block', overflow: 'hidden' });
+      c.frame = c.iframe({
+        width: '100%',
+        height: size(attr(el, 'height', ''), '420px'),
+        border: '0',
+        display: 'block',
+        overflow: 'hidden',
+      });
       el.appendChild(c.frame);
       return;
     }
     var text = attr(el, 'button-text', c.kind === 'form' ? 'Open form' : 'Book a meeting');
     var bg = colour(attr(el, 'button-color', ''));
     if (c.mode === 'sidetab') {
-      c.trigger = make('button', { type: 'button' }, {
-        position: 'fixed', top: '50%', zIndex: String(Z - 1), transform: 'translateY(-50%)', writingMode: 'vertical-rl',
-        padding: '14px 10px', border: '0', background: bg, color: '#fff', font: '600 15px system-ui,sans-serif', cursor: 'pointer',
-        borderRadius: c.side === 'right' ? '8px 0 0 8px' : '0 8px 8px 0', boxShadow: '0 2px 10px rgba(0,0,0,.25)'
-      });
+      c.trigger = make(
+        'button',
+        { type: 'button' },
+        {
+          position: 'fixed',
+          top: '50%',
+          zIndex: String(Z - 1),
+          transform: 'translateY(-50%)',
+          writingMode: 'vertical-rl',
+          padding: '14px 10px',
+          border: '0',
+          background: bg,
+          color: '#fff',
+          font: '600 15px system-ui,sans-serif',
+          cursor: 'pointer',
+          borderRadius: c.side === 'right' ? '8px 0 0 8px' : '0 8px 8px 0',
+          boxShadow: '0 2px 10px rgba(0,0,0,.25)',
+        },
+      );
       c.trigger.style[c.side] = '0';
       c.trigger.textContent = text;
       document.body.appendChild(c.trigger);
     } else if (/^(BUTTON|A)$/.test(el.tagName)) {
       c.trigger = el;
     } else {
-      c.trigger = make('button', { type: 'button' }, {
-        padding: '10px 18px', border: '0', borderRadius: '6px', background: bg, color: '#fff', font: '600 16px system-ui,sans-serif', cursor: 'pointer'
-      });
+      c.trigger = make(
+        'button',
+        { type: 'button' },
+        {
+          padding: '10px 18px',
+          border: '0',
+          borderRadius: '6px',
+          background: bg,
+          color: '#fff',
+          font: '600 16px system-ui,sans-serif',
+          cursor: 'pointer',
+        },
+      );
       c.trigger.textContent = text;
       el.appendChild(c.trigger);
     }
     c.trigger.setAttribute('aria-haspopup', 'dialog');
     c.trigger.setAttribute('aria-expanded', 'false');
-    c.trigger.addEventListener('click', function (e) { e.preventDefault(); c.toggle(); });
+    c.trigger.addEventListener('click', function (e) {
+      e.preventDefault();
+      c.toggle();
+    });
     var auto = Number(attr(el, 'auto-open', ''));
-    if (auto > 0) setTimeout(function () { if (!c.opened) c.open(); }, auto * 1000);
+    if (auto > 0)
+      setTimeout(function () {
+        if (!c.opened) c.open();
+      }, auto * 1000);
     if (attr(el, 'open-on-exit', '') === 'true') {
       var onExit = function (e) {
         if (e.relatedTarget || e.clientY > 0) return;
@@ -115,47 +163,103 @@
   Embed.prototype.build = function () {
     var c = this;
     var popup = c.mode === 'popup';
-    c.overlay = make('div', {}, {
-      position: 'fixed', top: '0', right: '0', bottom: '0', left: '0', zIndex: String(Z), background: 'rgba(0,0,0,.5)', display: 'none',
-      opacity: '0', transition: reduced ? '' : 'opacity .2s'
-    });
-    c.dialog = make('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': c.label, id: c.id }, popup ? {
-      position: 'absolute', top: '50%', left: '50%', transform: 'translate(-50%,-50%)', width: size(attr(c.el, 'width', ''), '640px'),
-      maxWidth: 'calc(100vw - 32px)', background: '#fff', borderRadius: '10px', boxShadow: '0 10px 40px rgba(0,0,0,.35)', overflow: 'hidden'
-    } : {
-      position: 'absolute', top: '0', bottom: '0', width: size(attr(c.el, 'width', ''), '420px'), maxWidth: '100vw', background: '#fff',
-      boxShadow: '0 0 40px rgba(0,0,0,.35)', display: 'flex', flexDirection: 'column',
-      transform: 'translateX(' + (c.side === 'right' ? '100%' : '-100%') + ')', transition: reduced ? '' : 'transform .25s ease-out'
-    });
+    c.overlay = make(
+      'div',
+      {},
+      {
+        position: 'fixed',
+        top: '0',
+        right: '0',
+        bottom: '0',
+        left: '0',
+        zIndex: String(Z),
+        background: 'rgba(0,0,0,.5)',
+        display: 'none',
+        opacity: '0',
+        transition: reduced ? '' : 'opacity .2s',
+      },
+    );
+    c.dialog = make(
+      'div',
+      { role: 'dialog', 'aria-modal': 'true', 'aria-label': c.label, id: c.id },
+      popup
+        ? {
+            position: 'absolute',
+            top: '50%',
+            left: '50%',
+            transform: 'translate(-50%,-50%)',
+            width: size(attr(c.el, 'width', ''), '640px'),
+            maxWidth: 'calc(100vw - 32px)',
+            background: '#fff',
+            borderRadius: '10px',
+            boxShadow: '0 10px 40px rgba(0,0,0,.35)',
+            overflow: 'hidden',
+          }
+        : {
+            position: 'absolute',
+            top: '0',
+            bottom: '0',
+            width: size(attr(c.el, 'width', ''), '420px'),
+            maxWidth: '100vw',
+            background: '#fff',
+            boxShadow: '0 0 40px rgba(0,0,0,.35)',
+            display: 'flex',
+            flexDirection: 'column',
+            transform: 'translateX(' + (c.side === 'right' ? '100%' : '-100%') + ')',
+            transition: reduced ? '' : 'transform .25s ease-out',
+          },
+    );
     if (!popup) c.dialog.style[c.side] = '0';
     var bar = make('div', {}, { display: 'flex', justifyContent: 'flex-end' });
-    c.closeBtn = make('button', { type: 'button', 'aria-label': 'Close' }, {
-      width: '44px', height: '44px', border: '0', background: 'transparent', font: '28px/1 system-ui,sans-serif', color: '#333', cursor: 'pointer'
-    });
+    c.closeBtn = make(
+      'button',
+      { type: 'button', 'aria-label': 'Close' },
+      {
+        width: '44px',
+        height: '44px',
+        border: '0',
+        background: 'transparent',
+        font: '28px/1 system-ui,sans-serif',
+        color: '#333',
+        cursor: 'pointer',
+      },
+    );
     c.closeBtn.textContent = '\u00d7';
-    c.closeBtn.addEventListener('click', function () { c.close(); });
+    c.closeBtn.addEventListener('click', function () {
+      c.close();
+    });
     bar.appendChild(c.closeBtn);
-    c.frame = c.iframe(popup
-      ? { display: 'block', width: '100%', height: '420px', maxHeight: 'calc(100vh - 120px)', border: '0' }
-      : { display: 'block', width: '100%', flex: '1 1 auto', border: '0' });
+    c.frame = c.iframe(
+      popup
+        ? { display: 'block', width: '100%', height: '420px', maxHeight: 'calc(100vh - 120px)', border: '0' }
+        : { display: 'block', width: '100%', flex: '1 1 auto', border: '0' },
+    );
     // Focus trap: Tab past the iframe lands on `end` (back to Close); Shift+Tab before Close on `start` (to the iframe).
     var start = make('div', { tabindex: '0' });
     var end = make('div', { tabindex: '0' });
-    start.addEventListener('focus', function () { c.frame.focus(); });
-    end.addEventListener('focus', function () { c.closeBtn.focus(); });
+    start.addEventListener('focus', function () {
+      c.frame.focus();
+    });
+    end.addEventListener('focus', function () {
+      c.closeBtn.focus();
+    });
     c.dialog.appendChild(start);
     c.dialog.appendChild(bar);
     c.dialog.appendChild(c.frame);
     c.dialog.appendChild(end);
     c.overlay.appendChild(c.dialog);
-    c.overlay.addEventListener('click', function (e) { if (e.target === c.overlay) c.close(); });
+    c.overlay.addEventListener('click', function (e) {
+      if (e.target === c.overlay) c.close();
+    });
     document.body.appendChild(c.overlay);
   };
 
   Embed.prototype.open = function () {
     var c = this;
     if (c.mode === 'inline' || c.isOpen) return;
-    embeds.forEach(function (o) { if (o !== c) o.close(); });
+    embeds.forEach(function (o) {
+      if (o !== c) o.close();
+    });
     if (!c.overlay) {
       c.build();
       c.trigger.setAttribute('aria-controls', c.id); // only once the dialog exists
@@ -185,7 +289,10 @@
     emit(c.el, c.kind + ':closed', {});
   };
 
-  Embed.prototype.toggle = function () { if (this.isOpen) this.close(); else this.open(); };
+  Embed.prototype.toggle = function () {
+    if (this.isOpen) this.close();
+    else this.open();
+  };
 
   /** A message from this embed's iframe (origin and source already checked). */
   Embed.prototype.receive = function (d) {
@@ -200,10 +307,20 @@
     } else if (d.type === 'form:submitted' && c.kind === 'form') {
       emit(c.el, d.type, { submission_id: String(d.submission_id || '') });
       var after = Number(attr(c.el, 'auto-close', ''));
-      if (after > 0) setTimeout(function () { c.close(); }, after);
-      if (typeof d.redirect_url === 'string' && /^https?:\/\//i.test(d.redirect_url)) setTimeout(function () { location.assign(d.redirect_url); }, 0);
+      if (after > 0)
+        setTimeout(function () {
+          c.close();
+        }, after);
+      if (typeof d.redirect_url === 'string' && /^https?:\/\//i.test(d.redirect_url))
+        setTimeout(function () {
+          location.assign(d.redirect_url);
+        }, 0);
     } else if (d.type === 'booking:scheduled' && c.kind === 'booking') {
-      emit(c.el, d.type, { meeting_id: String(d.meeting_id || ''), status: String(d.status || ''), start_time: String(d.start_time || '') });
+      emit(c.el, d.type, {
+        meeting_id: String(d.meeting_id || ''),
+        status: String(d.status || ''),
+        start_time: String(d.start_time || ''),
+      });
     }
   };
 
@@ -217,7 +334,9 @@
   });
   document.addEventListener('keydown', function (e) {
     if (e.key !== 'Escape') return;
-    embeds.forEach(function (c) { c.close(); });
+    embeds.forEach(function (c) {
+      c.close();
+    });
   });
 
   function find(el) {

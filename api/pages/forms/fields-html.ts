@@ -10,9 +10,20 @@ export interface FieldState {
 }
 
 const INPUT_TYPES: Partial<Record<FormField['type'], string>> = {
-  text: 'text', email: 'email', phone: 'tel', number: 'number', url: 'url', date: 'date',
+  text: 'text',
+  email: 'email',
+  phone: 'tel',
+  number: 'number',
+  url: 'url',
+  date: 'date',
 };
-const AUTOCOMPLETE: Record<string, string> = { email: 'email', first_name: 'given-name', last_name: 'family-name', phone: 'tel', name: 'name' };
+const AUTOCOMPLETE: Record<string, string> = {
+  email: 'email',
+  first_name: 'given-name',
+  last_name: 'family-name',
+  phone: 'tel',
+  name: 'name',
+};
 
 const id = (f: FormField) => `f-${f.name}`;
 const inputName = (f: FormField) => `fields[${f.name}]`;
@@ -38,9 +49,10 @@ function asText(v: unknown): string {
 function choices(f: FormField, kind: 'radio' | 'checkbox', selected: unknown, err: string | undefined): string {
   const picked = new Set((Array.isArray(selected) ? selected : [selected]).map(asText));
   const name = kind === 'checkbox' ? `${inputName(f)}[]` : inputName(f);
-  const opts = f.type === 'rating'
-    ? Array.from({ length: f.max ?? 5 }, (_, i) => ({ label: String(i + 1), value: String(i + 1) }))
-    : f.options ?? [];
+  const opts =
+    f.type === 'rating'
+      ? Array.from({ length: f.max ?? 5 }, (_, i) => ({ label: String(i + 1), value: String(i + 1) }))
+      : (f.options ?? []);
   const items = opts
     .map((o, i) => {
       const oid = `${id(f)}-${i}`;
@@ -65,8 +77,12 @@ export function fieldHtml(f: FormField, s: FieldState): string {
     case 'textarea':
       return wrap(`<textarea id="${e(id(f))}" name="${e(inputName(f))}"${ph}${aria(f, err)} maxlength="10000">${e(asText(v))}</textarea>`);
     case 'select': {
-      const opts = (f.options ?? []).map((o) => `<option value="${e(o.value)}"${asText(v) === o.value ? ' selected' : ''}>${e(o.label)}</option>`).join('');
-      return wrap(`<select id="${e(id(f))}" name="${e(inputName(f))}"${aria(f, err)}><option value="">${e(f.placeholder ?? 'Choose…')}</option>${opts}</select>`);
+      const opts = (f.options ?? [])
+        .map((o) => `<option value="${e(o.value)}"${asText(v) === o.value ? ' selected' : ''}>${e(o.label)}</option>`)
+        .join('');
+      return wrap(
+        `<select id="${e(id(f))}" name="${e(inputName(f))}"${aria(f, err)}><option value="">${e(f.placeholder ?? 'Choose…')}</option>${opts}</select>`,
+      );
     }
     case 'radio':
     case 'rating':
@@ -82,7 +98,9 @@ export function fieldHtml(f: FormField, s: FieldState): string {
         AUTOCOMPLETE[f.name] || f.type === 'email' ? ` autocomplete="${AUTOCOMPLETE[f.name] ?? 'email'}"` : '',
         f.type === 'text' ? ' maxlength="1000"' : '',
       ].join('');
-      return wrap(`<input type="${type}" id="${e(id(f))}" name="${e(inputName(f))}" value="${e(asText(v as FieldValue))}"${ph}${extra}${aria(f, err)}>`);
+      return wrap(
+        `<input type="${type}" id="${e(id(f))}" name="${e(inputName(f))}" value="${e(asText(v as FieldValue))}"${ph}${extra}${aria(f, err)}>`,
+      );
     }
   }
 }

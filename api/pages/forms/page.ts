@@ -90,7 +90,13 @@ ${form.fields.map((f) => fieldHtml(f, state)).join('\n')}
 /** After a no-JS submission without redirect_url. */
 export function renderSuccessPage(ctx: Context, form: FormRow, embed: boolean): string {
   const msg = form.settings.success_message || 'Thank you! Your answers have been sent.';
-  return shell(ctx, form.title, `<main id="main">${embed ? '' : `<h1>${e(form.title)}</h1>`}<div class="success" role="status">${e(msg)}</div></main>`, embed, form);
+  return shell(
+    ctx,
+    form.title,
+    `<main id="main">${embed ? '' : `<h1>${e(form.title)}</h1>`}<div class="success" role="status">${e(msg)}</div></main>`,
+    embed,
+    form,
+  );
 }
 
 /** Draft, archived or unknown forms, and other dead ends: a friendly page. */

@@ -43,7 +43,12 @@ export const contactRoutes = [
     params: zIdParams,
     body: z.strictObject({
       email: z.email().max(254).nullable().optional(),
-      phone: z.string().max(30).regex(/^\+?[0-9 ()\-.]{5,30}$/, { error: 'must be a phone number' }).nullable().optional(),
+      phone: z
+        .string()
+        .max(30)
+        .regex(/^\+?[0-9 ()\-.]{5,30}$/, { error: 'must be a phone number' })
+        .nullable()
+        .optional(),
       first_name: text(200).nullable().optional(),
       last_name: text(200).nullable().optional(),
       timezone: zIanaZone.nullable().optional(),

@@ -29,7 +29,9 @@ export const submissionRoutes = [
     summary: 'Read a submission',
     tags,
     params: zIdParams,
-    handler: async ({ params, principal, deps }) => ({ data: presentSubmission(await getSubmission(deps.db, principal.teamId, params.id)) }),
+    handler: async ({ params, principal, deps }) => ({
+      data: presentSubmission(await getSubmission(deps.db, principal.teamId, params.id)),
+    }),
   }),
   defineRoute({
     method: 'patch',

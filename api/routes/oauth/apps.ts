@@ -4,15 +4,27 @@ import { APP_CATEGORIES, redirectUriProblem } from '../../../domain/app-checklis
 import { paginate, paginationQuery, toPage } from '../../../services/pagination';
 import { defineRoute } from '../../http/route';
 import { zIdParams, zText } from '../../../core/validate';
-import { APP_COLUMNS, createApp, deleteApp, getTeamApp, installsCount, presentApp, rotateSecret, type AppRow } from '../../../services/oauth/apps';
+import {
+  APP_COLUMNS,
+  createApp,
+  deleteApp,
+  getTeamApp,
+  installsCount,
+  presentApp,
+  rotateSecret,
+  type AppRow,
+} from '../../../services/oauth/apps';
 import { decide, submitApp, updateApp } from '../../../services/oauth/review';
 
 const zHttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
 const zHttpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2000);
-const zRedirectUri = z.string().max(2000).superRefine((v, c) => {
-  const p = redirectUriProblem(v);
-  if (p) c.addIssue({ code: 'custom', message: `redirect URI ${p}` });
-});
+const zRedirectUri = z
+  .string()
+  .max(2000)
+  .superRefine((v, c) => {
+    const p = redirectUriProblem(v);
+    if (p) c.addIssue({ code: 'custom', message: `redirect URI ${p}` });
+  });
 
 const fields = {
   name: zText(100).trim().min(1),
@@ -39,21 +51,34 @@ const createBody = z.strictObject({
   screenshots: fields.screenshots.optional(),
   icon: fields.icon.optional(),
 });
-const patchBody = z.strictObject(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as {
-  [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]>;
-});
+const patchBody = z.strictObject(
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as {
+    [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]>;
+  },
+);
 
 export const appsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/v1/apps',
     auth: { dashboardOnly: true },
-    summary: 'List the team\'s OAuth apps (developer portal)',
+    summary: "List the team's OAuth apps (developer portal)",
     tags: ['apps'],
     query: z.object({ ...paginationQuery }),
     handler: async ({ query, principal, deps }) => {
-      const base = deps.db('apps').where({ 'apps.team_id': principal.teamId }).select([...APP_COLUMNS, installsCount(deps.db)]);
-      return paginate(base, toPage(query), [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }], (r: AppRow) => presentApp(r, deps.config.baseUrl));
+      const base = deps
+        .db('apps')
+        .where({ 'apps.team_id': principal.teamId })
+        .select([...APP_COLUMNS, installsCount(deps.db)]);
+      return paginate(
+        base,
+        toPage(query),
+        [
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ],
+        (r: AppRow) => presentApp(r, deps.config.baseUrl),
+      );
     },
   }),
   defineRoute({
@@ -77,7 +102,9 @@ export const appsRoutes = [
     summary: 'Read one app, with its total installs and review stage',
     tags: ['apps'],
     params: zIdParams,
-    handler: async ({ params, principal, deps }) => ({ data: presentApp(await getTeamApp(deps.db, principal.teamId, params.id), deps.config.baseUrl) }),
+    handler: async ({ params, principal, deps }) => ({
+      data: presentApp(await getTeamApp(deps.db, principal.teamId, params.id), deps.config.baseUrl),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -87,7 +114,9 @@ export const appsRoutes = [
     tags: ['apps'],
     params: zIdParams,
     body: patchBody,
-    handler: async ({ params, body, principal, deps }) => ({ data: presentApp(await updateApp(deps, principal.teamId, params.id, body), deps.config.baseUrl) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: presentApp(await updateApp(deps, principal.teamId, params.id, body), deps.config.baseUrl),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -118,7 +147,9 @@ export const appsRoutes = [
     summary: 'Submit the app for review (or resubmit after changes were requested); a 400 lists every missing checklist item',
     tags: ['apps'],
     params: zIdParams,
-    handler: async ({ params, principal, deps }) => ({ data: presentApp(await submitApp(deps, principal.teamId, params.id), deps.config.baseUrl) }),
+    handler: async ({ params, principal, deps }) => ({
+      data: presentApp(await submitApp(deps, principal.teamId, params.id), deps.config.baseUrl),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -129,6 +160,8 @@ export const appsRoutes = [
     params: zIdParams,
     body: z.strictObject({ stage_outcome: z.enum(['approve', 'request_changes', 'reject']), notes: zText(5000).nullable().optional() }),
     status: 202,
-    handler: async ({ params, body, principal, deps }) => ({ data: await decide(deps, principal.userId, params.id, body.stage_outcome, body.notes ?? null) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await decide(deps, principal.userId, params.id, body.stage_outcome, body.notes ?? null),
+    }),
   }),
 ];

@@ -5,14 +5,21 @@ import { defineRoute } from '../../http/route';
 
 export const bookingPageRoutes = [
   defineRoute({
-    method: 'get', path: '/book/:page_slug', auth: 'public', tags: ['pages'], raw: true,
+    method: 'get',
+    path: '/book/:page_slug',
+    auth: 'public',
+    tags: ['pages'],
+    raw: true,
     summary: 'The public booking widget of a published scheduling page',
     params: z.strictObject({ page_slug: z.string().min(1).max(100) }),
     handler: async ({ params, ctx, deps }) => {
       const nonce = randomToken(16);
       // `?embed=1` (embed.js, or a plain iframe) may be framed by any site; the full page by none.
       const embed = ctx.query.embed === '1';
-      ctx.set('Content-Security-Policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors ${embed ? '*' : "'none'"}`);
+      ctx.set(
+        'Content-Security-Policy',
+        `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors ${embed ? '*' : "'none'"}`,
+      );
       ctx.type = 'text/html; charset=utf-8';
       const pageRow = await deps.db('scheduling_pages').where({ slug: params.page_slug, status: 'published' }).first();
       if (!pageRow) {
@@ -20,7 +27,10 @@ export const bookingPageRoutes = [
         ctx.body = renderNotFound();
         return;
       }
-      const eventTypes = await deps.db('event_types').where({ scheduling_page_id: pageRow.id, is_active: true }).orderBy([{ column: 'position' }, { column: 'created_at' }]);
+      const eventTypes = await deps
+        .db('event_types')
+        .where({ scheduling_page_id: pageRow.id, is_active: true })
+        .orderBy([{ column: 'position' }, { column: 'created_at' }]);
       ctx.status = 200;
       ctx.body = renderBookingPage(
         {

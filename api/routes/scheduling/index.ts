@@ -6,4 +6,10 @@ import { meetingRoutes } from './meetings';
 import { pageRoutes } from './pages';
 
 /** Routes of the scheduling feature. */
-export const schedulingRoutes: RouteDef[] = [...pageRoutes, ...meetingRoutes, ...availabilityRoutes, ...calendarRoutes, ...bookingPageRoutes];
+export const schedulingRoutes: RouteDef[] = [
+  ...pageRoutes,
+  ...meetingRoutes,
+  ...availabilityRoutes,
+  ...calendarRoutes,
+  ...bookingPageRoutes,
+];

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { paginationQuery, toPage } from '../../../services/pagination';
 import { zIdParams, zText, zUuid } from '../../../core/validate';
-import { createEventType, deleteEventType, getEventTypeRow, INCREMENTS, listEventTypes, LOCATION_TYPES, updateEventType } from '../../../services/scheduling/event-types';
+import {
+  createEventType,
+  deleteEventType,
+  getEventTypeRow,
+  INCREMENTS,
+  listEventTypes,
+  LOCATION_TYPES,
+  updateEventType,
+} from '../../../services/scheduling/event-types';
 import { createPage, deletePage, listPages, PAGE_TYPES, readPage, updatePage } from '../../../services/scheduling/pages';
 import { presentEventType } from '../../../services/scheduling/present';
 import { SLUG_RE } from '../../../services/scheduling/slug';
@@ -20,7 +28,10 @@ const pageFields = {
     .strictObject({
       confirmation_message: zText(2000).optional(),
       show_avatar: z.boolean().optional(),
-      redirect_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+      redirect_url: z
+        .url({ protocol: /^https?$/ })
+        .max(2000)
+        .optional(),
     })
     .optional(),
   remove_branding: z.boolean().optional(),
@@ -37,13 +48,21 @@ const eventTypeFields = {
   location_type: z.enum(LOCATION_TYPES).optional(),
   location: zText(500).nullable().optional(),
   is_active: z.boolean().optional(),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'must be a hex colour like #1a2b3c' }).optional(),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, { error: 'must be a hex colour like #1a2b3c' })
+    .optional(),
   position: z.number().int().min(0).max(10_000).optional(),
   buffer_time_before: minutes(720).optional(),
   buffer_time_after: minutes(720).optional(),
   min_notice_minutes: minutes(525_600).optional(),
   max_booking_days: z.number().int().min(1).max(730).optional(),
-  start_time_increment: z.union(INCREMENTS.map((n) => z.literal(n)), { error: 'must be one of 5, 10, 15, 30, 60' }).optional(),
+  start_time_increment: z
+    .union(
+      INCREMENTS.map((n) => z.literal(n)),
+      { error: 'must be one of 5, 10, 15, 30, 60' },
+    )
+    .optional(),
   requires_confirmation: z.boolean().optional(),
   guests_allowed: z.boolean().optional(),
 };
@@ -54,55 +73,107 @@ const tags = ['scheduling'];
 
 export const pageRoutes = [
   defineRoute({
-    method: 'get', path: '/api/v1/scheduling-pages', auth: { scope: 'scheduling:read' }, tags,
+    method: 'get',
+    path: '/api/v1/scheduling-pages',
+    auth: { scope: 'scheduling:read' },
+    tags,
     summary: 'List scheduling pages',
     query: z.strictObject({ ...paginationQuery, status: z.enum(['draft', 'published']).optional() }),
     handler: ({ query, principal, deps }) => listPages(deps.db, principal.teamId, toPage(query), query.status),
   }),
   defineRoute({
-    method: 'post', path: '/api/v1/scheduling-pages', auth: { scope: 'scheduling:write' }, tags, status: 201, idempotent: true,
+    method: 'post',
+    path: '/api/v1/scheduling-pages',
+    auth: { scope: 'scheduling:write' },
+    tags,
+    status: 201,
+    idempotent: true,
     summary: 'Create a scheduling page (hosts default to the acting user)',
     body: createPageBody,
     handler: async ({ body, principal, deps }) => ({ data: await createPage(deps.db, principal.teamId, principal.userId, body) }),
   }),
   defineRoute({
-    method: 'get', path: '/api/v1/scheduling-pages/:id', auth: { scope: 'scheduling:read' }, tags,
-    summary: 'Read a scheduling page with its event types', params: zIdParams,
+    method: 'get',
+    path: '/api/v1/scheduling-pages/:id',
+    auth: { scope: 'scheduling:read' },
+    tags,
+    summary: 'Read a scheduling page with its event types',
+    params: zIdParams,
     handler: async ({ params, principal, deps }) => ({ data: await readPage(deps.db, principal.teamId, params.id) }),
   }),
   defineRoute({
-    method: 'patch', path: '/api/v1/scheduling-pages/:id', auth: { scope: 'scheduling:write' }, tags,
-    summary: 'Update a scheduling page', params: zIdParams, body: updatePageBody,
+    method: 'patch',
+    path: '/api/v1/scheduling-pages/:id',
+    auth: { scope: 'scheduling:write' },
+    tags,
+    summary: 'Update a scheduling page',
+    params: zIdParams,
+    body: updatePageBody,
     handler: async ({ params, body, principal, deps }) => ({ data: await updatePage(deps.db, principal.teamId, params.id, body) }),
   }),
   defineRoute({
-    method: 'delete', path: '/api/v1/scheduling-pages/:id', auth: { scope: 'scheduling:delete' }, tags, status: 204,
-    summary: 'Delete a scheduling page and its event types', params: zIdParams,
+    method: 'delete',
+    path: '/api/v1/scheduling-pages/:id',
+    auth: { scope: 'scheduling:delete' },
+    tags,
+    status: 204,
+    summary: 'Delete a scheduling page and its event types',
+    params: zIdParams,
     handler: ({ params, principal, deps }) => deletePage(deps.db, principal.teamId, params.id),
   }),
   defineRoute({
-    method: 'get', path: '/api/v1/scheduling-pages/:id/event-types', auth: { scope: 'scheduling:read' }, tags,
-    summary: 'List the event types of a page', params: zIdParams, query: z.strictObject(paginationQuery),
+    method: 'get',
+    path: '/api/v1/scheduling-pages/:id/event-types',
+    auth: { scope: 'scheduling:read' },
+    tags,
+    summary: 'List the event types of a page',
+    params: zIdParams,
+    query: z.strictObject(paginationQuery),
     handler: ({ params, query, principal, deps }) => listEventTypes(deps.db, principal.teamId, params.id, toPage(query)),
   }),
   defineRoute({
-    method: 'post', path: '/api/v1/scheduling-pages/:id/event-types', auth: { scope: 'scheduling:write' }, tags, status: 201, idempotent: true,
-    summary: 'Create an event type on a page', params: zIdParams, body: createEventTypeBody,
+    method: 'post',
+    path: '/api/v1/scheduling-pages/:id/event-types',
+    auth: { scope: 'scheduling:write' },
+    tags,
+    status: 201,
+    idempotent: true,
+    summary: 'Create an event type on a page',
+    params: zIdParams,
+    body: createEventTypeBody,
     handler: async ({ params, body, principal, deps }) => ({ data: await createEventType(deps.db, principal.teamId, params.id, body) }),
   }),
   defineRoute({
-    method: 'get', path: '/api/v1/scheduling-pages/:id/event-types/:event_type_id', auth: { scope: 'scheduling:read' }, tags,
-    summary: 'Read an event type', params: etParams,
-    handler: async ({ params, principal, deps }) => ({ data: presentEventType(await getEventTypeRow(deps.db, principal.teamId, params.id, params.event_type_id)) }),
+    method: 'get',
+    path: '/api/v1/scheduling-pages/:id/event-types/:event_type_id',
+    auth: { scope: 'scheduling:read' },
+    tags,
+    summary: 'Read an event type',
+    params: etParams,
+    handler: async ({ params, principal, deps }) => ({
+      data: presentEventType(await getEventTypeRow(deps.db, principal.teamId, params.id, params.event_type_id)),
+    }),
   }),
   defineRoute({
-    method: 'patch', path: '/api/v1/scheduling-pages/:id/event-types/:event_type_id', auth: { scope: 'scheduling:write' }, tags,
-    summary: 'Update an event type', params: etParams, body: updateEventTypeBody,
-    handler: async ({ params, body, principal, deps }) => ({ data: await updateEventType(deps.db, principal.teamId, params.id, params.event_type_id, body) }),
+    method: 'patch',
+    path: '/api/v1/scheduling-pages/:id/event-types/:event_type_id',
+    auth: { scope: 'scheduling:write' },
+    tags,
+    summary: 'Update an event type',
+    params: etParams,
+    body: updateEventTypeBody,
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await updateEventType(deps.db, principal.teamId, params.id, params.event_type_id, body),
+    }),
   }),
   defineRoute({
-    method: 'delete', path: '/api/v1/scheduling-pages/:id/event-types/:event_type_id', auth: { scope: 'scheduling:delete' }, tags, status: 204,
-    summary: 'Delete an event type', params: etParams,
+    method: 'delete',
+    path: '/api/v1/scheduling-pages/:id/event-types/:event_type_id',
+    auth: { scope: 'scheduling:delete' },
+    tags,
+    status: 204,
+    summary: 'Delete an event type',
+    params: etParams,
     handler: ({ params, principal, deps }) => deleteEventType(deps.db, principal.teamId, params.id, params.event_type_id),
   }),
 ];

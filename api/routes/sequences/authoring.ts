@@ -3,43 +3,76 @@ import { defineRoute } from '../../http/route';
 import { paginationQuery, toPage } from '../../../services/pagination';
 import { zIdParams } from '../../../core/validate';
 import { sequenceAnalytics } from '../../../services/sequences/analytics';
-import { archiveSequence, createSequence, getSequence, listSequences, listSteps, updateSequence } from '../../../services/sequences/authoring';
+import {
+  archiveSequence,
+  createSequence,
+  getSequence,
+  listSequences,
+  listSteps,
+  updateSequence,
+} from '../../../services/sequences/authoring';
 import { zSequenceCreate, zSequencePatch } from '../../../services/sequences/schemas';
 
 const tags = ['Sequences'];
 
 export const authoringRoutes = [
   defineRoute({
-    method: 'get', path: '/api/v1/sequences', auth: { scope: 'sequences:read' }, tags, summary: 'List sequences',
+    method: 'get',
+    path: '/api/v1/sequences',
+    auth: { scope: 'sequences:read' },
+    tags,
+    summary: 'List sequences',
     query: z.object({ ...paginationQuery, status: z.enum(['draft', 'active', 'paused', 'archived']).optional() }),
     handler: ({ deps, principal, query }) => listSequences(deps.db, principal.teamId, toPage(query), query.status),
   }),
   defineRoute({
-    method: 'post', path: '/api/v1/sequences', auth: { dashboardOnly: true, scope: 'sequences:write' }, tags, status: 201, idempotent: true,
+    method: 'post',
+    path: '/api/v1/sequences',
+    auth: { dashboardOnly: true, scope: 'sequences:write' },
+    tags,
+    status: 201,
+    idempotent: true,
     summary: 'Create a sequence with its steps (dashboard only)',
     body: zSequenceCreate,
     handler: async ({ deps, principal, body }) => ({ data: await createSequence(deps.db, principal.teamId, body) }),
   }),
   defineRoute({
-    method: 'get', path: '/api/v1/sequences/:id', auth: { scope: 'sequences:read' }, tags, summary: 'A sequence with its steps',
+    method: 'get',
+    path: '/api/v1/sequences/:id',
+    auth: { scope: 'sequences:read' },
+    tags,
+    summary: 'A sequence with its steps',
     params: zIdParams,
     handler: async ({ deps, principal, params }) => ({ data: await getSequence(deps.db, principal.teamId, params.id) }),
   }),
   defineRoute({
-    method: 'patch', path: '/api/v1/sequences/:id', auth: { dashboardOnly: true, scope: 'sequences:write' }, tags,
+    method: 'patch',
+    path: '/api/v1/sequences/:id',
+    auth: { dashboardOnly: true, scope: 'sequences:write' },
+    tags,
     summary: 'Edit, activate, pause, resume or archive a sequence; `steps` replaces the step list (dashboard only)',
     params: zIdParams,
     body: zSequencePatch,
-    handler: async ({ deps, principal, params, body }) => ({ data: await updateSequence(deps.db, deps.outbox, principal.teamId, params.id, body) }),
+    handler: async ({ deps, principal, params, body }) => ({
+      data: await updateSequence(deps.db, deps.outbox, principal.teamId, params.id, body),
+    }),
   }),
   defineRoute({
-    method: 'delete', path: '/api/v1/sequences/:id', auth: { dashboardOnly: true, scope: 'sequences:delete' }, tags, status: 204,
+    method: 'delete',
+    path: '/api/v1/sequences/:id',
+    auth: { dashboardOnly: true, scope: 'sequences:delete' },
+    tags,
+    status: 204,
     summary: 'Archive a sequence: its running enrollments exit (dashboard only)',
     params: zIdParams,
     handler: ({ deps, principal, params }) => archiveSequence(deps.db, deps.outbox, principal.teamId, params.id),
   }),
   defineRoute({
-    method: 'get', path: '/api/v1/sequences/:id/steps', auth: { scope: 'sequences:read' }, tags, summary: 'Steps of a sequence',
+    method: 'get',
+    path: '/api/v1/sequences/:id/steps',
+    auth: { scope: 'sequences:read' },
+    tags,
+    summary: 'Steps of a sequence',
     params: zIdParams,
     handler: async ({ deps, principal, params }) => {
       const data = await listSteps(deps.db, principal.teamId, params.id);
@@ -47,7 +80,10 @@ export const authoringRoutes = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/api/v1/sequences/:id/analytics', auth: { scope: 'sequences:read' }, tags,
+    method: 'get',
+    path: '/api/v1/sequences/:id/analytics',
+    auth: { scope: 'sequences:read' },
+    tags,
     summary: 'Enrollment counts and per-step delivered, opened, clicked, bounced and failed counts',
     params: zIdParams,
     handler: async ({ deps, principal, params }) => ({ data: await sequenceAnalytics(deps.db, principal.teamId, params.id) }),

@@ -6,7 +6,14 @@ import { ApiError } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
 import { unknownLinkPage, unsubscribePage, unsubscribedPage } from '../../pages/unsubscribe';
 import {
-  isStopMessage, recordBounce, recordClick, recordOpen, recordSmsStatus, smsStop, unsubscribeByToken, unsubscribeTarget,
+  isStopMessage,
+  recordBounce,
+  recordClick,
+  recordOpen,
+  recordSmsStatus,
+  smsStop,
+  unsubscribeByToken,
+  unsubscribeTarget,
 } from '../../../services/sequences/tracking';
 
 const tags = ['Sequences (public)'];
@@ -34,7 +41,12 @@ const zTwilioForm = z.record(z.string().max(100), z.string().max(5000));
 
 export const publicSequenceRoutes = [
   defineRoute({
-    method: 'get', path: '/u/:token', auth: 'public', tags, raw: true, summary: 'One-click unsubscribe page',
+    method: 'get',
+    path: '/u/:token',
+    auth: 'public',
+    tags,
+    raw: true,
+    summary: 'One-click unsubscribe page',
     params: z.strictObject({ token: zToken }),
     handler: async ({ ctx, deps, params }) => {
       const t = await unsubscribeTarget(deps.db, params.token);
@@ -43,7 +55,12 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/u/:token', auth: 'public', tags, raw: true, accepts: ['form'],
+    method: 'post',
+    path: '/u/:token',
+    auth: 'public',
+    tags,
+    raw: true,
+    accepts: ['form'],
     summary: 'Unsubscribe (RFC 8058 one-click POST, also used by the page)',
     params: z.strictObject({ token: zToken }),
     body: z.strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional() }),
@@ -54,7 +71,12 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/t/o/:token', auth: 'public', tags, raw: true, summary: 'Open-tracking pixel',
+    method: 'get',
+    path: '/t/o/:token',
+    auth: 'public',
+    tags,
+    raw: true,
+    summary: 'Open-tracking pixel',
     params: z.strictObject({ token: zToken }),
     handler: async ({ ctx, deps, params }) => {
       await recordOpen(deps.db, params.token);
@@ -65,8 +87,19 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/t/c/:token/:index', auth: 'public', tags, raw: true, summary: 'Click-tracking redirect to a link of the message',
-    params: z.strictObject({ token: zToken, index: z.string().regex(/^\d{1,3}$/, { error: 'must be a link number' }).transform(Number) }),
+    method: 'get',
+    path: '/t/c/:token/:index',
+    auth: 'public',
+    tags,
+    raw: true,
+    summary: 'Click-tracking redirect to a link of the message',
+    params: z.strictObject({
+      token: zToken,
+      index: z
+        .string()
+        .regex(/^\d{1,3}$/, { error: 'must be a link number' })
+        .transform(Number),
+    }),
     handler: async ({ ctx, deps, params }) => {
       const url = await recordClick(deps.db, params.token, params.index);
       if (!url) return html(ctx, 404, unknownLinkPage());
@@ -75,7 +108,11 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/api/hooks/email/bounce', auth: 'public', tags, status: 202,
+    method: 'post',
+    path: '/api/hooks/email/bounce',
+    auth: 'public',
+    tags,
+    status: 202,
     summary: "Bounce report from the mail provider, naming the message by its token (the List-Unsubscribe URL's last segment)",
     body: z.strictObject({ token: zToken, type: z.enum(['hard', 'soft']) }),
     handler: async ({ deps, body }) => {
@@ -84,7 +121,12 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/api/hooks/twilio/status', auth: 'public', tags, raw: true, accepts: ['form'],
+    method: 'post',
+    path: '/api/hooks/twilio/status',
+    auth: 'public',
+    tags,
+    raw: true,
+    accepts: ['form'],
     summary: 'Twilio message status callback (signature checked)',
     body: zTwilioForm,
     handler: async ({ ctx, deps, body }) => {
@@ -94,7 +136,12 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/api/hooks/twilio/inbound', auth: 'public', tags, raw: true, accepts: ['form'],
+    method: 'post',
+    path: '/api/hooks/twilio/inbound',
+    auth: 'public',
+    tags,
+    raw: true,
+    accepts: ['form'],
     summary: 'Twilio inbound SMS: STOP unsubscribes the sender from SMS (signature checked)',
     body: zTwilioForm,
     handler: async ({ ctx, deps, body }) => {

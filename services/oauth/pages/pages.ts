@@ -3,7 +3,8 @@ import type { Scope } from '../../../core/scopes';
 import { SCOPE_WORDS } from './scope-words';
 
 /** No scripts, no external resources; the app adds frame-ancestors 'none'. */
-export const OAUTH_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+export const OAUTH_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 const STYLE = `<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}
@@ -11,20 +12,30 @@ button{padding:.6rem 1.2rem;margin:.75rem .5rem 0 0;font-size:1rem}.error{color:
 ul{padding-left:1.25rem}</style>`;
 
 const hidden = (fields: Record<string, string>) =>
-  Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${e(k)}" value="${e(v)}">`).join('');
+  Object.entries(fields)
+    .map(([k, v]) => `<input type="hidden" name="${e(k)}" value="${e(v)}">`)
+    .join('');
 
 export function errorPage(message: string): string {
-  return page('Authorization error', `<main><h1>This authorization request cannot continue</h1>
-<p role="alert" class="error">${e(message)}</p><p>Go back to the application and try again, or contact its developer.</p></main>`, { head: STYLE });
+  return page(
+    'Authorization error',
+    `<main><h1>This authorization request cannot continue</h1>
+<p role="alert" class="error">${e(message)}</p><p>Go back to the application and try again, or contact its developer.</p></main>`,
+    { head: STYLE },
+  );
 }
 
 export function loginPage(opts: { appName: string; returnTo: string; csrf: string; error?: string; email?: string }): string {
-  return page('Sign in', `<main><h1>Sign in to continue to ${e(opts.appName)}</h1>
+  return page(
+    'Sign in',
+    `<main><h1>Sign in to continue to ${e(opts.appName)}</h1>
 ${opts.error ? `<p role="alert" class="error">${e(opts.error)}</p>` : ''}
 <form method="post" action="/api/oauth/login">${hidden({ csrf: opts.csrf, return_to: opts.returnTo })}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${e(opts.email ?? '')}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form></main>`, { head: STYLE });
+<button type="submit">Sign in</button></form></main>`,
+    { head: STYLE },
+  );
 }
 
 export function consentPage(opts: {
@@ -36,11 +47,15 @@ export function consentPage(opts: {
   fields: Record<string, string>;
 }): string {
   const items = opts.scopes.map((s) => `<li><strong>${e(SCOPE_WORDS[s as Scope] ?? s)}</strong> <small>(${e(s)})</small></li>`).join('');
-  return page(`Authorize ${opts.appName}`, `<main><h1>${e(opts.appName)} wants to access your account</h1>
+  return page(
+    `Authorize ${opts.appName}`,
+    `<main><h1>${e(opts.appName)} wants to access your account</h1>
 <p>Signed in as ${e(opts.userEmail)}.${opts.websiteUrl ? ` Developer site: ${e(opts.websiteUrl)}.` : ''}</p>
 ${opts.developmentApp ? '<p><em>This app is in development and has not been reviewed.</em></p>' : ''}
 <h2>It will be able to:</h2><ul>${items}</ul>
 <form method="post" action="/api/oauth/authorize">${hidden(opts.fields)}
 <button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny">Deny</button></form></main>`, { head: STYLE });
+<button type="submit" name="decision" value="deny">Deny</button></form></main>`,
+    { head: STYLE },
+  );
 }

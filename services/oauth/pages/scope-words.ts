@@ -12,7 +12,7 @@ export const SCOPE_WORDS: Record<Scope, string> = {
   'contacts:write': 'Create and change contacts and tags',
   'contacts:delete': 'Delete contacts',
   'team:read': 'See information about your team',
-  'team:write': 'Change your team\'s settings',
+  'team:write': "Change your team's settings",
   'team:members': 'Add and remove team members',
   'webhooks:read': 'See your webhook settings',
   'webhooks:write': 'Create and manage webhook subscriptions',

@@ -19,7 +19,15 @@ async function start() {
   const code_challenge = await oauth.calculatePKCECodeChallenge(code_verifier);
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint);
-  url.search = new URLSearchParams({ client_id, redirect_uri, response_type: 'code', scope, state, code_challenge, code_challenge_method: 'S256' }).toString();
+  url.search = new URLSearchParams({
+    client_id,
+    redirect_uri,
+    response_type: 'code',
+    scope,
+    state,
+    code_challenge,
+    code_challenge_method: 'S256',
+  }).toString();
   return { authorization_url: url.toString(), code_verifier, state };
 }
 
@@ -42,7 +50,11 @@ async function finish() {
   const apiAfterRevoke = await callApi(refreshed.access_token);
   let refreshAfterRevoke;
   try {
-    await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token, opts));
+    await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token, opts),
+    );
     refreshAfterRevoke = 'succeeded';
   } catch (err) {
     refreshAfterRevoke = err.error ?? err.cause?.error ?? String(err);

@@ -34,6 +34,8 @@ export async function makeSequence(db: Db, teamId: string, input: Record<string,
 
 /** An enrollment row (no workflow) for fixtures. */
 export async function makeEnrollment(db: Db, teamId: string, sequenceId: string, contactId: string): Promise<string> {
-  const [row] = await db('sequence_enrollments').insert({ team_id: teamId, sequence_id: sequenceId, contact_id: contactId, status: 'active' }).returning('id');
+  const [row] = await db('sequence_enrollments')
+    .insert({ team_id: teamId, sequence_id: sequenceId, contact_id: contactId, status: 'active' })
+    .returning('id');
   return row.id;
 }

@@ -9,8 +9,17 @@ export async function insertMeeting(db: Db, teamId: string, contactId: string, s
   const end = new Date(start.getTime() + 30 * 60_000);
   const [m] = await db('meetings')
     .insert({
-      team_id: teamId, host_user_id: host.id, contact_id: contactId, title: 'Intro', attendee_name: 'Ada', attendee_email: 'ada@example.com',
-      start_time: start, end_time: end, block_start: start, block_end: end, status,
+      team_id: teamId,
+      host_user_id: host.id,
+      contact_id: contactId,
+      title: 'Intro',
+      attendee_name: 'Ada',
+      attendee_email: 'ada@example.com',
+      start_time: start,
+      end_time: end,
+      block_start: start,
+      block_end: end,
+      status,
     })
     .returning('id');
   return m.id;

@@ -24,7 +24,15 @@ export async function startTwilioStandin() {
       messages.push({ accountSid: m[1], params, authorization: req.headers.authorization ?? '' });
       const sid = `SM${String(++n).padStart(32, '0')}`;
       res.writeHead(201, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ sid, account_sid: m[1], from: params.From, to: params.To, body: params.Body, status: 'queued', date_created: new Date().toUTCString() }),
+        JSON.stringify({
+          sid,
+          account_sid: m[1],
+          from: params.From,
+          to: params.To,
+          body: params.Body,
+          status: 'queued',
+          date_created: new Date().toUTCString(),
+        }),
       );
     });
   });

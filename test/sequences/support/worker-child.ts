@@ -14,7 +14,13 @@ async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const db = createDb(config.DATABASE_URL!, 5);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const outbox = new OutboxStarter(db, async () => { throw new Error('no client in the child worker'); }, config.TEMPORAL_TASK_QUEUE);
+  const outbox = new OutboxStarter(
+    db,
+    async () => {
+      throw new Error('no client in the child worker');
+    },
+    config.TEMPORAL_TASK_QUEUE,
+  );
   const worker = await Worker.create({
     connection,
     namespace: 'default',

@@ -32,7 +32,9 @@ export interface World {
 }
 
 /** DB + API + time-skipping Temporal + real SMTP server + Twilio stand-in + a worker with the real activities. */
-export async function startWorld(opts: { env?: TestWorkflowEnvironment; beforeAccept?: (m: ReceivedMail) => Promise<void>; worker?: boolean } = {}): Promise<World> {
+export async function startWorld(
+  opts: { env?: TestWorkflowEnvironment; beforeAccept?: (m: ReceivedMail) => Promise<void>; worker?: boolean } = {},
+): Promise<World> {
   const tdb = await createTestDatabase();
   // createTimeSkippingEnv registers our search attributes.
   const env = opts.env ?? (await createTimeSkippingEnv());
@@ -43,12 +45,26 @@ export async function startWorld(opts: { env?: TestWorkflowEnvironment; beforeAc
     env: { SMTP_URL: smtp.url, TWILIO_ACCOUNT_SID: TWILIO_SID, TWILIO_AUTH_TOKEN: TWILIO_TOKEN, TWILIO_API_BASE_URL: twilio.url },
   });
   const team = await createTestTeam(tdb.db);
-  await tdb.db('teams').where({ id: team.teamId }).update({ settings: JSON.stringify({ sms_provider: 'twilio' }) });
-  const activities = createActivities({ db: tdb.db, config: app.config, mailer: createMailer(app.config), sms: createSmsSender(app.config), outbox: app.deps.outbox });
+  await tdb
+    .db('teams')
+    .where({ id: team.teamId })
+    .update({ settings: JSON.stringify({ sms_provider: 'twilio' }) });
+  const activities = createActivities({
+    db: tdb.db,
+    config: app.config,
+    mailer: createMailer(app.config),
+    sms: createSmsSender(app.config),
+    outbox: app.deps.outbox,
+  });
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   const w: World = {
-    tdb, env, app, team, smtp, twilio,
+    tdb,
+    env,
+    app,
+    team,
+    smtp,
+    twilio,
     api: client(app.baseUrl, team.apiKey),
     dash: client(app.baseUrl, team.session),
     async startWorker() {
