@@ -17,6 +17,7 @@ export async function resolveSession(db: Db, token: string): Promise<Principal |
     .join('users as u', 'u.id', 's.user_id')
     .join('teams as t', 't.id', 'u.team_id')
     .where({ 's.token_hash': hash })
+    .whereNull('u.removed_at')
     .first('s.id', 's.expires_at', 'u.id as user_id', 'u.team_id', 'u.role', 'u.is_staff', 't.plan');
   if (!row) return null;
   if (new Date(row.expires_at).getTime() <= Date.now()) {
@@ -32,6 +33,11 @@ export async function resolveSession(db: Db, token: string): Promise<Principal |
     isStaff: row.is_staff,
     perMinuteLimit: SESSION_PER_MINUTE,
   };
+  // "Last used" for the user's list of sessions, at most once a minute (and only on a cache miss).
+  await db('sessions')
+    .where({ id: row.id })
+    .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '1 minute'`)))
+    .update({ last_used_at: db.fn.now() });
   cachePrincipal(hash, principal, new Date(row.expires_at).getTime());
   return principal;
 }
