@@ -93,17 +93,15 @@ it('removal signs the member out, revokes the API keys they created, and reports
     .returning('id');
   const pastStart = new Date(Date.now() - 48 * 3600e3);
   const pastEnd = new Date(pastStart.getTime() + 30 * 60e3);
-  await w.tdb
-    .db('meetings')
-    .insert({
-      ...meeting,
-      title: 'Old',
-      status: 'completed',
-      start_time: pastStart,
-      end_time: pastEnd,
-      block_start: pastStart,
-      block_end: pastEnd,
-    });
+  await w.tdb.db('meetings').insert({
+    ...meeting,
+    title: 'Old',
+    status: 'completed',
+    start_time: pastStart,
+    end_time: pastEnd,
+    block_start: pastStart,
+    block_end: pastEnd,
+  });
 
   const res = await owner().delete(`/api/v1/team/members/${m.id}`, { prefer: 'return=representation' });
   expect(res.status).toBe(200);
