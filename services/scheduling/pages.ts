@@ -32,6 +32,17 @@ export async function pageHostIds(db: Executor, pageId: string): Promise<string[
   return rows.map((r: { user_id: string }) => r.user_id);
 }
 
+/** The hosts who can take bookings: removed members stay listed on the page until reassigned, but get none. */
+export async function activePageHostIds(db: Executor, pageId: string): Promise<string[]> {
+  const rows = await db('scheduling_page_hosts as h')
+    .join('users as u', 'u.id', 'h.user_id')
+    .where({ 'h.page_id': pageId })
+    .whereNull('u.removed_at')
+    .orderBy([{ column: 'h.position' }, { column: 'h.user_id' }])
+    .select('h.user_id');
+  return rows.map((r: { user_id: string }) => r.user_id);
+}
+
 async function hostIdsByPage(db: Executor, pageIds: string[]): Promise<Map<string, string[]>> {
   const rows = await db('scheduling_page_hosts')
     .whereIn('page_id', pageIds)

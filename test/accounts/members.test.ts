@@ -4,6 +4,7 @@ import { createTestTeam } from '../helpers/fixtures';
 import { addMember } from '../../services/team';
 import { createApiKey } from '../../services/api-keys';
 import { createSession } from '../../services/sessions';
+import { resolveContext } from '../../services/scheduling/context';
 
 /** Members and roles: list, get, change a role, remove (with what the member still hosts). */
 const w = useApiWorld();
@@ -69,7 +70,7 @@ it('removal signs the member out, revokes the API keys they created, and reports
 
   const [page] = await w.tdb
     .db('scheduling_pages')
-    .insert({ team_id: w.team.teamId, title: 'Sales calls', slug: `sales-${Date.now()}`, page_type: 'round_robin' })
+    .insert({ team_id: w.team.teamId, title: 'Sales calls', slug: `sales-${Date.now()}`, page_type: 'round_robin', status: 'published' })
     .returning('id');
   await w.tdb.db('scheduling_page_hosts').insert([
     { page_id: page.id, user_id: m.id, team_id: w.team.teamId, position: 0 },
@@ -103,6 +104,7 @@ it('removal signs the member out, revokes the API keys they created, and reports
     block_end: pastEnd,
   });
 
+  expect((await resolveContext(w.tdb.db, { pageId: page.id })).hostIds).toEqual([m.id, w.team.userId]);
   const res = await owner().delete(`/api/v1/team/members/${m.id}`, { prefer: 'return=representation' });
   expect(res.status).toBe(200);
   expect(res.headers.get('preference-applied')).toBe('return=representation');
@@ -117,6 +119,8 @@ it('removal signs the member out, revokes the API keys they created, and reports
   }
   expect((await client(w.app.baseUrl, ownerKey.secret).get('/api/v1/forms')).status).toBe(200);
   expect((await client(w.app.baseUrl).post('/api/auth/login', { email: m.email, password: 'a long password' })).status).toBe(401);
+  // Still listed as a host of the page until reassigned, but offered no more bookings.
+  expect((await resolveContext(w.tdb.db, { pageId: page.id })).hostIds).toEqual([w.team.userId]);
   // The meeting and the user row stay for the dashboard to reassign; the member is no longer listed.
   expect(await w.tdb.db('meetings').where({ id: upcoming.id }).first()).toBeDefined();
   const list = await owner().get('/api/v1/team/members?per_page=100');
