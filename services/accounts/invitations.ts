@@ -2,7 +2,7 @@ import type { ServiceDeps } from '../deps';
 import type { Principal } from '../../core/principal';
 import type { Role } from '../../core/scopes';
 import { ApiError, conflict, notFound } from '../../core/errors';
-import { transactionWithOutbox } from '../../temporal/outbox';
+import { transactionWithOutbox, type WorkflowStart } from '../../temporal/outbox';
 import { paginate, type Page } from '../pagination';
 import { actingRole } from './members';
 import { INVITATION_TTL_MS, invitationClosedSignal, invitationWorkflowId } from '../../workflows/accounts/contract';
@@ -57,10 +57,10 @@ async function checkMayGrant(deps: ServiceDeps, principal: Principal, role: Role
   }
 }
 
-const start = (row: Pick<InvitationRow, 'id' | 'team_id' | 'send_count'>) => ({
-  workflowType: 'invitationWorkflow' as const,
+const start = (row: Pick<InvitationRow, 'id' | 'team_id' | 'send_count'>): WorkflowStart<'invitationWorkflow'> => ({
+  workflowType: 'invitationWorkflow',
   workflowId: invitationWorkflowId(row.id, row.send_count),
-  args: [{ invitationId: row.id, teamId: row.team_id, send: row.send_count }] as [{ invitationId: string; teamId: string; send: number }],
+  args: [{ invitationId: row.id, teamId: row.team_id, send: row.send_count }],
   searchAttributes: { TeamId: row.team_id },
 });
 

@@ -3,7 +3,7 @@ import type { Role } from '../../core/scopes';
 import type { Principal } from '../../core/principal';
 import { ApiError, conflict, notFound } from '../../core/errors';
 import { presentUser, USER_COLUMNS, type UserRow } from '../accounts';
-import { evictCredential } from '../credentials/cache';
+import { deleteUserSessions, evictAll } from './revoke';
 
 const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 
@@ -34,20 +34,12 @@ async function checkOwnerRule(trx: Executor, principal: Principal, touchesOwner:
   }
 }
 
-/** Sign out every session of a user at once (the cached principals too). */
-export async function revokeUserSessions(trx: Executor, userId: string, exceptSessionId?: string): Promise<number> {
-  const q = trx('sessions').where({ user_id: userId });
-  if (exceptSessionId) q.whereNot({ id: exceptSessionId });
-  const rows: Array<{ id: string }> = await q.delete().returning('id');
-  for (const r of rows) evictCredential(r.id);
-  return rows.length;
-}
-
 export async function getMember(db: Db, teamId: string, userId: string) {
   return presentUser(await activeMember(db, teamId, userId));
 }
 
 export async function changeRole(db: Db, principal: Principal, userId: string, role: Role) {
+  let sessionIds: string[] = [];
   const user = await db.transaction(async (trx) => {
     const owners = await lockOwners(trx, principal.teamId);
     const target = await activeMember(trx, principal.teamId, userId, true);
@@ -56,11 +48,12 @@ export async function changeRole(db: Db, principal: Principal, userId: string, r
     if (target.role === 'owner' && owners <= 1)
       throw conflict('The last owner of a team cannot be demoted; make another member owner first');
     const [updated] = await trx('users').where({ id: userId }).update({ role, updated_at: trx.fn.now() }).returning(USER_COLUMNS);
-    // Scopes of a session follow the role: drop cached principals so the change applies at once.
     const sessions: Array<{ id: string }> = await trx('sessions').where({ user_id: userId }).select('id');
-    for (const s of sessions) evictCredential(s.id);
+    sessionIds = sessions.map((s) => s.id);
     return updated as UserRow;
   });
+  // Scopes of a session follow the role: drop cached principals so the change applies at once.
+  evictAll(sessionIds);
   return presentUser(user);
 }
 
@@ -97,27 +90,26 @@ async function hostingReport(db: Executor, teamId: string, userId: string) {
  * are revoked. Answers what they still host (upcoming meetings, scheduling pages), unchanged.
  */
 export async function removeMember(db: Db, principal: Principal, userId: string) {
-  return db.transaction(async (trx) => {
+  const { report, revokedIds } = await db.transaction(async (trx) => {
     const owners = await lockOwners(trx, principal.teamId);
     const target = await activeMember(trx, principal.teamId, userId, true);
     if (target.id === principal.userId) throw conflict('You cannot remove yourself');
     await checkOwnerRule(trx, principal, target.role === 'owner');
     if (target.role === 'owner' && owners <= 1) throw conflict('The last owner of a team cannot be removed');
     await trx('users').where({ id: userId }).update({ removed_at: trx.fn.now(), password_hash: null, updated_at: trx.fn.now() });
-    const sessions = await revokeUserSessions(trx, userId);
+    const sessions = await deleteUserSessions(trx, userId);
     const keys: Array<{ id: string }> = await trx('api_keys')
       .where({ team_id: principal.teamId, created_by: userId })
       .whereNull('revoked_at')
       .update({ revoked_at: trx.fn.now(), updated_at: trx.fn.now() })
       .returning('id');
-    for (const k of keys) evictCredential(k.id);
     const tokens = await trx('oauth_tokens').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
     await trx('account_tokens').where({ user_id: userId }).whereNull('used_at').delete();
     const { meetings, pages } = await hostingReport(trx, principal.teamId, userId);
-    return {
+    const report = {
       user_id: userId,
       removed_at: new Date().toISOString(),
-      revoked: { sessions, api_keys: keys.map((k) => k.id), oauth_tokens: tokens },
+      revoked: { sessions: sessions.length, api_keys: keys.map((k) => k.id), oauth_tokens: tokens },
       upcoming_meetings: meetings.map((m: Record<string, unknown>) => ({
         id: m.id,
         title: m.title,
@@ -134,5 +126,8 @@ export async function removeMember(db: Db, principal: Principal, userId: string)
         other_hosts: p.other_hosts,
       })),
     };
+    return { report, revokedIds: [...sessions, ...keys.map((k) => k.id)] };
   });
+  evictAll(revokedIds);
+  return report;
 }

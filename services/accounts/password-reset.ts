@@ -6,7 +6,7 @@ import { accountEmailWorkflowId, PASSWORD_RESET_TTL_MS } from '../../workflows/a
 import { consumeResetRequest } from './throttle';
 import { findLiveToken, markUsed } from './tokens';
 import { passwordProblem } from './password-policy';
-import { revokeUserSessions } from './members';
+import { deleteUserSessions, evictAll } from './revoke';
 
 /**
  * Ask for a reset link. The caller always gets the same answer (202), whether the address has an
@@ -47,18 +47,19 @@ export async function resetPassword(deps: ServiceDeps, token: string, password: 
   const problem = passwordProblem(password, target.email);
   if (problem) return { ok: false, reason: 'bad_input', message: problem };
   const passwordHash = await hashPassword(password);
-  const done = await deps.db.transaction(async (trx) => {
+  const revoked = await deps.db.transaction(async (trx) => {
     const t = await findLiveToken(trx, 'password_reset', token, true);
-    if (!t?.user_id) return false;
+    if (!t?.user_id) return null;
     const n = await trx('users')
       .where({ id: t.user_id })
       .whereNull('removed_at')
       .update({ password_hash: passwordHash, updated_at: trx.fn.now() });
-    if (!n) return false;
+    if (!n) return null;
     await markUsed(trx, t.id);
     await trx('account_tokens').where({ user_id: t.user_id, kind: 'password_reset' }).whereNull('used_at').delete();
-    await revokeUserSessions(trx, t.user_id);
-    return true;
+    return deleteUserSessions(trx, t.user_id);
   });
-  return done ? { ok: true, email: target.email } : { ok: false, reason: 'invalid_link' };
+  if (!revoked) return { ok: false, reason: 'invalid_link' };
+  evictAll(revoked);
+  return { ok: true, email: target.email };
 }

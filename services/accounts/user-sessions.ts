@@ -3,7 +3,7 @@ import type { Principal } from '../../core/principal';
 import { notFound } from '../../core/errors';
 import { evictCredential } from '../credentials/cache';
 import { paginate, type Page } from '../pagination';
-import { revokeUserSessions } from './members';
+import { deleteUserSessions, evictAll } from './revoke';
 
 interface SessionRow {
   id: string;
@@ -49,5 +49,7 @@ export async function revokeMySession(db: Db, principal: Principal, sessionId: s
 
 /** Sign out every session of mine but the current one. */
 export async function revokeOtherSessions(db: Db, principal: Principal): Promise<{ revoked: number }> {
-  return { revoked: await revokeUserSessions(db, principal.userId, principal.credentialId) };
+  const ids = await deleteUserSessions(db, principal.userId, principal.credentialId);
+  evictAll(ids);
+  return { revoked: ids.length };
 }

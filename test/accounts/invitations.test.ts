@@ -132,16 +132,28 @@ describe('invitations API', () => {
       invitation: 'sent',
       reminder: 'skipped',
     });
+    expect(await w.env.client.workflow.getHandle(invitationWorkflowId(id, 2)).result()).toEqual({ invitation: 'sent', reminder: 'sent' });
+    const all = await inviteMails(email, id, 3);
+    expect(all.map((m) => m.subject)).toEqual(['join Test team', 'join Test team', 'Reminder: join Test team']);
 
     expect((await owner().delete(`/api/v1/team/invitations/${id}`)).status).toBe(204);
     expect((await owner().get(`/api/v1/team/invitations/${id}`)).body.data.status).toBe('revoked');
     expect((await client(w.app.baseUrl).get(`/account/invitations/${second}`)).status).toBe(404);
+    expect((await client(w.app.baseUrl).get(`/account/invitations/${linkToken(all[2], '/account/invitations')}`)).status).toBe(404);
     expect((await owner().delete(`/api/v1/team/invitations/${id}`)).body.error.code).toBe('invalid_transition');
     expect((await owner().post(`/api/v1/team/invitations/${id}/resend`)).status).toBe(409);
-    expect(await w.env.client.workflow.getHandle(invitationWorkflowId(id, 2)).result()).toEqual({
+  });
+
+  it('revoking before the reminder stops it', async () => {
+    const email = unique('revoked');
+    const id = (await invite(email)).body.data.id as string;
+    await inviteMails(email, id);
+    expect((await owner().delete(`/api/v1/team/invitations/${id}`)).status).toBe(204);
+    expect(await w.env.client.workflow.getHandle(invitationWorkflowId(id, 1)).result()).toEqual({
       invitation: 'sent',
       reminder: 'skipped',
     });
+    expect(await inviteMails(email, id)).toHaveLength(1);
   });
 
   it('brings back a member added without a password, or a removed one; refuses an account of another team', async () => {
