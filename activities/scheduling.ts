@@ -2,7 +2,7 @@ import type { Executor } from '../db/knex';
 import { cancelIcs, inviteIcs, meetingUid, type IcsMeeting } from '../domain/ics';
 import { enqueueCleanup, setStatus } from '../services/scheduling/meetings';
 import type { MeetingRow } from '../services/scheduling/present';
-import { videoProvider } from '../services/scheduling/video';
+import { roomOfLink, videoProvider } from '../core/video';
 import type { CleanupWorkflowInput } from '../workflows/scheduling/contract';
 import { transactionWithOutbox } from '../temporal/outbox';
 import type { ActivityDeps } from './deps';
@@ -105,8 +105,22 @@ export function schedulingActivities(deps: ActivityDeps) {
       });
     },
 
+    /** Make the video room at a provider that needs an API call (a no-op for URL rooms); idempotent. */
+    async createVideoMeeting(meetingId: string): Promise<boolean> {
+      const m = await meeting(meetingId);
+      if (!m?.meeting_link || !['scheduled', 'pending_confirmation'].includes(m.status)) return false;
+      const provider = videoProvider(deps.config, m.location_type);
+      if (!provider?.createMeeting) return false;
+      await provider.createMeeting(roomOfLink(m.meeting_link), {
+        title: m.title,
+        start: new Date(m.start_time),
+        end: new Date(m.end_time),
+      });
+      return true;
+    },
+
     async deleteVideoMeeting(input: CleanupWorkflowInput): Promise<void> {
-      if (input.meetingLink) await videoProvider(deps.config, input.locationType)?.deleteMeeting(input.meetingLink);
+      if (input.meetingLink) await videoProvider(deps.config, input.locationType)?.deleteMeeting(roomOfLink(input.meetingLink));
     },
 
     async deleteCalendarEvents(input: CleanupWorkflowInput): Promise<number> {

@@ -9,7 +9,7 @@ import { onMeetingBooked } from '../sequences/hooks';
 import { resolveContext, type BookingContext } from './context';
 import { loadHostSchedules } from './host-schedules';
 import type { MeetingRow } from './present';
-import { videoProvider } from './video';
+import { videoProvider } from '../../core/video';
 import { bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 
 const MINUTE = 60_000;
@@ -120,7 +120,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
   const meetingId = uuid();
   const provider = videoProvider(deps.config, et?.location_type ?? null);
-  const meetingLink = provider ? provider.createLink(meetingId) : null;
+  const meetingLink = provider ? provider.planRoom().link : null;
   const title = req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`;
 
   const insertFor = (trx: Executor, hostId: string) =>

@@ -1,4 +1,4 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { SchedulingActivities } from '../../activities/scheduling';
 import { meetingCancelledSignal, meetingConfirmedSignal, type BookingWorkflowInput } from './contract';
 
@@ -6,6 +6,9 @@ const acts = proxyActivities<SchedulingActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 });
+
+/** Patch id: the room is created at the provider first (docs/scheduling.md "Video links"). */
+export const VIDEO_ROOM_PATCH = 'booking-video-room';
 
 const HOUR = 3_600_000;
 const REMINDERS = [
@@ -25,6 +28,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<stri
   setHandler(meetingConfirmedSignal, () => void (confirmed = true));
   setHandler(meetingCancelledSignal, () => void (cancelled = true));
 
+  // Providers that need an API call get their room before any email carries the link.
+  if (patched(VIDEO_ROOM_PATCH)) await acts.createVideoMeeting(input.meetingId);
   let state = await acts.loadMeetingState(input.meetingId);
   if (!state) return 'deleted';
   if (state.status === 'pending_confirmation') {
