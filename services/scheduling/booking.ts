@@ -7,6 +7,7 @@ import { ApiError, conflict, validationFailed } from '../../core/errors';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { onMeetingBooked } from '../sequences/hooks';
 import { resolveContext, type BookingContext } from './context';
+import { limitedEventType, withinBookingLimits } from './booking-limits';
 import { loadHostSchedules } from './host-schedules';
 import type { MeetingRow } from './present';
 import { videoProvider } from '../../core/video';
@@ -49,6 +50,7 @@ const REASONS: Record<SlotRejectReason, string> = {
   within_notice: 'The requested start is within the minimum notice period',
   past_horizon: 'The requested start is beyond the booking horizon (max booking days)',
   busy: 'This time slot is already taken',
+  booking_limit: 'The host has reached the booking limit of this event type for that day or week',
 };
 
 export const slotUnavailable = () => conflict(REASONS.busy, 'slot_unavailable');
@@ -106,10 +108,11 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
     duration: Math.round((req.end - req.start) / MINUTE),
   });
   checkRequest(req, ctx, now);
-  const hosts = await loadHostSchedules(db, ctx.hostIds, req.start, req.end);
+  const hosts = await loadHostSchedules(db, ctx.hostIds, req.start, req.end, { limitedEventTypeId: limitedEventType(ctx) });
   const check = isSlotOffered(hosts, { ...ctx.rules, rangeStart: req.start, rangeEnd: req.start + 1, now, mode: ctx.mode }, req.start);
   if (!check.offered) {
     if (check.reason === 'busy') throw slotUnavailable();
+    if (check.reason === 'booking_limit') throw conflict(REASONS.booking_limit, 'slot_unavailable');
     throw new ApiError(400, 'slot_not_offered', REASONS[check.reason ?? 'outside_availability']);
   }
   const candidates = ctx.mode === 'round_robin' ? await orderByLoad(db, check.hostIds, now) : [ctx.hostIds[0]];
@@ -123,8 +126,11 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const meetingLink = provider ? provider.planRoom().link : null;
   const title = req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`;
 
+  const zoneOf = new Map(hosts.map((h) => [h.hostId, h.timezone]));
   const insertFor = (trx: Executor, hostId: string) =>
     trx.transaction(async (sp) => {
+      const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
+      if (!(await withinBookingLimits(sp, ctx, counted, req.start))) throw new LimitReached();
       const [row] = await sp('meetings')
         .insert({
           id: meetingId,
@@ -192,7 +198,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           meeting = await insertFor(trx, hostId);
           break;
         } catch (err) {
-          if ((err as { code?: string }).code !== EXCLUSION_VIOLATION) throw err;
+          if (!(err instanceof LimitReached) && (err as { code?: string }).code !== EXCLUSION_VIOLATION) throw err;
         }
       }
       if (!meeting) throw new NoFreeHost(busy);
@@ -246,6 +252,13 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
     }
   }
   throw slotUnavailable();
+}
+
+/** The host already has as many bookings of the event type that day or week as the limit allows. */
+class LimitReached extends Error {
+  constructor() {
+    super('booking limit reached');
+  }
 }
 
 /** No candidate host could take the slot; `busyHosts` were locked by a concurrent booking. */

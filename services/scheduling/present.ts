@@ -35,6 +35,8 @@ export interface EventTypeRow {
   buffer_time_after: number;
   min_notice_minutes: number;
   max_booking_days: number;
+  max_bookings_per_day: number | null;
+  max_bookings_per_week: number | null;
   start_time_increment: number;
   requires_confirmation: boolean;
   guests_allowed: boolean;
@@ -109,6 +111,8 @@ export function presentEventType(e: EventTypeRow) {
     buffer_time_after: e.buffer_time_after,
     min_notice_minutes: e.min_notice_minutes,
     max_booking_days: e.max_booking_days,
+    max_bookings_per_day: e.max_bookings_per_day,
+    max_bookings_per_week: e.max_bookings_per_week,
     start_time_increment: e.start_time_increment,
     requires_confirmation: e.requires_confirmation,
     guests_allowed: e.guests_allowed,
