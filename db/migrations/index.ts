@@ -7,6 +7,7 @@ import * as m005 from './005_sequences';
 import * as m006 from './006_oauth';
 import * as m007 from './007_webhook_slots';
 import * as m013 from './013_booking_limits';
+import * as m014 from './014_booking_lifecycle';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '006_oauth': m006,
   '007_webhook_slots': m007,
   '013_booking_limits': m013,
+  '014_booking_lifecycle': m014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

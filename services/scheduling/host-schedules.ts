@@ -15,10 +15,12 @@ export async function loadHostSchedules(
   hostIds: string[],
   from: number,
   to: number,
-  opts: { limitedEventTypeId?: string | null } = {},
+  opts: { limitedEventTypeId?: string | null; excludeMeetingId?: string } = {},
 ): Promise<HostSchedule[]> {
   if (hostIds.length === 0) return [];
-  const booked = opts.limitedEventTypeId ? await bookedStarts(db, opts.limitedEventTypeId, hostIds, from, to) : null;
+  const booked = opts.limitedEventTypeId
+    ? (await bookedStarts(db, opts.limitedEventTypeId, hostIds, from, to)).filter((b) => b.id !== opts.excludeMeetingId)
+    : null;
   const lo = new Date(from - DAY);
   const hi = new Date(to + DAY);
   const [schedules, meetings, events, users] = await Promise.all([
@@ -31,6 +33,7 @@ export async function loadHostSchedules(
       .where('mh.active', true)
       .where('m.start_time', '<', hi)
       .where('m.end_time', '>', lo)
+      .modify((q) => void (opts.excludeMeetingId && q.whereNot('m.id', opts.excludeMeetingId)))
       .select('mh.host_user_id', 'm.start_time', 'm.end_time'),
     db('calendar_events')
       .whereIn('host_user_id', hostIds)
@@ -84,5 +87,5 @@ function bookedStarts(db: Executor, eventTypeId: string, hostIds: string[], from
     .whereIn('m.status', LIMIT_COUNTED_STATUSES)
     .where('m.start_time', '>=', new Date(from - 8 * DAY))
     .where('m.start_time', '<', new Date(to + 8 * DAY))
-    .select<{ host_user_id: string; start_time: Date }[]>('mh.host_user_id', 'm.start_time');
+    .select<{ id: string; host_user_id: string; start_time: Date }[]>('m.id', 'mh.host_user_id', 'm.start_time');
 }
