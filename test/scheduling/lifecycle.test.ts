@@ -1,63 +1,30 @@
 // The booking lifecycle through the API and the signed links (no browser): host reschedules with
 // PATCH start_time, host confirms or declines a request from its email's links, guests, signed
 // tokens, and the sequence exit that waits for a confirmation.
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { schedulingActivities } from '../../activities/scheduling';
-import { createMailer } from '../../core/mailer';
 import { signLinkToken, verifyLinkToken } from '../../domain/link-tokens';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { createTestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
-import { startSmtp, type Mail } from '../helpers/smtp';
-import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
+import { withWorker } from '../helpers/temporal';
 import { makeContact, makeEnrollment, makeSequence } from '../sequences/support/factory';
-import { alwaysAvailable, publishedEventType } from './helpers';
+import { publishedEventType } from './helpers';
+import { useSchedulingWorld } from './support/world';
 
 const HOUR = 3_600_000;
-let tdb: TestDatabase;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let env: TestWorkflowEnvironment;
-let app: TestApp;
-let team: TestTeam;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtp();
-  env = await createTimeSkippingEnv();
-  app = await startTestApp(tdb.db, { temporal: env.client });
-  team = await createTestTeam(tdb.db);
-  await alwaysAvailable(tdb.db, team.userId);
-});
-afterAll(async () => {
-  await app.close();
-  await env.teardown();
-  await smtp.close();
-  await tdb.drop();
-});
-
-const activities = () =>
-  schedulingActivities({
-    db: tdb.db,
-    config: app.config,
-    mailer: createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' }),
-    sms: undefined as never,
-    outbox: app.deps.outbox,
-  });
-const mails = (id: string, kind: string) =>
-  smtp.messages.filter((m) => m.headers.get('x-meeting-id') === id && m.headers.get('x-meeting-email') === kind);
-async function waitForMail(id: string, kind: string, count = 1): Promise<Mail[]> {
-  for (let i = 0; i < 200 && mails(id, kind).length < count; i++) await new Promise((r) => setTimeout(r, 100));
-  return mails(id, kind);
-}
+const w = useSchedulingWorld();
+const { waitForMail } = w;
 const linkIn = (text: string, label: string) => new RegExp(`${label}: (http\\S+)`).exec(text)![1];
 const onTheHour = (hoursAhead: number) => Math.ceil((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR;
 
 async function book(startMs: number, eventType: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-  const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 60, max_booking_days: 30, ...eventType });
-  return client(app.baseUrl).post('/api/calendar/book', {
-    user_id: team.userId,
-    team_id: team.teamId,
+  const { eventTypeId } = await publishedEventType(
+    w.app.baseUrl,
+    w.team,
+    {},
+    { start_time_increment: 60, max_booking_days: 30, ...eventType },
+  );
+  return client(w.app.baseUrl).post('/api/calendar/book', {
+    user_id: w.team.userId,
+    team_id: w.team.teamId,
     event_type_id: eventTypeId,
     attendee_email: 'lin@example.com',
     attendee_name: 'Lin Lead',
@@ -96,7 +63,7 @@ describe('guests', () => {
 
 describe('host reschedule: PATCH /api/v1/meetings/{id} with start_time', () => {
   test('moves the meeting (linked both ways), keeps its link; a taken slot is 409, an unoffered one 400', async () => {
-    const api = client(app.baseUrl, team.apiKey);
+    const api = client(w.app.baseUrl, w.team.apiKey);
     const first = await book(onTheHour(60), { location_type: 'video_provider_1' });
     const other = await book(onTheHour(62));
     expect([first.status, other.status]).toEqual([201, 201]);
@@ -111,7 +78,7 @@ describe('host reschedule: PATCH /api/v1/meetings/{id} with start_time', () => {
     expect(mixed.status).toBe(400);
     expect(mixed.body.error.details[0].path).toBe('body.start_time');
     // the meeting is untouched by the refused attempts
-    expect((await tdb.db('meetings').where({ id }).first()).status).toBe('scheduled');
+    expect((await w.tdb.db('meetings').where({ id }).first()).status).toBe('scheduled');
 
     // moving by 30 minutes overlaps the old time: the old slot no longer blocks
     const newStart = new Date(new Date(first.body.meeting.start_time).getTime() + HOUR).toISOString();
@@ -129,8 +96,8 @@ describe('host reschedule: PATCH /api/v1/meetings/{id} with start_time', () => {
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('invalid_transition');
 
-    const stranger = await createTestTeam(tdb.db);
-    const foreign = await client(app.baseUrl, stranger.apiKey).patch(`/api/v1/meetings/${next.body.data.id}`, {
+    const stranger = await createTestTeam(w.tdb.db);
+    const foreign = await client(w.app.baseUrl, stranger.apiKey).patch(`/api/v1/meetings/${next.body.data.id}`, {
       start_time: new Date(onTheHour(90)).toISOString(),
     });
     expect(foreign.status).toBe(404);
@@ -139,10 +106,10 @@ describe('host reschedule: PATCH /api/v1/meetings/{id} with start_time', () => {
 
 describe('confirmation flow', () => {
   test('the host confirms from the email link: scheduled, then the confirmation reaches everyone; the sequence exit waits for it', async () => {
-    const sequenceId = await makeSequence(tdb.db, team.teamId, { exit_on_meeting_booked: true }).then((s: { id: string }) => s.id);
-    const contactId = await makeContact(tdb.db, team.teamId, { email: 'seq-lead@example.com' });
-    const enrollmentId = await makeEnrollment(tdb.db, team.teamId, sequenceId, contactId);
-    await withWorker(env, activities(), async () => {
+    const sequenceId = await makeSequence(w.tdb.db, w.team.teamId, { exit_on_meeting_booked: true }).then((s: { id: string }) => s.id);
+    const contactId = await makeContact(w.tdb.db, w.team.teamId, { email: 'seq-lead@example.com' });
+    const enrollmentId = await makeEnrollment(w.tdb.db, w.team.teamId, sequenceId, contactId);
+    await withWorker(w.env, w.activities(), async () => {
       const res = await book(onTheHour(30), { requires_confirmation: true }, { attendee_email: 'seq-lead@example.com' });
       expect(res.body.meeting.status).toBe('pending_confirmation');
       const id = res.body.meeting.id;
@@ -150,9 +117,9 @@ describe('confirmation flow', () => {
       expect(received.to).toMatchObject({ text: 'seq-lead@example.com' });
       expect(received.subject).toMatch(/^Request received, pending confirmation: /);
       const [ask] = await waitForMail(id, 'confirm_request');
-      expect(ask.to).toMatchObject({ text: team.email });
+      expect(ask.to).toMatchObject({ text: w.team.email });
       // a pending request is not yet "meeting booked"
-      expect((await tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).status).toBe('active');
+      expect((await w.tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).status).toBe('active');
 
       const page = await fetch(linkIn(ask.text!, 'Confirm'));
       expect(page.status).toBe(200);
@@ -164,10 +131,10 @@ describe('confirmation flow', () => {
       });
       expect(done.status).toBe(200);
       expect(await done.text()).toContain('Booking confirmed');
-      expect((await tdb.db('meetings').where({ id }).first()).status).toBe('scheduled');
+      expect((await w.tdb.db('meetings').where({ id }).first()).status).toBe('scheduled');
       const confirmations = await waitForMail(id, 'confirmation', 2);
-      expect(confirmations.map((m) => (m.to as { text: string }).text).sort()).toEqual(['seq-lead@example.com', team.email].sort());
-      expect(await tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({
+      expect(confirmations.map((m) => (m.to as { text: string }).text).sort()).toEqual(['seq-lead@example.com', w.team.email].sort());
+      expect(await w.tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({
         status: 'exited',
         exit_reason: 'meeting_booked',
       });
@@ -183,7 +150,7 @@ describe('confirmation flow', () => {
   });
 
   test('the host declines with a reason: cancelled, and the attendee (only) is told', async () => {
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, w.activities(), async () => {
       const res = await book(onTheHour(40), { requires_confirmation: true });
       const id = res.body.meeting.id;
       const [ask] = await waitForMail(id, 'confirm_request');
@@ -193,7 +160,7 @@ describe('confirmation flow', () => {
         body: 'reason=Fully+booked+that+week',
       });
       expect(done.status).toBe(200);
-      expect(await tdb.db('meetings').where({ id }).first()).toMatchObject({
+      expect(await w.tdb.db('meetings').where({ id }).first()).toMatchObject({
         status: 'cancelled',
         cancellation_reason: 'Fully booked that week',
       });

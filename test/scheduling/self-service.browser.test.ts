@@ -1,36 +1,22 @@
 // Attendee self-service in a real browser: the links in the confirmation email open
 // `/booking/<token>`, where the attendee cancels, or picks a new time; the emails each party gets
 // are read from a real SMTP server. Runs the booking and cleanup workflows on the Temporal test server.
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import ICAL from 'ical.js';
 import { chromium, type Browser } from 'playwright-core';
-import { schedulingActivities } from '../../activities/scheduling';
-import { createMailer } from '../../core/mailer';
-import { startTestApp, type TestApp } from '../helpers/app';
 import { chromiumPath } from '../helpers/browser-path';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
-import { startSmtp, type Mail } from '../helpers/smtp';
-import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
-import { alwaysAvailable, publishedEventType } from './helpers';
+import type { Mail } from '../helpers/smtp';
+import { withWorker } from '../helpers/temporal';
+import { publishedEventType } from './helpers';
+import { useSchedulingWorld } from './support/world';
 
 const HOUR = 3_600_000;
 const executablePath = chromiumPath();
-let tdb: TestDatabase;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let env: TestWorkflowEnvironment;
-let app: TestApp;
-let team: TestTeam;
+const w = useSchedulingWorld({ timezone: 'Europe/Paris' });
+const { mails, waitForMail } = w;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtp();
-  env = await createTimeSkippingEnv();
-  app = await startTestApp(tdb.db, { temporal: env.client });
-  team = await createTestTeam(tdb.db);
-  await alwaysAvailable(tdb.db, team.userId, 'Europe/Paris');
   if (!executablePath) {
     if (process.env.REQUIRE_BROWSER === '1') throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
     console.warn('\n*** Chromium not found: the self-service browser test did NOT run ***\n');
@@ -40,28 +26,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app.close();
-  await env.teardown();
-  await smtp.close();
-  await tdb.drop();
 });
 
-const activities = () =>
-  schedulingActivities({
-    db: tdb.db,
-    config: app.config,
-    mailer: createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' }),
-    sms: undefined as never,
-    outbox: app.deps.outbox,
-  });
-
-const mails = (meetingId: string, kind: string) =>
-  smtp.messages.filter((m) => m.headers.get('x-meeting-id') === meetingId && m.headers.get('x-meeting-email') === kind);
 const to = (m: Mail) => (m.to as { text: string }).text;
-async function waitForMail(meetingId: string, kind: string, count: number): Promise<Mail[]> {
-  for (let i = 0; i < 200 && mails(meetingId, kind).length < count; i++) await new Promise((r) => setTimeout(r, 100));
-  return mails(meetingId, kind);
-}
 const vevent = (m: Mail) => {
   const a = m.attachments.find((x) => x.contentType.startsWith('text/calendar'))!;
   const cal = new ICAL.Component(ICAL.parse(a.content.toString('utf8')));
@@ -71,14 +38,14 @@ const linkIn = (text: string, label: string) => new RegExp(`${label}: (http\\S+)
 
 async function book(startMs: number, guests: string[] = []): Promise<string> {
   const { eventTypeId } = await publishedEventType(
-    app.baseUrl,
-    team,
+    w.app.baseUrl,
+    w.team,
     {},
     { start_time_increment: 60, max_booking_days: 30, guests_allowed: guests.length > 0 },
   );
-  const res = await client(app.baseUrl).post('/api/calendar/book', {
-    user_id: team.userId,
-    team_id: team.teamId,
+  const res = await client(w.app.baseUrl).post('/api/calendar/book', {
+    user_id: w.team.userId,
+    team_id: w.team.teamId,
     event_type_id: eventTypeId,
     attendee_email: 'ada@example.com',
     attendee_name: 'Ada Attendee',
@@ -99,10 +66,10 @@ const dayAt = (daysAhead: number, hourUtc: number) => {
 describe('attendee self-service /booking/<token>', () => {
   it('the cancel link cancels with a reason; everyone invited gets the CANCEL', async () => {
     if (!browser) return; // announced loudly in beforeAll
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, w.activities(), async () => {
       const id = await book(dayAt(3, 9), ['guest@example.com']);
       const confirmations = await waitForMail(id, 'confirmation', 3);
-      expect(confirmations.map(to).sort()).toEqual(['ada@example.com', 'guest@example.com', team.email].sort());
+      expect(confirmations.map(to).sort()).toEqual(['ada@example.com', 'guest@example.com', w.team.email].sort());
       for (const m of confirmations) expect(vevent(m).method).toBe('REQUEST');
       const mine = confirmations.find((m) => to(m) === 'ada@example.com')!;
       expect(
@@ -121,12 +88,12 @@ describe('attendee self-service /booking/<token>', () => {
       await expect(page.getByRole('status').textContent()).resolves.toBe('Meeting cancelled');
       await page.screenshot({ path: 'test-artifacts/self-service-cancelled.png' });
 
-      expect(await tdb.db('meetings').where({ id }).first()).toMatchObject({
+      expect(await w.tdb.db('meetings').where({ id }).first()).toMatchObject({
         status: 'cancelled',
         cancellation_reason: 'Something came up',
       });
       const cancels = await waitForMail(id, 'cancellation', 3);
-      expect(cancels.map(to).sort()).toEqual(['ada@example.com', 'guest@example.com', team.email].sort());
+      expect(cancels.map(to).sort()).toEqual(['ada@example.com', 'guest@example.com', w.team.email].sort());
       const { method, event } = vevent(cancels[0]);
       expect(method).toBe('CANCEL');
       expect(event.uid).toBe(`meeting-${id}@forms-scheduling-sequences`);
@@ -141,7 +108,7 @@ describe('attendee self-service /booking/<token>', () => {
 
   it('the reschedule link offers free times of the same event type; picking one moves the meeting (same UID, SEQUENCE 1)', async () => {
     if (!browser) return;
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, w.activities(), async () => {
       const startMs = dayAt(4, 9); // 10:00 or 11:00 in Paris
       const id = await book(startMs);
       const [mine] = (await waitForMail(id, 'confirmation', 2)).filter((m) => to(m) === 'ada@example.com');
@@ -153,16 +120,16 @@ describe('attendee self-service /booking/<token>', () => {
       await page.getByRole('button', { name: 'Move to 15:00' }).click();
       await expect(page.getByRole('status').textContent()).resolves.toBe('Meeting moved');
 
-      const old = await tdb.db('meetings').where({ id }).first();
+      const old = await w.tdb.db('meetings').where({ id }).first();
       expect(old.status).toBe('rescheduled');
-      const moved = await tdb.db('meetings').where({ id: old.rescheduled_to_id }).first();
+      const moved = await w.tdb.db('meetings').where({ id: old.rescheduled_to_id }).first();
       expect(moved).toMatchObject({ status: 'scheduled', rescheduled_from_id: id, ical_sequence: 1, attendee_email: 'ada@example.com' });
       const paris = new Date(moved.start_time).toLocaleString('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' });
       expect(paris).toBe('15:00');
       expect(new Date(moved.start_time).getTime() - startMs).toBeGreaterThan(20 * HOUR);
 
       const updates = await waitForMail(moved.id, 'update', 2);
-      expect(updates.map(to).sort()).toEqual(['ada@example.com', team.email].sort());
+      expect(updates.map(to).sort()).toEqual(['ada@example.com', w.team.email].sort());
       const { method, event } = vevent(updates[0]);
       expect(method).toBe('REQUEST');
       expect(event.uid).toBe(`meeting-${id}@forms-scheduling-sequences`);
@@ -179,7 +146,7 @@ describe('attendee self-service /booking/<token>', () => {
   it('a forged or unknown token is a 404 page', async () => {
     if (!browser) return;
     const page = await browser.newPage();
-    const res = await page.goto(`${app.baseUrl}/booking/00000000000000000000000000000000.c1234567.AAAAAAAAAAAAAAAAAAAAAA`);
+    const res = await page.goto(`${w.app.baseUrl}/booking/00000000000000000000000000000000.c1234567.AAAAAAAAAAAAAAAAAAAAAA`);
     expect(res?.status()).toBe(404);
     await expect(page.locator('h1').textContent()).resolves.toBe('Link not found');
     await page.close();
