@@ -6,7 +6,8 @@ import { createTestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { withWorker } from '../helpers/temporal';
 import { makeContact, makeEnrollment, makeSequence } from '../sequences/support/factory';
-import { publishedEventType } from './helpers';
+import { addMember } from '../../services/team';
+import { alwaysAvailable, publishedEventType } from './helpers';
 import { useSchedulingWorld } from './support/world';
 
 const HOUR = 3_600_000;
@@ -58,6 +59,41 @@ describe('guests', () => {
     const res = await book(onTheHour(50), { guests_allowed: false }, { guests: ['g@example.com'] });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'body.guests', message: 'this event type does not allow guests' }]);
+  });
+});
+
+describe('group pages', () => {
+  test('each co-host gets the REQUEST and, on cancellation, the CANCEL', async () => {
+    const t = await createTestTeam(w.tdb.db);
+    const coHost = await addMember(w.tdb.db, t.teamId, { email: `cohost-${t.teamId}@example.com`, role: 'member' });
+    for (const id of [t.userId, coHost.id]) await alwaysAvailable(w.tdb.db, id);
+    const { eventTypeId, pageId } = await publishedEventType(
+      w.app.baseUrl,
+      t,
+      { page_type: 'group', host_user_ids: [t.userId, coHost.id] },
+      { start_time_increment: 60, max_booking_days: 30 },
+    );
+    await withWorker(w.env, w.activities(), async () => {
+      const startMs = onTheHour(55);
+      const res = await client(w.app.baseUrl).post('/api/calendar/book', {
+        user_id: t.userId,
+        team_id: t.teamId,
+        scheduling_page_id: pageId,
+        event_type_id: eventTypeId,
+        attendee_email: 'group-guest@example.com',
+        start: new Date(startMs).toISOString(),
+        end: new Date(startMs + 30 * 60_000).toISOString(),
+      });
+      expect(res.status).toBe(201);
+      const id = res.body.meeting.id;
+      const invited = await waitForMail(id, 'confirmation', 3);
+      expect(invited.map((m) => (m.to as { text: string }).text).sort()).toEqual(['group-guest@example.com', t.email, coHost.email].sort());
+      expect((await client(w.app.baseUrl, t.apiKey).patch(`/api/v1/meetings/${id}`, { status: 'cancelled' })).status).toBe(200);
+      const cancelled = await waitForMail(id, 'cancellation', 3);
+      expect(cancelled.map((m) => (m.to as { text: string }).text).sort()).toEqual(
+        ['group-guest@example.com', t.email, coHost.email].sort(),
+      );
+    });
   });
 });
 
