@@ -7,6 +7,8 @@ import * as m005 from './005_sequences';
 import * as m006 from './006_oauth';
 import * as m007 from './007_webhook_slots';
 import * as m010 from './010_accounts';
+import * as m013 from './013_booking_limits';
+import * as m014 from './014_booking_lifecycle';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -20,6 +22,8 @@ const migrations: Record<string, Migration> = {
   '006_oauth': m006,
   '007_webhook_slots': m007,
   '010_accounts': m010,
+  '013_booking_limits': m013,
+  '014_booking_lifecycle': m014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

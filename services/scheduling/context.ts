@@ -68,6 +68,7 @@ export async function resolveContext(
       bufferAfterMinutes: eventType?.buffer_time_after ?? DEFAULTS.bufferAfter,
       minNoticeMinutes: eventType?.min_notice_minutes ?? DEFAULTS.minNotice,
       maxBookingDays: eventType?.max_booking_days ?? DEFAULTS.maxDays,
+      limits: { perDay: eventType?.max_bookings_per_day ?? null, perWeek: eventType?.max_bookings_per_week ?? null },
     },
   };
 }
