@@ -18,7 +18,7 @@ export function invitationMail(opts: {
   reminder: boolean;
 }): RenderedMail {
   const who = opts.inviterName ? `${opts.inviterName} invited you` : 'You are invited';
-  const subject = oneLine(`${opts.reminder ? 'Reminder: ' : ''}join ${opts.teamName}`);
+  const subject = oneLine(`${opts.reminder ? 'Reminder: you are' : 'You are'} invited to join ${opts.teamName}`);
   const until = opts.expiresAt.toISOString();
   const text = [
     `${who} to join the team "${opts.teamName}" as ${opts.role}.`,

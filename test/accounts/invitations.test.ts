@@ -24,7 +24,7 @@ describe('invitations API', () => {
     expect(expires).toBeLessThanOrEqual(7 * 24 * 3600e3);
 
     const [mail] = await inviteMails(email, id);
-    expect(mail.subject).toBe('join Test team');
+    expect(mail.subject).toBe('You are invited to join Test team');
     expect(mail.text).toContain('as admin');
     const token = linkToken(mail, '/account/invitations');
     // Only the hash is stored.
@@ -102,7 +102,7 @@ describe('invitations API', () => {
     expect(result).toEqual({ invitation: 'sent', reminder: 'sent' });
     const mails = await inviteMails(email, id, 2);
     expect(mails).toHaveLength(2);
-    expect(mails[1].subject).toBe('Reminder: join Test team');
+    expect(mails[1].subject).toBe('Reminder: you are invited to join Test team');
     // Both links work until the invitation is accepted.
     expect((await client(w.app.baseUrl).get(`/account/invitations/${linkToken(mails[0], '/account/invitations')}`)).status).toBe(200);
     expect((await client(w.app.baseUrl).get(`/account/invitations/${linkToken(mails[1], '/account/invitations')}`)).status).toBe(200);
@@ -134,7 +134,11 @@ describe('invitations API', () => {
     });
     expect(await w.env.client.workflow.getHandle(invitationWorkflowId(id, 2)).result()).toEqual({ invitation: 'sent', reminder: 'sent' });
     const all = await inviteMails(email, id, 3);
-    expect(all.map((m) => m.subject)).toEqual(['join Test team', 'join Test team', 'Reminder: join Test team']);
+    expect(all.map((m) => m.subject)).toEqual([
+      'You are invited to join Test team',
+      'You are invited to join Test team',
+      'Reminder: you are invited to join Test team',
+    ]);
 
     expect((await owner().delete(`/api/v1/team/invitations/${id}`)).status).toBe(204);
     expect((await owner().get(`/api/v1/team/invitations/${id}`)).body.data.status).toBe('revoked');

@@ -3,6 +3,10 @@ import { createTestTeam } from '../helpers/fixtures';
 import { addMember } from '../../services/team';
 import { LOGIN_FREE_FAILURES } from '../../services/accounts/throttle';
 import { linkToken, mailsTo, postForm, unique, useAccountsWorld } from './support';
+import { randomBytes } from 'node:crypto';
+import { s256Challenge } from '../../domain/pkce';
+import { authorizeWithForms } from '../oauth/forms';
+import { completeAppInput } from '../oauth/helpers';
 
 /** The profile (/api/v1/me), email change by confirmation, my sessions, and the sign-in throttle. */
 const w = useAccountsWorld({ env: { TRUST_PROXY: 'true' } });
@@ -137,6 +141,29 @@ describe('sign-in throttle', () => {
     await w.tdb.db('rate_limits').where('key', 'like', 'acct_login_lock:%').delete();
     expect((await login(u.email, u.password, '198.51.100.52')).status).toBe(200);
     expect((await login(u.email, 'wrong', '198.51.100.53')).status).toBe(401);
+  });
+
+  it('the OAuth sign-in page shares the throttle and says so on its own page', async () => {
+    const u = await user();
+    const created = await client(w.app.baseUrl, w.team.session).post(
+      '/api/v1/apps',
+      completeAppInput({ redirect_uris: ['http://127.0.0.1:9/cb'] }),
+    );
+    const url = `${w.app.baseUrl}/api/oauth/authorize?${new URLSearchParams({
+      client_id: created.body.data.client_id,
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      response_type: 'code',
+      scope: 'user:read',
+      state: 'st-1',
+      code_challenge: s256Challenge(randomBytes(32).toString('base64url')),
+      code_challenge_method: 'S256',
+    })}`;
+    for (let i = 0; i < LOGIN_FREE_FAILURES.address; i++) {
+      expect((await authorizeWithForms(url, { email: u.email, password: 'wrong password' })).status).toBe(401);
+    }
+    const locked = await authorizeWithForms(url, { email: u.email, password: u.password });
+    expect(locked.status).toBe(429);
+    expect((await login(u.email, u.password, '198.18.0.1')).status).toBe(429);
   });
 
   it('locks an IP that fails across many addresses', async () => {
