@@ -27,7 +27,7 @@ export async function updateProfile(deps: ServiceDeps, principal: Principal, pat
   const current = await getUser(db, principal.teamId, principal.userId);
   if (!current) throw notFound('User');
   const newEmail = patch.email !== undefined && patch.email.toLowerCase() !== current.email.toLowerCase() ? patch.email : undefined;
-  if (patch.current_password !== undefined && newEmail === undefined) {
+  if (patch.current_password !== undefined && patch.email === undefined) {
     throw validationFailed([{ path: 'current_password', message: 'is only needed to change the email address' }]);
   }
   if (newEmail) {

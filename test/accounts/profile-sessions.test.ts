@@ -42,6 +42,10 @@ describe('profile', () => {
     const u = await user();
     const me = client(w.app.baseUrl, (await login(u.email, u.password)).body.data.token);
     const next = unique('next');
+    const same = await me.patch('/api/v1/me', { email: u.email.toUpperCase(), current_password: 'anything' });
+    expect(same.status).toBe(200);
+    expect(same.body.data.pending_email).toBeUndefined();
+    expect((await me.patch('/api/v1/me', { name: 'N', current_password: u.password })).status).toBe(400);
     const noPassword = await me.patch('/api/v1/me', { email: next });
     expect(noPassword.status).toBe(400);
     expect(noPassword.body.error.details[0].path).toBe('current_password');
