@@ -52,10 +52,10 @@ async function hostIdsByPage(db: Executor, pageIds: string[]): Promise<Map<strin
   return map;
 }
 
-/** Hosts must be members of the team; anyone else is "not found" (never reveal other teams). */
+/** Hosts must be members of the team (not removed ones); anyone else is "not found" (never reveal other teams). */
 async function setHosts(trx: Executor, teamId: string, pageId: string, userIds: string[]): Promise<void> {
   const unique = [...new Set(userIds)];
-  const found = await trx('users').where({ team_id: teamId }).whereIn('id', unique).select('id');
+  const found = await trx('users').where({ team_id: teamId }).whereNull('removed_at').whereIn('id', unique).select('id');
   if (found.length !== unique.length) throw notFound('Host user');
   await trx('scheduling_page_hosts').where({ page_id: pageId }).delete();
   if (unique.length) {

@@ -121,6 +121,12 @@ it('removal signs the member out, revokes the API keys they created, and reports
   expect((await client(w.app.baseUrl).post('/api/auth/login', { email: m.email, password: 'a long password' })).status).toBe(401);
   // Still listed as a host of the page until reassigned, but offered no more bookings.
   expect((await resolveContext(w.tdb.db, { pageId: page.id })).hostIds).toEqual([w.team.userId]);
+  // The dashboard reassigns: the removed member cannot be made a host again.
+  const rehost = await owner().patch(`/api/v1/scheduling-pages/${page.id}`, { host_user_ids: [m.id, w.team.userId] });
+  expect(rehost.status).toBe(404);
+  const reassigned = await owner().patch(`/api/v1/scheduling-pages/${page.id}`, { host_user_ids: [w.team.userId] });
+  expect(reassigned.status).toBe(200);
+  expect(reassigned.body.data.host_user_ids).toEqual([w.team.userId]);
   // The meeting and the user row stay for the dashboard to reassign; the member is no longer listed.
   expect(await w.tdb.db('meetings').where({ id: upcoming.id }).first()).toBeDefined();
   const list = await owner().get('/api/v1/team/members?per_page=100');
