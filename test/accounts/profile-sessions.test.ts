@@ -2,6 +2,7 @@ import { client } from '../helpers/http';
 import { createTestTeam } from '../helpers/fixtures';
 import { addMember } from '../../services/team';
 import { LOGIN_FREE_FAILURES } from '../../services/accounts/throttle';
+import { clearCredentialCache } from '../../services/credentials/cache';
 import { linkToken, mailsTo, postForm, unique, useAccountsWorld } from './support';
 import { randomBytes } from 'node:crypto';
 import { s256Challenge } from '../../domain/pkce';
@@ -86,6 +87,13 @@ describe('sessions', () => {
     expect(mine.last_used_at).toEqual(expect.any(String));
     expect(mine.created_at).toEqual(expect.any(String));
     const sessionB = list.body.data.find((s: { user_agent: string }) => s.user_agent === 'Browser B');
+    // "Last used" follows use (written at most once a minute, when the credential is read from the database).
+    const longAgo = new Date(Date.now() - 3600e3);
+    await w.tdb.db('sessions').where({ id: mine.id }).update({ last_used_at: longAgo });
+    clearCredentialCache();
+    await me.get('/api/v1/me');
+    const used = (await w.tdb.db('sessions').where({ id: mine.id }).first('last_used_at')).last_used_at as Date;
+    expect(used.getTime()).toBeGreaterThan(longAgo.getTime() + 3000e3);
 
     // Another user's session id is a 404, and so is another team's.
     const owners = await client(w.app.baseUrl, w.team.session).get('/api/v1/me/sessions');
