@@ -96,7 +96,10 @@ export async function removeMember(db: Db, principal: Principal, userId: string)
     if (target.id === principal.userId) throw conflict('You cannot remove yourself');
     await checkOwnerRule(trx, principal, target.role === 'owner');
     if (target.role === 'owner' && owners <= 1) throw conflict('The last owner of a team cannot be removed');
-    await trx('users').where({ id: userId }).update({ removed_at: trx.fn.now(), password_hash: null, updated_at: trx.fn.now() });
+    const [removed] = await trx('users')
+      .where({ id: userId })
+      .update({ removed_at: trx.fn.now(), password_hash: null, updated_at: trx.fn.now() })
+      .returning('removed_at');
     const sessions = await deleteUserSessions(trx, userId);
     const keys: Array<{ id: string }> = await trx('api_keys')
       .where({ team_id: principal.teamId, created_by: userId })
@@ -108,7 +111,7 @@ export async function removeMember(db: Db, principal: Principal, userId: string)
     const { meetings, pages } = await hostingReport(trx, principal.teamId, userId);
     const report = {
       user_id: userId,
-      removed_at: new Date().toISOString(),
+      removed_at: removed.removed_at as Date,
       revoked: { sessions: sessions.length, api_keys: keys.map((k) => k.id), oauth_tokens: tokens },
       upcoming_meetings: meetings.map((m: Record<string, unknown>) => ({
         id: m.id,
