@@ -110,6 +110,7 @@ it('removal signs the member out, revokes the API keys they created, and reports
   expect(res.headers.get('preference-applied')).toBe('return=representation');
   expect(res.body.data).toMatchObject({
     user_id: m.id,
+    removed_at: expect.any(String),
     revoked: { sessions: 2, api_keys: [theirKey.key.id], oauth_tokens: 0 },
     upcoming_meetings: [{ id: upcoming.id, title: 'Demo', status: 'scheduled', scheduling_page_id: page.id }],
     scheduling_pages: [{ id: page.id, title: 'Sales calls', other_hosts: 1 }],
