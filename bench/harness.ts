@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -16,6 +15,7 @@ import { createApiKey } from '../api/services/api-keys';
 import { createSession } from '../api/services/sessions';
 import { parseConfig } from '../core/config';
 import { createMailer } from '../core/mailer';
+import { freePort, portAccepts } from '../core/ports';
 import { createSmsSender } from '../core/sms';
 import { ALL_SCOPES } from '../core/scopes';
 import { ensureEmbeddedPostgres } from '../db/embedded';
@@ -55,17 +55,6 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
 async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
@@ -78,14 +67,7 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.end();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (up) break;
+    if (await portAccepts(port)) break;
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start`);
     await new Promise((r) => setTimeout(r, 200));
   }
