@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { alwaysAvailable, publishedEventType } from '../scheduling/helpers';
+import { itWithBrowser } from '../helpers/browser';
 import { makeForm as createForm, useEmbedWorld } from './world';
 import { ARTIFACTS, STORAGE_SPY, hostEvents, waitForHostEvent } from './browser';
 
@@ -8,7 +9,7 @@ import { ARTIFACTS, STORAGE_SPY, hostEvents, waitForHostEvent } from './browser'
  * Keyboard and focus behaviour of the popup, the JS API, the per-form allow-list as the browser
  * enforces it, no cookie/storage access on the host, and a booking page booked from a popup.
  */
-const w = useEmbedWorld('embed behaviour');
+const w = useEmbedWorld();
 
 async function makeForm(slug: string, settings: Record<string, unknown> = {}) {
   return createForm(w, slug, settings, [{ type: 'text', label: 'Company', name: 'company' }]);
@@ -21,8 +22,7 @@ const activeInHost = (page: Page) =>
   });
 
 describe('popup keyboard use', () => {
-  it('traps focus, closes on Esc (also typed inside the form), on the overlay and by the API, and returns focus to the opener', async () => {
-    if (!w.browser) return;
+  itWithBrowser('traps focus, closes on Esc (also typed inside the form), on the overlay and by the API, and returns focus to the opener', async () => {
     await makeForm('embed-keys');
     const url = w.host.page('/keys.html', '<button id="embed" type="button" data-form="embed-keys" data-mode="popup" data-label="Contact form">Contact us</button>');
     const context = await w.browser.newContext();
@@ -98,8 +98,7 @@ describe('popup keyboard use', () => {
     await context.close();
   });
 
-  it('ignores messages that do not come from the service origin', async () => {
-    if (!w.browser) return;
+  itWithBrowser('ignores messages that do not come from the service origin', async () => {
     await makeForm('embed-forged');
     const url = w.host.page('/forged.html', '<div id="embed" data-form="embed-forged"></div>');
     const page = await w.browser.newPage();
@@ -118,8 +117,7 @@ describe('popup keyboard use', () => {
 });
 
 describe('per-form allow-list', () => {
-  it('the browser refuses to show a form whose allow-list excludes the host origin, and shows one that lists it', async () => {
-    if (!w.browser) return;
+  itWithBrowser('the browser refuses to show a form whose allow-list excludes the host origin, and shows one that lists it', async () => {
     await makeForm('embed-excluded', { embed_allowed_origins: ['https://example.com'] });
     await makeForm('embed-included', { embed_allowed_origins: ['https://example.com', w.host.origin] });
     const url = w.host.page('/allow.html', '<div id="excluded" data-form="embed-excluded"></div><div id="included" data-form="embed-included"></div>');
@@ -145,8 +143,7 @@ describe('per-form allow-list', () => {
 });
 
 describe('booking page in a popup', () => {
-  it('books a slot and the host page sees booking:scheduled with the meeting id', async () => {
-    if (!w.browser) return;
+  itWithBrowser('books a slot and the host page sees booking:scheduled with the meeting id', async () => {
     await alwaysAvailable(w.tdb.db, w.team.userId, 'UTC');
     const { slug } = await publishedEventType(w.app.baseUrl, w.team, { title: 'Talk to sales' }, { title: 'Demo call', start_time_increment: 60 });
     const url = w.host.page('/book.html', `<button id="book" type="button" data-booking="${slug}" data-mode="popup">Book a demo</button>`);
