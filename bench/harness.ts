@@ -119,7 +119,7 @@ export async function startBenchEnv(
     LOG_LEVEL: 'silent',
     RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
     ...opts.env,
   });
@@ -228,7 +228,7 @@ function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: num
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
     RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
   };
