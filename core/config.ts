@@ -34,7 +34,16 @@ const schema = z.object({
   TWILIO_API_BASE_URL: z.url().optional(),
   REDIS_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public requests a minute per client IP, by bucket (api/http/rate-limit.ts). The default bucket: */
   RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** HTML pages, pixels, feeds, docs, health. */
+  RATE_LIMIT_PAGES_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
+  /** GET /api/calendar/availability. */
+  RATE_LIMIT_AVAILABILITY_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Form submissions and bookings, per IP. */
+  RATE_LIMIT_SUBMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Form submissions per form, bookings per booking page (or event type / host named), from all IPs. */
+  RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_DISABLED: bool.default(false),
   /** Requests a minute per API key (1,000 by the spec; support can raise it). */
   RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(1000),

@@ -5,7 +5,7 @@ import { defineRoute } from '../../http/route';
 
 export const bookingPageRoutes = [
   defineRoute({
-    method: 'get', path: '/book/:page_slug', auth: 'public', tags: ['pages'], raw: true,
+    method: 'get', path: '/book/:page_slug', auth: 'public', rateLimit: 'pages', tags: ['pages'], raw: true,
     summary: 'The public booking widget of a published scheduling page',
     params: z.strictObject({ page_slug: z.string().min(1).max(100) }),
     handler: async ({ params, ctx, deps }) => {

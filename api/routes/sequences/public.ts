@@ -34,7 +34,7 @@ const zTwilioForm = z.record(z.string().max(100), z.string().max(5000));
 
 export const publicSequenceRoutes = [
   defineRoute({
-    method: 'get', path: '/u/:token', auth: 'public', tags, raw: true, summary: 'One-click unsubscribe page',
+    method: 'get', path: '/u/:token', auth: 'public', rateLimit: 'pages', tags, raw: true, summary: 'One-click unsubscribe page',
     params: z.strictObject({ token: zToken }),
     handler: async ({ ctx, deps, params }) => {
       const t = await unsubscribeTarget(deps.db, params.token);
@@ -43,7 +43,7 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/u/:token', auth: 'public', tags, raw: true, accepts: ['form'],
+    method: 'post', path: '/u/:token', auth: 'public', rateLimit: 'pages', tags, raw: true, accepts: ['form'],
     summary: 'Unsubscribe (RFC 8058 one-click POST, also used by the page)',
     params: z.strictObject({ token: zToken }),
     body: z.strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional() }),
@@ -54,7 +54,7 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/t/o/:token', auth: 'public', tags, raw: true, summary: 'Open-tracking pixel',
+    method: 'get', path: '/t/o/:token', auth: 'public', rateLimit: 'pages', tags, raw: true, summary: 'Open-tracking pixel',
     params: z.strictObject({ token: zToken }),
     handler: async ({ ctx, deps, params }) => {
       await recordOpen(deps.db, params.token);
@@ -65,7 +65,7 @@ export const publicSequenceRoutes = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/t/c/:token/:index', auth: 'public', tags, raw: true, summary: 'Click-tracking redirect to a link of the message',
+    method: 'get', path: '/t/c/:token/:index', auth: 'public', rateLimit: 'pages', tags, raw: true, summary: 'Click-tracking redirect to a link of the message',
     params: z.strictObject({ token: zToken, index: z.string().regex(/^\d{1,3}$/, { error: 'must be a link number' }).transform(Number) }),
     handler: async ({ ctx, deps, params }) => {
       const url = await recordClick(deps.db, params.token, params.index);
