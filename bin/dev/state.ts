@@ -35,7 +35,7 @@ export function runningDev(dataDir: string): DevState | null {
   const state = readJson<DevState>(devStateFile(dataDir));
   if (!state || !pidAlive(state.pid)) return null;
   const cl = cmdline(state.pid);
-  return cl === null || cl.includes('dev') ? state : null;
+  return cl === null || cl.includes('bin/dev.ts') ? state : null;
 }
 
 async function stopLeftover(name: string, pid: number): Promise<void> {
