@@ -65,10 +65,12 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  let spawnError: Error | null = null;
+  child.once('error', (e) => (spawnError = e));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (await portAccepts(port)) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start`);
+    if (spawnError || child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start${spawnError ? `: ${(spawnError as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
