@@ -62,6 +62,7 @@ export const manageRoutes = [
     method: 'get',
     path: '/booking/:token',
     auth: 'public',
+    rateLimit: 'pages',
     tags,
     raw: true,
     summary: 'Attendee cancel/reschedule and host confirm/decline page of a signed link',
