@@ -46,6 +46,11 @@ const schema = z.object({
   TRUST_PROXY: bool.default(false),
   VIDEO_PROVIDER_1_URL_TEMPLATE: z.string().default('https://video-1.example.com/m/{meeting_id}'),
   VIDEO_PROVIDER_2_URL_TEMPLATE: z.string().default('https://video-2.example.com/j/{meeting_id}'),
+  /**
+   * Tests: check every success answer against the route's declared response schema (and every
+   * error answer against the error shape); a mismatch answers 500 response_schema_mismatch.
+   */
+  VALIDATE_RESPONSES: bool.default(false),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(10),
 });
 

@@ -15,6 +15,18 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
  */
 export type RouteAuth = 'public' | { scope: Scope; dashboardOnly?: boolean } | { dashboardOnly: true; scope?: Scope } | { staff: true };
 
+/** A success answer that is not JSON. */
+export interface RawResponse {
+  mediaType: string;
+  description: string;
+  /** The success status when it is not the route's `status` (a redirect: 302/303). */
+  status?: number;
+}
+
+export function isRawResponse(r: RouteDef['response']): r is RawResponse {
+  return !!r && typeof r === 'object' && 'mediaType' in r;
+}
+
 export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
@@ -48,8 +60,14 @@ export interface RouteDef<
   accepts?: Array<'json' | 'form'>;
   /** Success status; 204 sends no body. Default 200. */
   status?: number;
-  /** For the OpenAPI document only. */
-  response?: z.ZodType;
+  /**
+   * What a success answers: the zod schema of the JSON body (from the presenters), or a
+   * non-JSON answer (HTML page, redirect, iCalendar, image, script). Omitted only with status 204.
+   * The OpenAPI document shows it; the test app validates every real answer against it.
+   */
+  response?: z.ZodType | RawResponse;
+  /** When the route answers 409, and why (the OpenAPI document lists it). */
+  conflict?: string;
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */
   raw?: boolean;
   /** Honour the Idempotency-Key header (creating POSTs). */

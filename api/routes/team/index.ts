@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineRoute } from '../http/route';
-import { paginationQuery, toPage } from '../../services/pagination';
-import { zIanaZone, zUuid } from '../../core/validate';
-import { addMember, getTeam, listMembers, removeMember, updateTeam } from '../../services/team';
+import { defineRoute } from '../../http/route';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { zIanaZone, zUuid } from '../../../core/validate';
+import { addMember, getTeam, listMembers, removeMember, updateTeam } from '../../../services/team';
 
 export const teamRoutes = [
   defineRoute({

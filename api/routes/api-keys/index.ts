@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ALL_SCOPES } from '../../core/scopes';
-import { defineRoute } from '../http/route';
-import { zIdParams } from '../../core/validate';
-import { createApiKey, getApiKey, listApiKeys, presentApiKey, regenerateApiKey, revokeApiKey } from '../../services/api-keys';
+import { ALL_SCOPES } from '../../../core/scopes';
+import { defineRoute } from '../../http/route';
+import { zIdParams } from '../../../core/validate';
+import { createApiKey, getApiKey, listApiKeys, presentApiKey, regenerateApiKey, revokeApiKey } from '../../../services/api-keys';
 
 const createBody = z.strictObject({
   name: z.string().min(1).max(200).optional(),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { notFound } from '../../core/errors';
-import { defineRoute } from '../http/route';
-import { zIanaZone } from '../../core/validate';
-import { getUser, presentUser } from '../../services/accounts';
+import { notFound } from '../../../core/errors';
+import { defineRoute } from '../../http/route';
+import { zIanaZone } from '../../../core/validate';
+import { getUser, presentUser } from '../../../services/accounts';
 
 export const meRoutes = [
   defineRoute({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { paginationQuery, toPage } from '../../services/pagination';
-import { defineRoute, type RouteDef } from '../http/route';
-import { zIdParams, zText, zUuid } from '../../core/validate';
-import { DELIVERY_STATUSES, listDeliveries, retryDelivery, sendTestEvent } from '../../services/webhooks/deliveries';
+import { paginationQuery, toPage } from '../../../services/pagination';
+import { defineRoute, type RouteDef } from '../../http/route';
+import { zIdParams, zText, zUuid } from '../../../core/validate';
+import { DELIVERY_STATUSES, listDeliveries, retryDelivery, sendTestEvent } from '../../../services/webhooks/deliveries';
 import {
   createSubscription,
   deleteSubscription,
@@ -12,7 +12,7 @@ import {
   rotateSecret,
   updateSubscription,
   WEBHOOK_EVENTS,
-} from '../../services/webhooks/subscriptions';
+} from '../../../services/webhooks/subscriptions';
 
 const tags = ['webhooks'];
 const read = { scope: 'webhooks:read' } as const;

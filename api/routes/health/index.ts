@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '../http/route';
+import { defineRoute } from '../../http/route';
 
 export const healthRoutes = [
   defineRoute({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, type RouteDef } from '../http/route';
-import { embedAsset, etagMatches } from '../pages/embed/asset';
+import { defineRoute, type RouteDef } from '../../http/route';
+import { embedAsset, etagMatches } from '../../pages/embed/asset';
 
 const YEAR = 365 * 24 * 3600;
 

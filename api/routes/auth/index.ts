@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoute } from '../http/route';
-import { login, logout } from '../../services/sessions';
+import { defineRoute } from '../../http/route';
+import { login, logout } from '../../../services/sessions';
 
 export const authRoutes = [
   defineRoute({
