@@ -92,7 +92,10 @@ function successResponse(route: RouteDef): { status: number; response: NonNullab
       },
     };
   }
-  return { status, response: { description: 'Success', content: json(declared ?? z.unknown()) } };
+  const content: Record<string, { schema: z.ZodType | { type: 'string' } }> = json(declared ?? z.unknown());
+  if (route.alternate) content[route.alternate.mediaType] = { schema: { type: 'string' } };
+  const description = route.alternate ? `Success. ${route.alternate.description}` : 'Success';
+  return { status, response: { description, content } };
 }
 
 /** The OpenAPI 3.1 document, generated from the same route table and zod schemas that the router uses. */

@@ -53,8 +53,9 @@ export function checkSuccessAnswer(route: RouteDef, ctx: Context): void {
     );
     return;
   }
+  const type = ctx.response.type || '';
+  if (route.alternate && type.startsWith(route.alternate.mediaType)) return;
   if (isRawResponse(declared)) {
-    const type = ctx.response.type || '';
     if (!type.startsWith(declared.mediaType)) {
       const message = `declared ${declared.mediaType}, answered ${type || '(none)'}`;
       mismatch(ctx, where, new z.ZodError([{ code: 'custom', path: [], message, input: undefined }]));

@@ -66,6 +66,8 @@ export interface RouteDef<
    * The OpenAPI document shows it; the test app validates every real answer against it.
    */
   response?: z.ZodType | RawResponse;
+  /** A second media type of the same success answer (the no-JS form post gets HTML, JSON callers JSON). */
+  alternate?: RawResponse;
   /** When the route answers 409, and why (the OpenAPI document lists it). */
   conflict?: string;
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */
