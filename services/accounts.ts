@@ -35,6 +35,22 @@ export async function getUser(db: Executor, teamId: string, userId: string): Pro
   return db('users').where({ id: userId, team_id: teamId }).first(USER_COLUMNS);
 }
 
+/** Update the acting user's own profile (name, timezone). */
+export async function updateUser(
+  db: Executor,
+  input: { teamId: string; userId: string; name?: string; timezone?: string },
+): Promise<UserRow | undefined> {
+  const [user] = await db('users')
+    .where({ id: input.userId, team_id: input.teamId })
+    .update({
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+      updated_at: db.fn.now(),
+    })
+    .returning(USER_COLUMNS);
+  return user;
+}
+
 export async function emailTaken(db: Executor, email: string): Promise<boolean> {
   return !!(await db('users').where({ email }).first('id'));
 }

@@ -129,7 +129,11 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       tags: route.tags,
       security: route.auth === 'public' ? [] : [{ bearer: [] }, { apiKey: [] }],
       request,
-      responses: { [ok.status]: ok.response, ...errorResponses(route) },
+      responses: {
+        [ok.status]: ok.response,
+        ...Object.fromEntries((route.alsoFor ?? []).map((s) => [s, { ...ok.response, description: `The same body (status ${s})` }])),
+        ...errorResponses(route),
+      },
     });
   }
   const generator = new OpenApiGeneratorV31(registry.definitions, { unionPreferredType: 'oneOf' });

@@ -42,8 +42,14 @@ function isJsonBody(ctx: Context): boolean {
 /** After the handler of a matched route ran without throwing. */
 export function checkSuccessAnswer(route: RouteDef, ctx: Context): void {
   const where = `${route.method.toUpperCase()} ${route.path}`;
-  if (ctx.status >= 300) return; // redirects and the raw routes' own error answers
   const declared = route.response;
+  if (route.alsoFor?.includes(ctx.status) && declared && !isRawResponse(declared)) {
+    ctx.state.answerChecked = true;
+    const r = declared.safeParse(asJson(ctx.body));
+    if (!r.success) mismatch(ctx, where, r.error);
+    return;
+  }
+  if (ctx.status >= 300) return; // redirects and the raw routes' own error answers
   if (ctx.status === 204) return;
   if (!declared) {
     mismatch(
@@ -76,7 +82,9 @@ export async function checkErrorAnswers(ctx: Context, next: Next): Promise<void>
   if (ctx.status < 400 || !isJsonBody(ctx)) return;
   const body = ctx.body as { error?: { code?: unknown } };
   if (body.error && typeof body.error === 'object' && body.error.code === 'response_schema_mismatch') return;
-  const schema = OAUTH_RFC6749_PATHS.has(ctx.path) ? oauthErrorSchema : errorSchema;
+  if (ctx.state.answerChecked) return;
+  // The OAuth endpoints answer RFC 6749 errors; what the router refuses before them (413, 415) has our shape.
+  const schema = OAUTH_RFC6749_PATHS.has(ctx.path) ? z.union([oauthErrorSchema, errorSchema]) : errorSchema;
   const r = schema.safeParse(asJson(ctx.body));
   if (!r.success) mismatch(ctx, `${ctx.method} ${ctx.path} (error ${ctx.status})`, r.error);
 }

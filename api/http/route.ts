@@ -68,6 +68,8 @@ export interface RouteDef<
   response?: z.ZodType | RawResponse;
   /** A second media type of the same success answer (the no-JS form post gets HTML, JSON callers JSON). */
   alternate?: RawResponse;
+  /** Other statuses whose body is the declared response too (the health check's 503). */
+  alsoFor?: number[];
   /** When the route answers 409, and why (the OpenAPI document lists it). */
   conflict?: string;
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */

@@ -1,6 +1,11 @@
 import { buildOpenApiDocument } from '../http/openapi';
 import { defineRoute, type RouteDef } from '../http/route';
 import { escapeHtml } from '../../core/html';
+import { z } from 'zod';
+
+const openApiDocument = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'OpenAPIDocument', description: 'This document (OpenAPI 3.1)' });
 
 let cached: object | undefined;
 
@@ -14,6 +19,7 @@ export function docsRoutes(all: () => RouteDef[]): RouteDef[] {
       auth: 'public',
       summary: 'The OpenAPI 3.1 document of every route',
       tags: ['docs'],
+      response: openApiDocument,
       handler: async ({ deps }) => doc(deps.config.baseUrl),
     }),
     defineRoute({
@@ -23,6 +29,7 @@ export function docsRoutes(all: () => RouteDef[]): RouteDef[] {
       summary: 'Browsable API reference',
       tags: ['docs'],
       raw: true,
+      response: { mediaType: 'text/html', description: 'The API reference (HTML)' },
       handler: async ({ ctx, deps }) => {
         const d = doc(deps.config.baseUrl) as {
           paths: Record<string, Record<string, { summary?: string; description?: string; tags?: string[] }>>;

@@ -2,6 +2,7 @@ import { randomToken, sha256Hex } from '../../core/crypto';
 import type { Db, Executor } from '../../db/knex';
 import { decodeIcon, readPngHeader, type AppDraft, type PngInfo } from '../../domain/app-checklist';
 import { notFound, validationFailed } from '../../core/errors';
+import { paginate, type Page } from '../pagination';
 
 export const CLIENT_ID_PREFIX = 'svc_ci_';
 export const CLIENT_SECRET_PREFIX = 'svc_cs_';
@@ -196,4 +197,20 @@ export async function rotateSecret(db: Db, teamId: string, id: string) {
 export async function deleteApp(db: Db, teamId: string, id: string): Promise<void> {
   const n = await db('apps').where({ id, team_id: teamId }).delete();
   if (!n) throw notFound('App');
+}
+
+/** The team's apps (developer portal), newest first, with their install counts. */
+export function listTeamApps(db: Db, teamId: string, page: Page, baseUrl: string) {
+  const base = db('apps')
+    .where({ 'apps.team_id': teamId })
+    .select([...APP_COLUMNS, installsCount(db)]);
+  return paginate(
+    base,
+    page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    (r: AppRow) => presentApp(r, baseUrl),
+  );
 }

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { login, logout } from '../../../services/sessions';
+import { loginBody, sessionAnswer } from './schema';
 
 export const authRoutes = [
   defineRoute({
@@ -9,7 +9,8 @@ export const authRoutes = [
     auth: 'public',
     summary: 'Sign in to the dashboard: returns a session token (svc_us_…, 12 h)',
     tags: ['auth'],
-    body: z.strictObject({ email: z.email().max(320), password: z.string().min(1).max(1024) }),
+    body: loginBody,
+    response: sessionAnswer,
     handler: async ({ body, deps }) => ({ data: await login(deps.db, body.email, body.password) }),
   }),
   defineRoute({

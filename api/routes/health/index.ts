@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
+import { healthAnswer } from './schema';
 
 export const healthRoutes = [
   defineRoute({
@@ -8,7 +8,8 @@ export const healthRoutes = [
     auth: 'public',
     summary: 'Health: 200 when Postgres and Temporal answer, 503 naming the part that is down',
     tags: ['health'],
-    response: z.object({ status: z.enum(['ok', 'degraded']), postgres: z.enum(['up', 'down']), temporal: z.enum(['up', 'down']) }),
+    response: healthAnswer,
+    alsoFor: [503],
     raw: true,
     handler: async ({ ctx, deps }) => {
       const [pg, temporal] = await Promise.all([

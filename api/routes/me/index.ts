@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { notFound } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
-import { zIanaZone } from '../../../core/validate';
-import { getUser, presentUser } from '../../../services/accounts';
+import { getUser, presentUser, updateUser } from '../../../services/accounts';
+import { meAnswer, mePatchBody, userAnswer } from './schema';
 
 export const meRoutes = [
   defineRoute({
@@ -11,6 +10,7 @@ export const meRoutes = [
     auth: { scope: 'user:read' },
     summary: 'The acting user (the team owner for an API key)',
     tags: ['user'],
+    response: meAnswer,
     handler: async ({ principal, deps }) => {
       const user = await getUser(deps.db, principal.teamId, principal.userId);
       if (!user) throw notFound('User');
@@ -23,13 +23,10 @@ export const meRoutes = [
     auth: { scope: 'user:write' },
     summary: "Update the acting user's name or timezone",
     tags: ['user'],
-    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), timezone: zIanaZone.optional() }),
+    body: mePatchBody,
+    response: userAnswer,
     handler: async ({ body, principal, deps }) => {
-      const [user] = await deps
-        .db('users')
-        .where({ id: principal.userId, team_id: principal.teamId })
-        .update({ ...body, updated_at: deps.db.fn.now() })
-        .returning('*');
+      const user = await updateUser(deps.db, { teamId: principal.teamId, userId: principal.userId, ...body });
       if (!user) throw notFound('User');
       return { data: presentUser(user) };
     },

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zIanaZone, zUuid } from '../../../core/validate';
+import { toPage } from '../../../services/pagination';
 import { addMember, getTeam, listMembers, removeMember, updateTeam } from '../../../services/team';
+import { memberAnswer, memberBody, memberList, memberListQuery, memberParams, teamAnswer, teamPatchBody } from './schema';
 
 export const teamRoutes = [
   defineRoute({
@@ -11,6 +10,7 @@ export const teamRoutes = [
     auth: { scope: 'team:read' },
     summary: "The caller's team",
     tags: ['team'],
+    response: teamAnswer,
     handler: async ({ principal, deps }) => ({ data: await getTeam(deps.db, principal.teamId) }),
   }),
   defineRoute({
@@ -19,10 +19,8 @@ export const teamRoutes = [
     auth: { scope: 'team:write' },
     summary: "Update the team's name or settings",
     tags: ['team'],
-    body: z.strictObject({
-      name: z.string().trim().min(1).max(200).optional(),
-      settings: z.record(z.string().max(100), z.unknown()).optional(),
-    }),
+    body: teamPatchBody,
+    response: teamAnswer,
     handler: async ({ body, principal, deps }) => ({ data: await updateTeam(deps.db, principal.teamId, body) }),
   }),
   defineRoute({
@@ -31,7 +29,8 @@ export const teamRoutes = [
     auth: { scope: 'team:members' },
     summary: 'List team members',
     tags: ['team'],
-    query: z.object(paginationQuery),
+    query: memberListQuery,
+    response: memberList,
     handler: async ({ query, principal, deps }) => listMembers(deps.db, principal.teamId, toPage(query)),
   }),
   defineRoute({
@@ -40,13 +39,9 @@ export const teamRoutes = [
     auth: { scope: 'team:members' },
     summary: 'Add a team member',
     tags: ['team'],
-    body: z.strictObject({
-      email: z.email().max(320),
-      name: z.string().trim().min(1).max(200).optional(),
-      role: z.enum(['admin', 'member']).default('member'),
-      password: z.string().min(8).max(1024).optional(),
-      timezone: zIanaZone.optional(),
-    }),
+    body: memberBody,
+    response: memberAnswer,
+    conflict: 'A user with this email already exists',
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => ({ data: await addMember(deps.db, principal.teamId, body) }),
@@ -57,7 +52,7 @@ export const teamRoutes = [
     auth: { scope: 'team:members' },
     summary: 'Remove a team member',
     tags: ['team'],
-    params: z.strictObject({ user_id: zUuid }),
+    params: memberParams,
     status: 204,
     handler: async ({ params, principal, deps }) => removeMember(deps.db, principal.teamId, params.user_id, principal.userId),
   }),
