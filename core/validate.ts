@@ -34,9 +34,11 @@ export function zVariants<A extends z.ZodObject, B extends z.ZodObject>(a: A, b:
 }
 
 /** Shared field schemas. */
-export const zUuid = z.uuid({ error: 'must be a UUID' });
+export const zUuid = z.uuid({ error: 'must be a UUID' }).meta({ example: '3f0c8a52-7d1e-4b6a-9c2f-5e8d1a7b4c90' });
 export const zIdParams = z.strictObject({ id: zUuid });
-export const zTimestamp = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' });
+export const zTimestamp = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 timestamp' })
+  .meta({ example: '2030-01-15T15:00:00Z' });
 export const zIanaZone = z.string().refine(
   (tz) => {
     try {

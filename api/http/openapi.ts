@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { errorSchema, oauthErrorSchema } from './error-schemas';
+import { errorExample, exampleOf, oauthErrorExample } from './openapi-examples';
 import { isDashboardOnly, isRawResponse, routeScope, type RouteDef } from './route';
 
 /** `/api/v1/forms/:id` → `/api/v1/forms/{id}` */
@@ -137,7 +138,7 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
     });
   }
   const generator = new OpenApiGeneratorV31(registry.definitions, { unionPreferredType: 'oneOf' });
-  return generator.generateDocument({
+  const document = generator.generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Forms, Scheduling and Sequences API',
@@ -147,6 +148,57 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
     },
     servers: [{ url: baseUrl }],
   });
+  addExamples(document as unknown as OpenApiDoc, routes);
+  return document;
+}
+
+type Json = Record<string, any>;
+interface OpenApiDoc {
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json> };
+}
+
+const RAW_EXAMPLES: Record<string, string> = {
+  'text/html': '<!doctype html><html lang="en">…</html>',
+  'text/calendar': 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n…\r\nEND:VCALENDAR\r\n',
+  'text/xml': '<?xml version="1.0" encoding="UTF-8"?><Response></Response>',
+  'text/plain': '',
+  'application/javascript': '(function () { /* … */ })();',
+  'image/png': '(binary PNG)',
+  'image/gif': '(binary GIF)',
+};
+
+/** The operation of a route in the generated document. */
+export function operationOf(doc: OpenApiDoc, route: RouteDef): Json {
+  return doc.paths[toOpenApiPath(route.path)][route.method];
+}
+
+/** Request, response and error examples on every operation (see openapi-examples.ts). */
+function addExamples(doc: OpenApiDoc, routes: RouteDef[]): void {
+  const components = doc.components?.schemas ?? {};
+  for (const route of routes) {
+    const op = operationOf(doc, route);
+    for (const [type, media] of Object.entries<Json>(op.requestBody?.content ?? {})) {
+      media.example = route.examples?.request ?? exampleOf(media.schema, components, { requiredOnly: true });
+      if (type === 'application/x-www-form-urlencoded' && route.examples?.request === undefined) media.example = {};
+    }
+    const scope = routeScope(route.auth);
+    for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
+      for (const [type, media] of Object.entries<Json>(response.content ?? {})) {
+        const code = Number(status);
+        if (route.examples?.byStatus?.[code] !== undefined) {
+          media.example = route.examples.byStatus[code];
+        } else if (code >= 400) {
+          const isOAuth = (route.path === '/api/oauth/token' || route.path === '/api/oauth/revoke') && code < 429;
+          media.example = isOAuth ? oauthErrorExample : errorExample(code, scope, route.conflict);
+        } else if (type === 'application/json' && !isRawResponse(route.response)) {
+          media.example = route.examples?.response ?? exampleOf(media.schema, components);
+        } else {
+          media.example = RAW_EXAMPLES[type] ?? '';
+        }
+      }
+    }
+  }
 }
 
 /** A stable operation id from method and path: `get /api/v1/forms/:id` → `getApiV1FormsById`. */

@@ -68,6 +68,11 @@ export interface RouteDef<
   response?: z.ZodType | RawResponse;
   /** A second media type of the same success answer (the no-JS form post gets HTML, JSON callers JSON). */
   alternate?: RawResponse;
+  /**
+   * Hand-picked examples where a rule across fields (exactly one of…, variants) makes the example
+   * derived from the schema invalid. Checked against the schemas by test/docs/examples.test.ts.
+   */
+  examples?: { request?: unknown; response?: unknown; byStatus?: Record<number, unknown> };
   /** Other statuses whose body is the declared response too (the health check's 503). */
   alsoFor?: number[];
   /** When the route answers 409, and why (the OpenAPI document lists it). */

@@ -26,6 +26,17 @@ export const formRoutes = [
     summary: 'Create a form (`name` is an alias of `title`)',
     tags,
     body: createFormBody,
+    examples: {
+      request: {
+        title: 'Contact us',
+        slug: 'contact-us',
+        status: 'published',
+        fields: [
+          { type: 'text', label: 'Your name', name: 'name', required: true },
+          { type: 'email', label: 'Email', name: 'email', required: true },
+        ],
+      },
+    },
     response: formAnswer,
     conflict: 'The slug is taken (by another form of the team, or by a published form)',
     status: 201,

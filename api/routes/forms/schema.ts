@@ -22,7 +22,7 @@ export const submissionListQuery = z.object({
   status: z.enum(['completed', 'partial']).optional(),
 });
 export const submissionPatchBody = z.strictObject({ fields: z.record(z.string().max(64), z.unknown()) });
-export const idOrSlugParams = z.strictObject({ id_or_slug: z.string().min(1).max(200) });
+export const idOrSlugParams = z.strictObject({ id_or_slug: z.string().min(1).max(200).meta({ example: 'contact-us' }) });
 
 export const formAnswer = dataOf(zForm);
 export const formList = listOf(zFormSummary);

@@ -10,6 +10,9 @@ export const healthRoutes = [
     tags: ['health'],
     response: healthAnswer,
     alsoFor: [503],
+    examples: {
+      byStatus: { 200: { status: 'ok', postgres: 'up', temporal: 'up' }, 503: { status: 'degraded', postgres: 'up', temporal: 'down' } },
+    },
     raw: true,
     handler: async ({ ctx, deps }) => {
       const [pg, temporal] = await Promise.all([

@@ -230,6 +230,7 @@ export const feedParams = z.strictObject({
     .string()
     .min(8)
     .max(200)
-    .regex(/^[A-Za-z0-9_.-]+$/),
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .meta({ example: 'Zx8Qp2Lm9Rt4Vw6Yb1Nc3Df5.ics' }),
 });
-export const bookingPageParams = z.strictObject({ page_slug: z.string().min(1).max(100) });
+export const bookingPageParams = z.strictObject({ page_slug: z.string().min(1).max(100).meta({ example: 'intro-call' }) });

@@ -28,6 +28,7 @@ export const enrollmentRoutes = [
     summary: 'Enroll a contact, up to 1,000 contacts, or a new contact by email; each is active or skipped with its reason',
     params: zIdParams,
     body: zEnrollBody,
+    examples: { request: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' } },
     response: enrollAnswer,
     conflict: '`invalid_transition`: the sequence is archived',
     handler: async ({ deps, principal, params, body }) => ({ data: await enroll(deps.db, deps.outbox, principal.teamId, params.id, body) }),

@@ -31,6 +31,7 @@ export const clickParams = z.strictObject({
   index: z
     .string()
     .regex(/^\d{1,3}$/, { error: 'must be a link number' })
+    .meta({ example: '0' })
     .transform(Number),
 });
 export const bounceBody = z.strictObject({ token: zToken, type: z.enum(['hard', 'soft']) });

@@ -25,6 +25,7 @@ export const unsubscribeRoutes = [
     idempotent: true,
     summary: 'Unsubscribe contacts (by id or email) from email, SMS or both; exits their running enrollments',
     body: zUnsubscribeBody,
+    examples: { request: { emails: ['ada@example.com'], channel: 'email' } },
     response: unsubscribeAnswer,
     handler: async ({ deps, principal, body }) => ({ data: await addUnsubscribes(deps.db, deps.outbox, principal.teamId, body) }),
   }),
