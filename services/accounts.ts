@@ -37,9 +37,10 @@ export async function getUser(db: Executor, teamId: string, userId: string): Pro
 
 /** Update the acting user's own profile (name, timezone). */
 export async function updateUser(
-  db: Executor,
+  deps: { db: Executor },
   input: { teamId: string; userId: string; name?: string; timezone?: string },
 ): Promise<UserRow | undefined> {
+  const { db } = deps;
   const [user] = await db('users')
     .where({ id: input.userId, team_id: input.teamId })
     .update({

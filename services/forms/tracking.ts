@@ -49,15 +49,13 @@ export function buildMetadata(
 
 /** A view of the public form page, for the analytics (device type from the User-Agent, utm_source). */
 export async function recordFormView(
-  db: Executor,
-  form: { id: string; team_id: string },
-  userAgent: string,
-  utmSource?: string,
+  deps: { db: Executor },
+  input: { form: { id: string; team_id: string }; userAgent: string; utmSource?: string },
 ): Promise<void> {
-  await db('form_views').insert({
-    team_id: form.team_id,
-    form_id: form.id,
-    device_type: deviceType(userAgent),
-    utm_source: utmSource ? utmSource.slice(0, 500) : null,
+  await deps.db('form_views').insert({
+    team_id: input.form.team_id,
+    form_id: input.form.id,
+    device_type: deviceType(input.userAgent),
+    utm_source: input.utmSource ? input.utmSource.slice(0, 500) : null,
   });
 }

@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../db/knex';
 import { decodeIcon, readPngHeader, type AppDraft, type PngInfo } from '../../domain/app-checklist';
 import { notFound, validationFailed } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
+import type { ServiceDeps } from '../deps';
 
 export const CLIENT_ID_PREFIX = 'svc_ci_';
 export const CLIENT_SECRET_PREFIX = 'svc_cs_';
@@ -200,17 +201,18 @@ export async function deleteApp(db: Db, teamId: string, id: string): Promise<voi
 }
 
 /** The team's apps (developer portal), newest first, with their install counts. */
-export function listTeamApps(db: Db, teamId: string, page: Page, baseUrl: string) {
-  const base = db('apps')
-    .where({ 'apps.team_id': teamId })
-    .select([...APP_COLUMNS, installsCount(db)]);
+export function listTeamApps(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; page: Page }) {
+  const base = deps
+    .db('apps')
+    .where({ 'apps.team_id': input.teamId })
+    .select([...APP_COLUMNS, installsCount(deps.db)]);
   return paginate(
     base,
-    page,
+    input.page,
     [
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ],
-    (r: AppRow) => presentApp(r, baseUrl),
+    (r: AppRow) => presentApp(r, deps.config.baseUrl),
   );
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex';
 import { conflict, notFound } from '../../core/errors';
 import type { AppLive } from './apps';
 import { paginate, type Page } from '../pagination';
+import type { ServiceDeps } from '../deps';
 
 interface ListedRow {
   id: string;
@@ -123,15 +124,15 @@ const newestFirst = (alias: string) => [
 ];
 
 /** The approved apps, filtered, newest approval first. */
-export function listListedApps(db: Db, page: Page, filters: { category?: string; q?: string }, baseUrl: string) {
+export function listListedApps(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { page: Page; category?: string; q?: string }) {
   return paginate(
-    filterListed(listedApps(db), filters),
-    page,
+    filterListed(listedApps(deps.db), input),
+    input.page,
     [
       { column: 'approved_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ],
-    (r) => presentListing(r, baseUrl),
+    (r) => presentListing(r, deps.config.baseUrl),
   );
 }
 
@@ -143,23 +144,25 @@ export async function listedAppIcon(db: Db, id: string): Promise<Buffer> {
 }
 
 /** Public reviews of an approved app, newest first, with the author's name. */
-export async function listReviews(db: Db, appId: string, page: Page) {
-  await getListedApp(db, appId);
-  const base = db('app_ratings as r')
+export async function listReviews(deps: Pick<ServiceDeps, 'db'>, input: { appId: string; page: Page }) {
+  await getListedApp(deps.db, input.appId);
+  const base = deps
+    .db('app_ratings as r')
     .leftJoin('users as u', 'u.id', 'r.user_id')
-    .where({ 'r.app_id': appId })
+    .where({ 'r.app_id': input.appId })
     .select('r.*', 'u.name as author_name');
-  return paginate(base, page, newestFirst('r'), presentRating);
+  return paginate(base, input.page, newestFirst('r'), presentRating);
 }
 
 /** Apps a user has installed (authorized) in their team, newest first. */
-export function listInstalledApps(db: Db, p: { userId: string; teamId: string }, page: Page) {
-  const base = db('app_installs as i')
+export function listInstalledApps(deps: Pick<ServiceDeps, 'db'>, input: { userId: string; teamId: string; page: Page }) {
+  const base = deps
+    .db('app_installs as i')
     .join('apps as a', 'a.id', 'i.app_id')
-    .where({ 'i.user_id': p.userId, 'i.team_id': p.teamId })
+    .where({ 'i.user_id': input.userId, 'i.team_id': input.teamId })
     .whereNull('i.revoked_at')
     .select('i.app_id', 'i.scopes', 'i.created_at', 'i.id', 'a.name', 'a.live', 'a.website_url');
-  return paginate(base, page, newestFirst('i'), (r) => ({
+  return paginate(base, input.page, newestFirst('i'), (r) => ({
     app_id: r.app_id,
     name: r.live?.name ?? r.name,
     website_url: r.live?.website_url ?? r.website_url,
@@ -169,7 +172,7 @@ export function listInstalledApps(db: Db, p: { userId: string; teamId: string },
 }
 
 /** Delete a user's review of an app; 404 when there is none. */
-export async function deleteRating(db: Db, p: { userId: string; teamId: string }, appId: string): Promise<void> {
-  const n = await db('app_ratings').where({ app_id: appId, user_id: p.userId, team_id: p.teamId }).delete();
+export async function deleteRating(deps: Pick<ServiceDeps, 'db'>, input: { userId: string; teamId: string; appId: string }): Promise<void> {
+  const n = await deps.db('app_ratings').where({ app_id: input.appId, user_id: input.userId, team_id: input.teamId }).delete();
   if (!n) throw notFound('Review');
 }

@@ -143,8 +143,12 @@ export async function deletePage(db: Db, teamId: string, id: string): Promise<vo
 }
 
 /** The public booking widget's data: a published page by slug and its active event types, or null. */
-export async function publishedPageBySlug(db: Executor, slug: string): Promise<{ page: PageRow; eventTypes: EventTypeRow[] } | null> {
-  const page = await db('scheduling_pages').where({ slug, status: 'published' }).first();
+export async function publishedPageBySlug(
+  deps: { db: Executor },
+  input: { slug: string },
+): Promise<{ page: PageRow; eventTypes: EventTypeRow[] } | null> {
+  const { db } = deps;
+  const page = await db('scheduling_pages').where({ slug: input.slug, status: 'published' }).first();
   if (!page) return null;
   const eventTypes = await db('event_types')
     .where({ scheduling_page_id: page.id, is_active: true })

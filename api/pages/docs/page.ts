@@ -24,7 +24,17 @@ export function docsCsp(nonce: string): string {
 
 const assetUrl = (name: string) => `/docs/assets/${name}?v=${docsAsset(name)?.hash ?? ''}`;
 
-export function renderDocsPage(nonce: string, specUrl: string): string {
+/** One line of the no-script list of operations. */
+export interface OperationLine {
+  method: string;
+  path: string;
+  summary: string;
+}
+
+export function renderDocsPage(nonce: string, specUrl: string, operations: OperationLine[]): string {
+  const rows = operations
+    .map((o) => `<li><code>${escapeHtml(o.method.toUpperCase())} ${escapeHtml(o.path)}</code>: ${escapeHtml(o.summary)}</li>`)
+    .join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +44,7 @@ export function renderDocsPage(nonce: string, specUrl: string): string {
 <link rel="icon" href="data:,">
 </head>
 <body>
-<noscript><p>The API reference needs JavaScript. The document itself: <a href="${escapeHtml(specUrl)}">${escapeHtml(specUrl)}</a></p></noscript>
+<noscript><main><h1>API reference</h1><p>The interactive reference needs JavaScript. The OpenAPI document: <a href="${escapeHtml(specUrl)}">${escapeHtml(specUrl)}</a></p><ul>${rows}</ul></main></noscript>
 <div id="reference" data-openapi-url="${escapeHtml(specUrl)}"></div>
 <script nonce="${nonce}" src="${assetUrl('api-reference.js')}"></script>
 <script nonce="${nonce}" src="${assetUrl('docs.js')}"></script>

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '../../http/openapi';
+import { buildOpenApiDocument, toOpenApiPath } from '../../http/openapi';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { randomToken } from '../../../core/crypto';
 import { notFound } from '../../../core/errors';
@@ -36,7 +36,11 @@ export function docsRoutes(all: () => RouteDef[]): RouteDef[] {
         ctx.set('Content-Security-Policy', docsCsp(nonce));
         ctx.set('Cache-Control', 'no-store');
         ctx.type = 'text/html; charset=utf-8';
-        ctx.body = renderDocsPage(nonce, '/api/v1/openapi.json');
+        ctx.body = renderDocsPage(
+          nonce,
+          '/api/v1/openapi.json',
+          all().map((r) => ({ method: r.method, path: toOpenApiPath(r.path), summary: r.summary })),
+        );
       },
     }),
     defineRoute({

@@ -28,7 +28,7 @@ function pageReferrer(ctx: Context): string | null {
 
 function recordView(deps: AppDeps, form: FormRow, ctx: Context): Promise<void> {
   const utm = ctx.query.utm_source;
-  return recordFormView(deps.db, form, ctx.get('user-agent'), typeof utm === 'string' ? utm : undefined);
+  return recordFormView(deps, { form, userAgent: ctx.get('user-agent'), utmSource: typeof utm === 'string' ? utm : undefined });
 }
 
 export const publicFormRoutes = [

@@ -26,7 +26,7 @@ export const meRoutes = [
     body: mePatchBody,
     response: userAnswer,
     handler: async ({ body, principal, deps }) => {
-      const user = await updateUser(deps.db, { teamId: principal.teamId, userId: principal.userId, ...body });
+      const user = await updateUser(deps, { teamId: principal.teamId, userId: principal.userId, ...body });
       if (!user) throw notFound('User');
       return { data: presentUser(user) };
     },

@@ -14,7 +14,7 @@ export const appsRoutes = [
     tags: ['apps'],
     query: listQuery,
     response: appList,
-    handler: ({ query, principal, deps }) => listTeamApps(deps.db, principal.teamId, toPage(query), deps.config.baseUrl),
+    handler: ({ query, principal, deps }) => listTeamApps(deps, { teamId: principal.teamId, page: toPage(query) }),
   }),
   defineRoute({
     method: 'post',

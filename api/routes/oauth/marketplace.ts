@@ -35,7 +35,7 @@ export const marketplaceRoutes = [
     tags: ['marketplace'],
     query: marketplaceQuery,
     response: listingList,
-    handler: ({ query, deps }) => listListedApps(deps.db, toPage(query), query, deps.config.baseUrl),
+    handler: ({ query, deps }) => listListedApps(deps, { page: toPage(query), category: query.category, q: query.q }),
   }),
   defineRoute({
     method: 'get',
@@ -72,7 +72,7 @@ export const marketplaceRoutes = [
     params: zIdParams,
     query: listQuery,
     response: reviewList,
-    handler: ({ params, query, deps }) => listReviews(deps.db, params.id, toPage(query)),
+    handler: ({ params, query, deps }) => listReviews(deps, { appId: params.id, page: toPage(query) }),
   }),
 ];
 
@@ -85,7 +85,8 @@ export const meAppsRoutes = [
     tags: ['user', 'apps'],
     query: listQuery,
     response: installedAppList,
-    handler: ({ query, principal, deps }) => listInstalledApps(deps.db, principal, toPage(query)),
+    handler: ({ query, principal, deps }) =>
+      listInstalledApps(deps, { userId: principal.userId, teamId: principal.teamId, page: toPage(query) }),
   }),
   defineRoute({
     method: 'delete',
@@ -119,6 +120,7 @@ export const meAppsRoutes = [
     tags: ['user', 'marketplace'],
     params: appIdParams,
     status: 204,
-    handler: ({ params, principal, deps }) => deleteRating(deps.db, principal, params.app_id),
+    handler: ({ params, principal, deps }) =>
+      deleteRating(deps, { userId: principal.userId, teamId: principal.teamId, appId: params.app_id }),
   }),
 ];

@@ -23,7 +23,7 @@ export const bookingPageRoutes = [
         `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors ${embed ? '*' : "'none'"}`,
       );
       ctx.type = 'text/html; charset=utf-8';
-      const found = await publishedPageBySlug(deps.db, params.page_slug);
+      const found = await publishedPageBySlug(deps, { slug: params.page_slug });
       if (!found) {
         ctx.status = 404;
         ctx.body = renderNotFound();

@@ -18,8 +18,25 @@ export const calendarRoutes = [
     query: availabilityQuery,
     response: availabilityAnswer,
     handler: ({ query, deps }) => {
-      if (isAvailabilityB(query) && 'start_date' in query) return availabilityB(deps.db, query);
-      if ('user_id' in query) return availabilityA(deps.db, query);
+      if (isAvailabilityB(query) && 'start_date' in query) {
+        return availabilityB(deps, {
+          eventTypeId: query.event_type_id,
+          startDate: query.start_date,
+          endDate: query.end_date,
+          timezone: query.timezone,
+        });
+      }
+      if ('user_id' in query) {
+        return availabilityA(deps, {
+          userId: query.user_id,
+          teamId: query.team_id,
+          date: query.date,
+          duration: query.duration,
+          timezone: query.timezone,
+          eventTypeId: query.event_type_id,
+          pageId: query.scheduling_page_id,
+        });
+      }
       throw new Error('unreachable: the query parsed as neither variant');
     },
   }),
