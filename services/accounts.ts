@@ -12,11 +12,12 @@ export interface UserRow {
   role: Role;
   timezone: string;
   is_staff: boolean;
+  avatar_url: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const USER_COLUMNS = ['id', 'team_id', 'email', 'name', 'role', 'timezone', 'is_staff', 'created_at', 'updated_at'];
+export const USER_COLUMNS = ['id', 'team_id', 'email', 'name', 'role', 'timezone', 'is_staff', 'avatar_url', 'created_at', 'updated_at'];
 
 export function presentUser(u: UserRow) {
   return {
@@ -26,30 +27,14 @@ export function presentUser(u: UserRow) {
     name: u.name,
     role: u.role,
     timezone: u.timezone,
+    avatar_url: u.avatar_url ?? null,
     created_at: u.created_at,
     updated_at: u.updated_at,
   };
 }
 
 export async function getUser(db: Executor, teamId: string, userId: string): Promise<UserRow | undefined> {
-  return db('users').where({ id: userId, team_id: teamId }).first(USER_COLUMNS);
-}
-
-/** Update the acting user's own profile (name, timezone). */
-export async function updateUser(
-  deps: { db: Executor },
-  input: { teamId: string; userId: string; name?: string; timezone?: string },
-): Promise<UserRow | undefined> {
-  const { db } = deps;
-  const [user] = await db('users')
-    .where({ id: input.userId, team_id: input.teamId })
-    .update({
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
-      updated_at: db.fn.now(),
-    })
-    .returning(USER_COLUMNS);
-  return user;
+  return db('users').where({ id: userId, team_id: teamId }).whereNull('removed_at').first(USER_COLUMNS);
 }
 
 export async function emailTaken(db: Executor, email: string): Promise<boolean> {

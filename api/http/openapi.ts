@@ -132,7 +132,14 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       request,
       responses: {
         [ok.status]: ok.response,
-        ...Object.fromEntries((route.alsoFor ?? []).map((s) => [s, { ...ok.response, description: `The same body (status ${s})` }])),
+        ...Object.fromEntries(
+          (route.alsoFor ?? []).map((s) => [
+            s,
+            route.response && !isRawResponse(route.response)
+              ? { description: `Also answered with status ${s}`, content: json(route.response) }
+              : ok.response,
+          ]),
+        ),
         ...errorResponses(route),
       },
     });

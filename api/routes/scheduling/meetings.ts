@@ -32,11 +32,13 @@ export const meetingRoutes = [
     path: '/api/v1/meetings/:id',
     auth: { scope: 'meetings:write' },
     tags,
-    summary: "Change a meeting's status, notes or cancellation reason",
+    summary:
+      "Change a meeting's status, notes or cancellation reason, or reschedule it with start_time (the meeting becomes `rescheduled`, linked to the new one by rescheduled_to_id)",
     params: zIdParams,
     body: meetingPatchBody,
     response: meetingAnswer,
-    conflict: '`invalid_transition`: the meeting cannot move to this status (or take a cancellation_reason) from its current one',
+    conflict:
+      '`invalid_transition`: the meeting cannot move to this status (or take a cancellation_reason) from its current one; `slot_unavailable`: the new start_time is taken',
     handler: async ({ params, body, principal, deps }) => ({ data: await updateMeeting(deps, principal.teamId, params.id, body) }),
   }),
   defineRoute({

@@ -73,6 +73,9 @@ const eventTypeFields = {
   buffer_time_after: minutes(720).optional(),
   min_notice_minutes: minutes(525_600).optional(),
   max_booking_days: z.number().int().min(1).max(730).optional(),
+  /** Per host, in the host's timezone (a week runs Monday to Sunday); null removes the limit. */
+  max_bookings_per_day: z.number().int().min(1).max(1000).nullable().optional(),
+  max_bookings_per_week: z.number().int().min(1).max(5000).nullable().optional(),
   start_time_increment: z
     .union(
       INCREMENTS.map((n) => z.literal(n)),
@@ -114,6 +117,8 @@ export const meetingPatchBody = z.strictObject({
   status: z.enum(MEETING_STATUSES).optional(),
   notes: zText(10_000).nullable().optional(),
   cancellation_reason: zText(2000).optional(),
+  /** A new start: the meeting keeps its length; the same slot rules as a booking apply (409 taken, 400 not offered). */
+  start_time: zTimestamp.optional(),
 });
 export const meetingAnswer = dataOf(zMeeting);
 export const meetingList = listOf(zMeetingSummary);
@@ -234,3 +239,16 @@ export const feedParams = z.strictObject({
     .meta({ example: 'Zx8Qp2Lm9Rt4Vw6Yb1Nc3Df5.ics' }),
 });
 export const bookingPageParams = z.strictObject({ page_slug: z.string().min(1).max(100).meta({ example: 'intro-call' }) });
+
+/* ---- the signed attendee and host links (/booking/<token>) ---- */
+
+export const manageParams = z.strictObject({
+  token: z
+    .string()
+    .min(20)
+    .max(120)
+    .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a link token' })
+    .meta({ example: 'Zx8Qp2Lm9Rt4Vw6Yb1Nc3Df5' }),
+});
+export const manageQuery = z.strictObject({ date: z.iso.date({ error: 'must be a date YYYY-MM-DD' }).optional() });
+export const manageBody = z.strictObject({ reason: zText(2000).optional(), start: z.iso.datetime({ offset: true }).optional() });

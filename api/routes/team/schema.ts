@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { ROLES } from '../../../core/scopes';
 import { paginationQuery } from '../../../services/pagination';
 import { dataOf, listOf } from '../../../services/envelope';
 import { zIanaZone, zUuid } from '../../../core/validate';
-import { zTeam, zUser } from '../../../services/account-schemas';
+import { zInvitation, zRemovalReport, zTeam, zUser } from '../../../services/account-schemas';
 
-/** Request and answer schemas of the team routes. */
+/** Request and answer schemas of the team, member and invitation routes. */
 
 export const teamPatchBody = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
@@ -19,6 +20,17 @@ export const memberBody = z.strictObject({
   timezone: zIanaZone.optional(),
 });
 export const memberParams = z.strictObject({ user_id: zUuid });
+export const roleBody = z.strictObject({ role: z.enum(ROLES) });
+export const invitationListQuery = z.object({
+  ...paginationQuery,
+  status: z.enum(['pending', 'accepted', 'revoked', 'expired']).optional(),
+});
+export const invitationBody = z.strictObject({ email: z.email().max(320), role: z.enum(ROLES).default('member') });
+export const invitationParams = z.strictObject({ id: zUuid });
+
 export const teamAnswer = dataOf(zTeam);
 export const memberAnswer = dataOf(zUser);
 export const memberList = listOf(zUser);
+export const removalReport = dataOf(zRemovalReport);
+export const invitationAnswer = dataOf(zInvitation);
+export const invitationList = listOf(zInvitation);
