@@ -10,6 +10,8 @@ import { createTestTeam, type TestTeam } from '../helpers/fixtures';
  * shows an operation with its schema, the try-it panel calls this server with an API key, the
  * page refuses framing, and axe-core finds no serious or critical violation.
  */
+jest.setTimeout(180_000);
+
 let tdb: TestDatabase;
 let app: TestApp;
 let team: TestTeam;
@@ -36,7 +38,7 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-async function openDocs(): Promise<{ page: Page; cspErrors: string[]; offOrigin: string[] }> {
+async function openDocs(hash = ''): Promise<{ page: Page; cspErrors: string[]; offOrigin: string[] }> {
   const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   const cspErrors: string[] = [];
@@ -47,7 +49,7 @@ async function openDocs(): Promise<{ page: Page; cspErrors: string[]; offOrigin:
   page.on('request', (r) => {
     if (!r.url().startsWith(app.baseUrl) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) offOrigin.push(r.url());
   });
-  const res = await page.goto(`${app.baseUrl}/docs`);
+  const res = await page.goto(`${app.baseUrl}/docs${hash}`);
   expect(res?.status()).toBe(200);
   const csp = res!.headers()['content-security-policy'];
   expect(csp).toMatch(/script-src 'nonce-[^']+'(;|$)/);
@@ -62,12 +64,11 @@ const op = (tag: string, method: string, path: string) => `api-1/tag/${tag}/${me
 describe('/docs API reference', () => {
   it('renders an operation with its request schema, responses and errors, under the CSP, from our origin only', async () => {
     if (!browser) return; // announced loudly in beforeAll
-    const { page, cspErrors, offOrigin } = await openDocs();
-    await page.goto(`${app.baseUrl}/docs#tag/forms/POST/api/v1/forms`);
+    const { page, cspErrors, offOrigin } = await openDocs('#tag/forms/POST/api/v1/forms');
     const id = op('forms', 'POST', '/api/v1/forms');
     // The request body of POST /api/v1/forms names its fields, with their types.
     const title = page.locator(`[id="${id}.body.title"]`);
-    await title.waitFor({ timeout: 30_000 });
+    await title.waitFor({ timeout: 90_000 });
     const section = page.locator(`[id="${id}"]`);
     const text = await section.innerText();
     expect(text).toMatch(/\btitle\s+Type:\s+string/);
@@ -83,9 +84,8 @@ describe('/docs API reference', () => {
 
   it('has no serious or critical accessibility violations (axe-core)', async () => {
     if (!browser) return;
-    const { page } = await openDocs();
-    await page.goto(`${app.baseUrl}/docs#tag/forms/POST/api/v1/forms`);
-    await page.locator(`[id="${op('forms', 'POST', '/api/v1/forms')}.body.title"]`).waitFor({ timeout: 30_000 });
+    const { page } = await openDocs('#tag/forms/POST/api/v1/forms');
+    await page.locator(`[id="${op('forms', 'POST', '/api/v1/forms')}.body.title"]`).waitFor({ timeout: 90_000 });
     // Injected through the DevTools protocol, which the page's CSP does not govern.
     await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
     const results = await page.evaluate(async () => {
@@ -101,10 +101,9 @@ describe('/docs API reference', () => {
 
   it('try-it sends a request to this server with an API key and shows the answer', async () => {
     if (!browser) return;
-    const { page, cspErrors, offOrigin } = await openDocs();
-    await page.goto(`${app.baseUrl}/docs#tag/user/GET/api/v1/me`);
+    const { page, cspErrors, offOrigin } = await openDocs('#tag/user/GET/api/v1/me');
     const section = page.locator(`[id="${op('user', 'GET', '/api/v1/me')}"]`);
-    await section.waitFor({ timeout: 30_000 });
+    await section.waitFor({ timeout: 90_000 });
     await section
       .getByRole('button', { name: /Test Request/ })
       .first()
