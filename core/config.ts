@@ -70,6 +70,11 @@ const schema = z.object({
   VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily']).default('url'),
   DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
   DAILY_API_KEY: z.string().min(1).optional(),
+  /**
+   * Tests: check every success answer against the route's declared response schema (and every
+   * error answer against the error shape); a mismatch answers 500 response_schema_mismatch.
+   */
+  VALIDATE_RESPONSES: bool.default(false),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(10),
 });
 

@@ -9,6 +9,7 @@ import type { Principal } from '../../core/principal';
 import type { Verdict } from './rate-limit';
 import { isDashboardOnly, routeScope, type RouteDef } from './route';
 import { parseOrThrow } from '../../core/validate';
+import { checkSuccessAnswer } from './response-check';
 
 export const BODY_LIMIT = '1mb';
 
@@ -110,9 +111,11 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
       if (route.rateLimitTarget) await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict);
       const run = async () => {
         const result = await route.handler({ params, query, body, ctx, deps, principal } as never);
-        if (route.raw) return;
-        ctx.status = route.status ?? 200;
-        if (ctx.status !== 204) ctx.body = result;
+        if (!route.raw) {
+          ctx.status = route.status ?? 200;
+          if (ctx.status !== 204) ctx.body = result;
+        }
+        if (deps.config.VALIDATE_RESPONSES) checkSuccessAnswer(route, ctx);
       };
       if (route.idempotent && principal) {
         await withIdempotency(deps.db, ctx, `${principal.teamId}:${principal.credentialId}`, run);

@@ -16,6 +16,18 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
  */
 export type RouteAuth = 'public' | { scope: Scope; dashboardOnly?: boolean } | { dashboardOnly: true; scope?: Scope } | { staff: true };
 
+/** A success answer that is not JSON. */
+export interface RawResponse {
+  mediaType: string;
+  description: string;
+  /** The success status when it is not the route's `status` (a redirect: 302/303). */
+  status?: number;
+}
+
+export function isRawResponse(r: RouteDef['response']): r is RawResponse {
+  return !!r && typeof r === 'object' && 'mediaType' in r;
+}
+
 export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
@@ -49,8 +61,23 @@ export interface RouteDef<
   accepts?: Array<'json' | 'form'>;
   /** Success status; 204 sends no body. Default 200. */
   status?: number;
-  /** The success body, for the OpenAPI document (also on `raw` routes that answer JSON). */
-  response?: z.ZodType;
+  /**
+   * What a success answers: the zod schema of the JSON body (from the presenters), or a
+   * non-JSON answer (HTML page, redirect, iCalendar, image, script). Omitted only with status 204.
+   * The OpenAPI document shows it; the test app validates every real answer against it.
+   */
+  response?: z.ZodType | RawResponse;
+  /** A second media type of the same success answer (the no-JS form post gets HTML, JSON callers JSON). */
+  alternate?: RawResponse;
+  /**
+   * Hand-picked examples where a rule across fields (exactly one of…, variants) makes the example
+   * derived from the schema invalid. Checked against the schemas by test/docs/examples.test.ts.
+   */
+  examples?: { request?: unknown; response?: unknown; byStatus?: Record<number, unknown> };
+  /** Other statuses whose body is the declared response too (the health check's 503). */
+  alsoFor?: number[];
+  /** When the route answers 409, and why (the OpenAPI document lists it). */
+  conflict?: string;
   /**
    * Public routes: the per-IP bucket that counts them (api/http/rate-limit.ts, docs/decisions.md):
    * `public` (default), `pages` (HTML pages, feeds, docs: high), `availability`, `submit` (form

@@ -1,5 +1,5 @@
-import { oauthErrorSchema } from '../../api/http/openapi';
-import { availabilityResponse, bookResponse } from '../../api/routes/scheduling/calendar.schema';
+import { oauthErrorSchema } from '../../api/http/error-schemas';
+import { availabilityAnswer as availabilityResponse, bookingAnswer as bookResponse } from '../../api/routes/scheduling/schema';
 import { alwaysAvailable, dayFromNow, publishedEventType } from '../scheduling/helpers';
 import { http } from '../helpers/http';
 import { useApiWorld } from '../helpers/world';

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { checkLoginCsrf, setCookie, SESSION_COOKIE } from '../../../services/oauth/browser-session';
 import { decideAuthorize, loginReturn, sendPage, showAuthorize } from '../../../services/oauth/consent';
@@ -7,40 +6,7 @@ import { handleTokenRequest } from '../../../services/oauth/server';
 import { errorPage } from '../../../services/oauth/pages/pages';
 import { login, SESSION_TTL_MS } from '../../../services/sessions';
 import { ApiError } from '../../../core/errors';
-
-/** Form fields are checked by the OAuth handlers themselves, so errors come back in RFC 6749 form. */
-const formBody = z.record(z.string(), z.unknown());
-
-const field = (description: string) => z.string().optional().meta({ description });
-
-/** The token request (RFC 6749 §4.1.3, §6); the handler checks it and answers RFC 6749 errors. */
-const tokenBody = z.looseObject({
-  grant_type: z.string().optional().meta({ description: '`authorization_code` or `refresh_token`' }),
-  code: field('authorization_code: the code from the redirect'),
-  redirect_uri: field('authorization_code: the redirect URI of the authorize request'),
-  code_verifier: field('authorization_code: the PKCE verifier (S256)'),
-  refresh_token: field('refresh_token: the refresh token (rotates on every use)'),
-  client_id: field('client credentials, unless sent with HTTP Basic'),
-  client_secret: field('client credentials, unless sent with HTTP Basic'),
-  scope: field('space-separated scopes'),
-});
-
-const tokenResponse = z
-  .object({
-    access_token: z.string(),
-    token_type: z.string(),
-    expires_in: z.number().int(),
-    refresh_token: z.string().optional(),
-    scope: z.string().optional(),
-  })
-  .meta({ title: 'OAuth 2.0 token response (RFC 6749 §5.1)' });
-
-const revokeBody = z.looseObject({
-  token: field('the access or refresh token to revoke'),
-  token_type_hint: field('`access_token` or `refresh_token`'),
-  client_id: field('client credentials, unless sent with HTTP Basic'),
-  client_secret: field('client credentials, unless sent with HTTP Basic'),
-});
+import { formBody, revokeBody, tokenAnswer, tokenBody } from './schema';
 
 export const oauthFlowRoutes = [
   defineRoute({
@@ -50,6 +16,10 @@ export const oauthFlowRoutes = [
     summary: 'OAuth 2.0 authorization endpoint (code flow, PKCE S256): login page, then consent page',
     tags: ['oauth'],
     raw: true,
+    response: {
+      mediaType: 'text/html',
+      description: 'The sign-in page, then the consent page (HTML); errors redirect to the client with error=…',
+    },
     handler: ({ ctx, deps }) => showAuthorize(ctx, deps),
   }),
   defineRoute({
@@ -61,6 +31,11 @@ export const oauthFlowRoutes = [
     accepts: ['form'],
     body: formBody,
     raw: true,
+    response: {
+      mediaType: 'text/html',
+      status: 302,
+      description: "A redirect to the client's redirect_uri with code and state (or error=access_denied)",
+    },
     handler: ({ ctx, deps, body }) => decideAuthorize(ctx, deps, body),
   }),
   defineRoute({
@@ -72,6 +47,11 @@ export const oauthFlowRoutes = [
     accepts: ['form'],
     body: formBody,
     raw: true,
+    response: {
+      mediaType: 'text/html',
+      status: 303,
+      description: 'A redirect back to the consent page; the sign-in page again (401) on a wrong password',
+    },
     handler: async ({ ctx, deps, body }) => {
       const back = await loginReturn(ctx, deps, body.return_to);
       if (!back) return;
@@ -106,9 +86,9 @@ export const oauthFlowRoutes = [
     tags: ['oauth'],
     accepts: ['form'],
     body: tokenBody,
-    response: tokenResponse,
     errorShape: 'oauth',
     raw: true,
+    response: tokenAnswer,
     handler: ({ ctx, deps, body }) => handleTokenRequest(ctx, deps.db, body),
   }),
   defineRoute({
@@ -121,6 +101,7 @@ export const oauthFlowRoutes = [
     body: revokeBody,
     errorShape: 'oauth',
     raw: true,
+    response: { mediaType: 'text/plain', description: 'RFC 7009: 200 with an empty body, whether or not the token was valid' },
     handler: ({ ctx, deps, body }) => handleRevokeRequest(ctx, deps.db, body),
   }),
 ];

@@ -1,10 +1,18 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { availabilityA, availabilityB } from '../../../services/scheduling/availability';
 import { book } from '../../../services/scheduling/booking';
 import { renderFeed } from '../../../services/scheduling/feed';
-import { presentMeeting } from '../../../services/scheduling/present';
-import { availabilityQuery, availabilityResponse, bookBody, bookingTarget, bookResponse } from './calendar.schema';
+import { presentBookingA, presentMeeting } from '../../../services/scheduling/present';
+import {
+  availabilityAnswer,
+  availabilityQuery,
+  bookBody,
+  bookingAnswer,
+  feedParams,
+  isAvailabilityB,
+  isBookingB,
+  bookingTarget,
+} from './schema';
 
 const tags = ['calendar'];
 
@@ -17,9 +25,30 @@ export const calendarRoutes = [
     summary:
       'Free slots for the booking widget (variant A: user_id, team_id, date; variant B: event_type_id, start_date, end_date, timezone)',
     query: availabilityQuery,
-    response: availabilityResponse,
+    response: availabilityAnswer,
     rateLimit: 'availability',
-    handler: async ({ query, deps }) => ('start_date' in query ? availabilityB(deps.db, query) : availabilityA(deps.db, query)),
+    handler: ({ query, deps }) => {
+      if (isAvailabilityB(query) && 'start_date' in query) {
+        return availabilityB(deps, {
+          eventTypeId: query.event_type_id,
+          startDate: query.start_date,
+          endDate: query.end_date,
+          timezone: query.timezone,
+        });
+      }
+      if ('user_id' in query) {
+        return availabilityA(deps, {
+          userId: query.user_id,
+          teamId: query.team_id,
+          date: query.date,
+          duration: query.duration,
+          timezone: query.timezone,
+          eventTypeId: query.event_type_id,
+          pageId: query.scheduling_page_id,
+        });
+      }
+      throw new Error('unreachable: the query parsed as neither variant');
+    },
   }),
   defineRoute({
     method: 'post',
@@ -29,12 +58,12 @@ export const calendarRoutes = [
     status: 201,
     summary: 'Book a slot (variant A answers {success, meeting, event, meeting_link}; variant B {data: meeting}); a taken slot gets 409',
     body: bookBody,
-    response: bookResponse,
+    response: bookingAnswer,
     rateLimit: 'submit',
     rateLimitTarget: ({ body }) => bookingTarget(body),
-    handler: async ({ body, deps }) => {
-      if ('start_time' in body) {
-        const b = body;
+    conflict: '`slot_unavailable`: the slot was taken meanwhile (no host is free at that time)',
+    handler: async ({ body: b, deps }) => {
+      if (isBookingB(b) && 'start_time' in b) {
         const { meeting } = await book(deps, {
           eventTypeId: b.event_type_id,
           start: Date.parse(b.start_time),
@@ -50,52 +79,28 @@ export const calendarRoutes = [
         });
         return { data: presentMeeting(meeting) };
       }
-      const a = body;
-      const lead = a.lead_capture_data ?? {};
+      if (!('start' in b)) throw new Error('unreachable: the body parsed as neither variant');
+      const lead = b.lead_capture_data ?? {};
       const phone = typeof lead.phone === 'string' ? lead.phone.slice(0, 40) : undefined;
       const { meeting, event } = await book(deps, {
-        teamId: a.team_id,
-        userId: a.user_id,
-        eventTypeId: a.event_type_id,
-        pageId: a.scheduling_page_id,
-        start: Date.parse(a.start),
-        end: Date.parse(a.end),
-        attendeeEmail: a.attendee_email,
-        attendeeName: a.attendee_name,
+        teamId: b.team_id,
+        userId: b.user_id,
+        eventTypeId: b.event_type_id,
+        pageId: b.scheduling_page_id,
+        start: Date.parse(b.start),
+        end: Date.parse(b.end),
+        attendeeEmail: b.attendee_email,
+        attendeeName: b.attendee_name,
         attendeePhone: phone,
-        title: a.title,
-        description: a.description,
-        timezone: a.timezone ?? 'UTC',
-        guests: a.guests ?? [],
-        notes: a.notes,
-        fieldValues: { ...lead, ...(a.custom_fields ?? {}) },
-        contactCustomFields: a.custom_fields,
+        title: b.title,
+        description: b.description,
+        timezone: b.timezone ?? 'UTC',
+        guests: b.guests ?? [],
+        notes: b.notes,
+        fieldValues: { ...lead, ...(b.custom_fields ?? {}) },
+        contactCustomFields: b.custom_fields,
       });
-      const m = presentMeeting(meeting);
-      return {
-        success: true,
-        meeting: {
-          id: m.id,
-          event_type_id: m.event_type_id,
-          scheduling_page_id: m.scheduling_page_id,
-          host_user_id: m.host_user_id,
-          contact_id: m.contact_id,
-          start_time: m.start_time,
-          end_time: m.end_time,
-          status: m.status,
-          meeting_link: m.meeting_link,
-          timezone: m.timezone,
-          created_at: m.created_at,
-        },
-        event: {
-          id: event.id,
-          summary: event.summary,
-          start: new Date(event.start_time).toISOString(),
-          end: new Date(event.end_time).toISOString(),
-          htmlLink: `${deps.config.baseUrl}/api/v1/meetings/${m.id}`,
-        },
-        meeting_link: m.meeting_link,
-      };
+      return presentBookingA(meeting, event, deps.config.baseUrl);
     },
   }),
   defineRoute({
@@ -106,13 +111,8 @@ export const calendarRoutes = [
     raw: true,
     rateLimit: 'pages',
     summary: "A host's iCalendar feed at its secret URL",
-    params: z.strictObject({
-      token: z
-        .string()
-        .min(8)
-        .max(200)
-        .regex(/^[A-Za-z0-9_.-]+$/),
-    }),
+    params: feedParams,
+    response: { mediaType: 'text/calendar', description: 'The iCalendar (RFC 5545) feed of the host’s meetings' },
     handler: async ({ params, ctx, deps }) => {
       ctx.set('Content-Type', 'text/calendar; charset=utf-8');
       ctx.set('Cache-Control', 'private, max-age=300');

@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { defineRoute } from '../http/route';
+import { defineRoute } from '../../http/route';
 import {
   ACCOUNT_PAGE_CSP,
   confirmEmailPage,
@@ -11,15 +10,13 @@ import {
   invitationPage,
   passwordChangedPage,
   resetPasswordPage,
-} from '../pages/accounts';
-import { acceptInvitation, invitationView } from '../../services/accounts/accept-invitation';
-import { resetPassword, resetTarget } from '../../services/accounts/password-reset';
-import { confirmEmailChange, emailChangeTarget } from '../../services/accounts/profile';
+} from '../../pages/accounts';
+import { acceptInvitation, invitationView } from '../../../services/accounts/accept-invitation';
+import { resetPassword, resetTarget } from '../../../services/accounts/password-reset';
+import { confirmEmailChange, emailChangeTarget } from '../../../services/accounts/profile';
+import { emptyForm, invitationForm, pageAnswer, resetForm, tokenParams as params } from './schema';
 
 const tags = ['accounts (public pages)'];
-// Any string: a malformed link gets the same "not valid" page as an unknown one.
-const params = z.strictObject({ token: z.string().max(200) });
-const formText = z.string().max(2000).optional();
 
 /** The token is in the address: keep it out of caches and Referer headers. */
 function html(ctx: Context, status: number, body: string): void {
@@ -41,6 +38,7 @@ export const accountPageRoutes = [
     tags,
     params,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
       const view = await invitationView(deps, params.token);
       if (!view) return html(ctx, 404, invalidLinkPage());
@@ -55,8 +53,9 @@ export const accountPageRoutes = [
     tags,
     params,
     accepts: ['form'],
-    body: z.strictObject({ name: formText, password: formText, password_confirm: formText }),
+    body: invitationForm,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params, body }) => {
       const view = await invitationView(deps, params.token);
       if (!view) return html(ctx, 404, invalidLinkPage());
@@ -79,6 +78,7 @@ export const accountPageRoutes = [
     tags,
     params,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
       const target = await resetTarget(deps, params.token);
       if (!target) return html(ctx, 404, invalidLinkPage());
@@ -93,8 +93,9 @@ export const accountPageRoutes = [
     tags,
     params,
     accepts: ['form'],
-    body: z.strictObject({ password: formText, password_confirm: formText }),
+    body: resetForm,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params, body }) => {
       const target = await resetTarget(deps, params.token);
       if (!target) return html(ctx, 404, invalidLinkPage());
@@ -116,6 +117,7 @@ export const accountPageRoutes = [
     tags,
     params,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
       const target = await emailChangeTarget(deps, params.token);
       if (!target) return html(ctx, 404, invalidLinkPage());
@@ -130,8 +132,9 @@ export const accountPageRoutes = [
     tags,
     params,
     accepts: ['form'],
-    body: z.strictObject({}),
+    body: emptyForm,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
       const out = await confirmEmailChange(deps, params.token);
       if (out.ok) return html(ctx, 200, emailConfirmedPage(out.email));
