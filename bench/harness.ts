@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -8,6 +10,7 @@ import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { createApp } from '../api/app';
 import { buildAppDeps } from '../api/build-deps';
 import type { AppDeps } from '../api/deps';
@@ -22,6 +25,7 @@ import { ensureEmbeddedPostgres } from '../db/embedded';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { findTemporalCli } from '../temporal/binaries';
+import { DEV_SERVER_SQLITE_ARGS } from '../temporal/dev-server';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
@@ -101,6 +105,32 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
 }
 
 /**
+ * Which store the bench's Temporal dev server uses: `sqlite`, the file with the settings `npm run
+ * dev` uses (the default: what users run), or `memory` (BENCH_TEMPORAL=memory).
+ */
+export const BENCH_TEMPORAL_STORE: 'sqlite' | 'memory' = process.env.BENCH_TEMPORAL === 'memory' ? 'memory' : 'sqlite';
+
+/** A Temporal dev server (the real CLI) with our search attributes, on a fresh SQLite file or in memory. */
+export async function startDevServer(store: 'sqlite' | 'memory'): Promise<TestWorkflowEnvironment> {
+  let dir: string | undefined;
+  if (store === 'sqlite') dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fss-bench-temporal-'));
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli() },
+      searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((n) => ({ name: n, type: 'KEYWORD' })) as never,
+      ...(dir ? { dbFilename: path.join(dir, 'temporal.sqlite') } : {}),
+      extraArgs: ['--log-level', 'error', ...(dir ? DEV_SERVER_SQLITE_ARGS : [])],
+    },
+  });
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    await teardown();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return env;
+}
+
+/**
  * A fresh database on the embedded Postgres (or DATABASE_URL's server), the real API on a real
  * port, a team with an all-scopes key, and optionally a Temporal dev server with a real worker.
  */
@@ -150,20 +180,18 @@ export async function startBenchEnv(
       logger: new DefaultLogger('WARN'),
       telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
     });
-    const env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: { type: 'existing-path', path: findTemporalCli() },
-        searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((n) => ({ name: n, type: 'KEYWORD' })) as never,
-        extraArgs: ['--log-level', 'error'],
-      },
-    });
+    const env = await startDevServer(BENCH_TEMPORAL_STORE);
     stops.unshift(() => env.teardown());
     // As in bin/worker.ts: the worker's outbox client shares its connection (eager starts).
     const workerClient = new Client({ connection: env.nativeConnection as NativeConnection });
     const outbox = new OutboxStarter(db, async () => workerClient, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, {
       eager: true,
+      leaseMs: config.OUTBOX_LEASE_MS,
     });
     const activityDeps: ActivityDeps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
+    // As bin/worker.ts: the relay makes a webhook's first attempt (BENCH_WEBHOOK_FIRST_ATTEMPT=workflow: the old path).
+    if (process.env.BENCH_WEBHOOK_FIRST_ATTEMPT !== 'workflow')
+      outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt(activityDeps));
     const worker = await Worker.create({
       connection: env.nativeConnection as NativeConnection,
       taskQueue: config.TEMPORAL_TASK_QUEUE,

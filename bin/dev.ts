@@ -295,6 +295,12 @@ async function startTemporal(dataDir: string): Promise<{ address: string; uiPort
     String(uiPort),
     '--db-filename',
     path.join(dataDir, 'temporal.sqlite'),
+    // WAL and synchronous=normal: about 2x the workflows/s of the default rollback journal
+    // (docs/decisions.md "The Temporal dev server"; temporal/dev-server.ts holds the same list).
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
     '--namespace',
     'default',
     '--log-level',

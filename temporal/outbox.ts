@@ -4,6 +4,7 @@ import type { Db, Executor } from '../db/knex';
 import { logger } from '../core/logger';
 import type * as workflows from '../workflows';
 import { toTypedSearchAttributes, type SearchAttributeName } from './search-attributes';
+import { DoneMarker, type DirectHandler } from './outbox-direct';
 
 /** The worker's workflows, by name (type only: nothing of the worker is loaded here). */
 type Workflows = typeof workflows;
@@ -38,6 +39,8 @@ interface OutboxRow {
   search_attributes: Record<string, string>;
   memo: Record<string, unknown>;
   start_at: Date | null;
+  leases: number;
+  relayed_at: Date | null;
 }
 
 function outboxRow(start: WorkflowStart, defaultTaskQueue: string) {
@@ -81,6 +84,10 @@ export interface OutboxStarterOptions {
   kick?: 'start' | 'notify';
   /** Ask for eager workflow start: the client shares the worker's connection (worker process only). */
   eager?: boolean;
+  /** How long the relay leases a row it handles itself (config OUTBOX_LEASE_MS; default 30 s). */
+  leaseMs?: number;
+  /** Rows handled by direct handlers at once in this process (default 1,000). */
+  directWindow?: number;
 }
 
 /**
@@ -94,6 +101,22 @@ export class OutboxStarter {
   fastPath = true;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly direct = new Map<string, DirectHandler>();
+  private directInFlight = 0;
+  private directWasFull = false;
+  private readonly directSettled: Array<() => void> = [];
+  /** Called when direct handling has room again after the window was full (the relay loop wakes). */
+  onDirectRoom?: () => void;
+  private readonly done = new DoneMarker(async (pairs) => {
+    try {
+      await this.db('outbox')
+        .whereIn(['id', 'leases'], pairs)
+        .whereNull('started_at')
+        .update({ started_at: this.db.fn.now(), lease_until: null });
+    } catch (err) {
+      logger.warn({ err }, 'outbox: marking relayed rows failed; their leases will expire');
+    }
+  });
 
   /**
    * `maxConcurrentStarts` bounds the start RPCs in flight from this process (fast path and relay
@@ -108,6 +131,29 @@ export class OutboxStarter {
     readonly maxConcurrentStarts = 4,
     private readonly opts: OutboxStarterOptions = {},
   ) {}
+
+  private get leaseMs(): number {
+    return this.opts.leaseMs ?? 30_000;
+  }
+
+  private get directWindow(): number {
+    return this.opts.directWindow ?? 1000;
+  }
+
+  /**
+   * Let the relay handle rows of this workflow type itself (outbox-direct.ts): the worker
+   * registers the webhook delivery's first attempt here. The API's own starts (OUTBOX_STARTS_FROM
+   * =api) do not see handlers: such rows then start their workflow as before.
+   */
+  setDirect(workflowType: WorkflowName, handler: DirectHandler): void {
+    this.direct.set(workflowType, handler);
+  }
+
+  /** Wait until the rows this process is handling directly are finished (graceful shutdown). */
+  async drainDirect(): Promise<void> {
+    while (this.directInFlight > 0) await new Promise<void>((resolve) => this.directSettled.push(resolve));
+    await this.done.flush();
+  }
 
   /**
    * Start these rows soon, without waiting; failures are left to the relay. Ids queue up in the
@@ -137,8 +183,17 @@ export class OutboxStarter {
     while (this.queue.length > 0) {
       const chunk = this.queue.splice(0, 200);
       try {
-        await this.db.transaction((trx) =>
-          this.startRows(trx('outbox').whereIn('id', chunk).whereNull('started_at').forUpdate().skipLocked(), trx),
+        await this.db.transaction(async (trx) =>
+          this.startRows(
+            await trx('outbox')
+              .whereIn('id', chunk)
+              .whereNull('started_at')
+              .where((w) => w.whereNull('lease_until').orWhere('lease_until', '<', trx.fn.now()))
+              .forUpdate()
+              .skipLocked()
+              .select('*'),
+            trx,
+          ),
         );
       } catch (err) {
         logger.warn({ err }, 'outbox fast path failed; the relay will retry');
@@ -161,18 +216,84 @@ export class OutboxStarter {
     }
   }
 
-  /** One relay pass over rows older than `minAgeMs`. Returns how many were started. */
+  /**
+   * One relay pass over rows older than `minAgeMs`: starts their workflows, and leases the rows
+   * that a direct handler takes (handled after the commit, without waiting). Returns how many
+   * rows it started or leased.
+   */
   async relay(minAgeMs = 2000, batch = 200): Promise<number> {
-    return this.db.transaction(async (trx) => {
-      const q = trx('outbox').whereNull('started_at');
+    const types = [...this.direct.keys()];
+    const room = this.directWindow - this.directInFlight;
+    let leased: OutboxRow[] = [];
+    const started = await this.db.transaction(async (trx) => {
+      const q = trx('outbox')
+        .whereNull('started_at')
+        .where((w) => w.whereNull('lease_until').orWhere('lease_until', '<', trx.fn.now()));
       if (minAgeMs > 0) q.where('created_at', '<', new Date(Date.now() - minAgeMs));
+      if (types.length > 0 && room <= 0) q.whereNot((w) => w.whereIn('workflow_type', types).whereNull('relayed_at'));
       // Rows that failed before go last: a few that can never start must not hold up new ones.
       q.orderBy([{ column: 'attempts' }, { column: 'id' }])
         .limit(batch)
         .forUpdate()
         .skipLocked();
-      return this.startRows(q, trx);
+      const rows: OutboxRow[] = await q.select('*');
+      const isDirect = (r: OutboxRow) => this.direct.has(r.workflow_type) && r.relayed_at === null;
+      const direct = rows.filter(isDirect).slice(0, Math.max(0, room));
+      if (direct.length > 0) {
+        const leases: Array<{ id: string | number; leases: number }> = await trx('outbox')
+          .whereIn(
+            'id',
+            direct.map((r) => r.id),
+          )
+          .update({ lease_until: trx.raw(`now() + ? * interval '1 millisecond'`, [this.leaseMs]), leases: trx.raw('leases + 1') })
+          .returning(['id', 'leases']);
+        const byId = new Map(leases.map((l) => [Number(l.id), l.leases]));
+        leased = direct.map((r) => ({ ...r, id: Number(r.id), leases: byId.get(Number(r.id)) ?? r.leases + 1 }));
+      }
+      if (types.length > 0 && rows.filter(isDirect).length > direct.length) this.directWasFull = true;
+      return this.startRows(
+        rows.filter((r) => !isDirect(r)),
+        trx,
+      );
     });
+    for (const row of leased) this.handleDirect(row);
+    return started + leased.length;
+  }
+
+  /** Run a leased row's handler, then mark it done or start its workflow (never throws). */
+  private handleDirect(row: OutboxRow): void {
+    const handler = this.direct.get(row.workflow_type)!;
+    this.directInFlight++;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), Math.max(1000, this.leaseMs - 3000));
+    void (async () => {
+      try {
+        const outcome = await handler({ id: row.id, workflowId: row.workflow_id, args: row.args, lease: row.leases, signal: abort.signal });
+        if ('done' in outcome) return this.done.add(row.id, row.leases);
+        // The direct part is over: what is left is an ordinary start, with the handler's arguments.
+        const n = await this.db('outbox')
+          .where({ id: row.id, leases: row.leases })
+          .whereNull('started_at')
+          .update({ args: JSON.stringify(outcome.start), relayed_at: this.db.fn.now(), lease_until: null });
+        if (n === 0) return; // leased again by another relay meanwhile: it takes over
+        const result = await this.startOne(await this.client(), { ...row, args: outcome.start });
+        if (result === true) await this.db('outbox').where({ id: row.id }).update({ started_at: this.db.fn.now() });
+        else
+          await this.db('outbox')
+            .where({ id: row.id })
+            .update({ attempts: this.db.raw('attempts + 1'), last_error: result });
+      } catch (err) {
+        logger.warn({ err, outboxId: row.id }, 'outbox: direct handling failed; the lease will expire and the relay retries');
+      } finally {
+        clearTimeout(timer);
+        this.directInFlight--;
+        for (const resolve of this.directSettled.splice(0)) resolve();
+        if (this.directWasFull && this.directInFlight <= this.directWindow / 2) {
+          this.directWasFull = false;
+          this.onDirectRoom?.();
+        }
+      }
+    })();
   }
 
   private async slot(): Promise<void> {
@@ -217,8 +338,7 @@ export class OutboxStarter {
    * Start the rows with at most `maxConcurrentStarts` RPCs in flight; started rows are marked in
    * batches (one UPDATE per 200), failed ones get their error and an attempt more.
    */
-  private async startRows(query: ReturnType<Db>, trx: Executor = this.db): Promise<number> {
-    const rows: OutboxRow[] = await query.select('*');
+  private async startRows(rows: OutboxRow[], trx: Executor = this.db): Promise<number> {
     if (rows.length === 0) return 0;
     const client = await this.client();
     let started = 0;

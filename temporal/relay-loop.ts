@@ -28,6 +28,11 @@ export async function startRelayLoop(outbox: OutboxStarter, opts: RelayLoopOptio
     woken = true;
     wake?.();
   });
+  // Rows handled directly (a webhook's first attempt) fill a window; room in it wakes the loop.
+  outbox.onDirectRoom = () => {
+    woken = true;
+    wake?.();
+  };
   try {
     await listener.connect();
     await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
@@ -65,6 +70,7 @@ export async function startRelayLoop(outbox: OutboxStarter, opts: RelayLoopOptio
         stopping = true;
         wake?.();
         await loop;
+        await outbox.drainDirect(); // attempts under way finish (their leases need not expire)
         await listener.end().catch(() => undefined);
       })();
       return stopped;
