@@ -297,15 +297,21 @@ function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: num
  * The baseline every figure is compared with: a bare Koa handler doing one `select 1` on a pool
  * of the same size, in its own process like the API, measured in the same run.
  */
-export async function baseline(env: BenchEnv, duration = 8, kind: 'select1' | 'user' = 'select1'): Promise<LoadResult> {
+export async function baseline(
+  env: BenchEnv,
+  duration = 8,
+  kind: 'select1' | 'user' | 'submission' = 'select1',
+  opts: { env?: Record<string, string>; load?: Partial<Parameters<typeof load>[0]>; path?: string } = {},
+): Promise<LoadResult> {
   const server = await startProcess('bench/baseline-server.ts', {
     ...benchProcessEnv(env.deps.config),
     BASELINE: kind,
     USER_ID: env.team.userId,
     TEAM_ID: env.team.teamId,
+    ...opts.env,
   });
   try {
-    return await load({ url: `${server.url}/`, duration });
+    return await load({ url: `${server.url}${opts.path ?? '/'}`, duration, ...opts.load });
   } finally {
     await server.stop();
   }

@@ -86,7 +86,10 @@ export interface OutboxStarterOptions {
   eager?: boolean;
   /** How long the relay leases a row it handles itself (config OUTBOX_LEASE_MS; default 30 s). */
   leaseMs?: number;
-  /** Rows handled by direct handlers at once in this process (default 1,000). */
+  /**
+   * Rows handled by direct handlers at once in this process (default 256): leased rows beyond
+   * what the endpoints can take only wait in memory (and may throttle into workflows).
+   */
   directWindow?: number;
 }
 
@@ -137,7 +140,7 @@ export class OutboxStarter {
   }
 
   private get directWindow(): number {
-    return this.opts.directWindow ?? 1000;
+    return this.opts.directWindow ?? 256;
   }
 
   /**

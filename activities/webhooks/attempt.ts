@@ -19,6 +19,8 @@ export interface AttemptInput extends ScheduleInput {
   /** Unique per attempt: `<workflow id>:<n>` (workflow), `<workflow id>:relay-<lease>` (relay). */
   attemptKey: string;
   trigger: string;
+  /** The delivery's subscription, when the caller knows it: the attempt then queues before any read. */
+  subscriptionId?: string;
 }
 
 export interface AttemptResult {
@@ -50,6 +52,8 @@ interface DeliveryJoin {
   previous_secret_expires_at: Date | null;
   /** An attempt row under this attempt key exists already (a replay after a lost worker). */
   replayed?: boolean;
+  /** The endpoint slot was taken by the load itself. */
+  slot?: boolean;
 }
 
 const errorText = (err: unknown) => {
@@ -66,10 +70,16 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
   const { db, config } = deps;
   const gate = new EndpointGate(config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_WAIT_MS);
 
-  /** The delivery and its subscription (and, given an attempt key, whether that attempt exists) in one query. */
-  async function load(deliveryId: string, attemptKey?: string): Promise<DeliveryJoin | undefined> {
+  /**
+   * The delivery and its subscription (and, given an attempt key, whether that attempt exists) in
+   * one query; with `takeSlot`, the same statement also tries to take the endpoint's Postgres slot
+   * under the attempt key (`slot`), saving a round trip in the common case.
+   */
+  async function load(deliveryId: string, attemptKey?: string, takeSlot = false): Promise<DeliveryJoin | undefined> {
     const q = db('webhook_deliveries as d').join('webhook_subscriptions as s', 's.id', 'd.subscription_id').where('d.id', deliveryId);
     if (attemptKey) q.select(db.raw('exists (select 1 from webhook_attempts a where a.attempt_key = ?) as replayed', [attemptKey]));
+    if (attemptKey && takeSlot)
+      q.select(db.raw('webhook_acquire_slot(s.id, ?, ?, ?) as slot', [attemptKey, config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, LEASE_MS]));
     return q.first(
       'd.id',
       'd.team_id',
@@ -171,7 +181,30 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
    * lost instead of sending again.
    */
   async function attempt(input: AttemptInput, opts: AttemptOptions = {}): Promise<AttemptResult> {
-    const d = await load(input.deliveryId, input.attemptKey);
+    const throttled: AttemptResult = { outcome: 'throttled', nextDelayMs: null };
+    // Known endpoint (the relay's attempts): queue first, so that a burst waiting in line holds
+    // no database connection; the delivery is read once its turn has come.
+    if (input.subscriptionId) {
+      const r = await gate.run(
+        input.subscriptionId,
+        async () => {
+          const d = await prepare(input, true);
+          return 'outcome' in d ? d : inSlot(d, input, opts);
+        },
+        opts.queueWaitMs,
+      );
+      return r ?? throttled;
+    }
+    const d = await prepare(input);
+    if ('outcome' in d) return d;
+    return (await gate.run(d.subscription_id, () => inSlot(d, input, opts), opts.queueWaitMs)) ?? throttled;
+  }
+
+  /** Read the delivery; answer at once when there is nothing to send (or the key is a replay). */
+  async function prepare(input: AttemptInput, takeSlot = false): Promise<DeliveryJoin | AttemptResult> {
+    const d = await load(input.deliveryId, input.attemptKey, takeSlot);
+    if (d?.slot && (d.status !== 'pending' || d.sub_status !== 'active' || d.replayed))
+      await releaseSlot(db, d.subscription_id, input.attemptKey); // taken for nothing
     if (!d || d.status !== 'pending') return { outcome: 'stopped', nextDelayMs: null };
     if (d.sub_status !== 'active') {
       await db('webhook_deliveries')
@@ -180,22 +213,22 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
       return { outcome: 'stopped', nextDelayMs: null };
     }
     if (d.replayed) return finishLost({ ...input, error: 'the worker was lost' });
-    const attempted = await gate.run(
-      d.subscription_id,
-      async (): Promise<AttemptResult | null> => {
-        if (!(await waitForSlot(d.subscription_id, input.attemptKey, opts.signal))) return null;
-        try {
-          const attemptNumber = await openAttempt(db, d, input.attemptKey, input.trigger, input.nowMs);
-          const o = await send(d, opts.signal);
-          const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input);
-          return { outcome: o.outcome, nextDelayMs, attemptNumber };
-        } finally {
-          await releaseSlot(db, d.subscription_id, input.attemptKey);
-        }
-      },
-      opts.queueWaitMs,
-    );
-    return attempted ?? { outcome: 'throttled', nextDelayMs: null };
+    return d;
+  }
+
+  /** Holding this worker's endpoint slot: take the Postgres lease, then open, send and close the attempt. */
+  async function inSlot(d: DeliveryJoin, input: AttemptInput, opts: AttemptOptions): Promise<AttemptResult | null> {
+    if (!d.slot && !(await waitForSlot(d.subscription_id, input.attemptKey, opts.signal))) return null;
+    let closed = false;
+    try {
+      const attemptNumber = await openAttempt(db, d, input.attemptKey, input.trigger, input.nowMs);
+      const o = await send(d, opts.signal);
+      const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input); // releases the slot too
+      closed = true;
+      return { outcome: o.outcome, nextDelayMs, attemptNumber };
+    } finally {
+      if (!closed) await releaseSlot(db, d.subscription_id, input.attemptKey);
+    }
   }
 
   return { attempt, finishLost };

@@ -40,6 +40,7 @@ export function webhookFirstAttempt(deps: Pick<ActivityDeps, 'db' | 'config'>): 
     const r = await attempts.attempt(
       {
         deliveryId: input.deliveryId,
+        subscriptionId: input.subscriptionId,
         attemptKey: `${prefix}${row.lease}`,
         trigger: input.trigger === 'manual' ? 'manual' : 'scheduled',
         nowMs,
