@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
@@ -45,6 +46,10 @@ export interface BenchEnv {
   databaseUrl: string;
   /** The API in its own process (bin/api.ts), as deployed: measure this one. */
   baseUrl: string;
+  /** Every API process (BENCH_PROCESSES=n starts n; baseUrl is the first). */
+  apiUrls: string[];
+  /** Worker processes (bin/worker.ts) when BENCH_PROCESSES is set; else the worker runs in this process. */
+  workerProcesses: number;
   /** The same app inside the bench process, on the same database (for set-up calls). */
   inProcessUrl: string;
   deps: AppDeps;
@@ -95,6 +100,39 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * BENCH_PROCESSES=n: n API processes and n worker processes (bin/worker.ts, each with its relay
+ * loop) against the one Postgres and the one Temporal server, instead of one API process and the
+ * worker inside the bench process.
+ */
+export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? 0);
+
+/** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
+async function startWorkerProcess(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', 'bin/worker.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const rl = readline.createInterface({ input: child.stdout! });
+    rl.on('line', (line) => {
+      if (line.includes('worker running')) resolve();
+      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(`[worker ${child.pid}] ${line.slice(0, 400)}\n`);
+    });
+    child.once('exit', (code) => reject(new Error(`bin/worker.ts exited during start-up (${code})`)));
+  });
+  return {
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -199,13 +237,25 @@ export async function startBenchEnv(
       activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
       maxConcurrentActivityTaskExecutions: 200,
     });
-    const running = worker.run();
-    const relay = await startRelayLoop(outbox, { databaseUrl, minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000, idleMs: 1000 });
-    stops.unshift(() => relay.stop());
-    stops.unshift(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
-      await running;
-    });
+    if (BENCH_PROCESSES > 0) {
+      // The worker processes do the work; this in-process worker is created but never run.
+      for (let i = 0; i < BENCH_PROCESSES; i++) {
+        const w = await startWorkerProcess({ ...benchProcessEnv(config), TEMPORAL_ADDRESS: env.address });
+        stops.unshift(() => w.stop());
+      }
+    } else {
+      const running = worker.run();
+      const relay = await startRelayLoop(outbox, {
+        databaseUrl,
+        minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000,
+        idleMs: 1000,
+      });
+      stops.unshift(() => relay.stop());
+      stops.unshift(async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
+        await running;
+      });
+    }
     temporal = { client: env.client, env, worker };
   }
 
@@ -223,12 +273,16 @@ export async function startBenchEnv(
   deps.config.baseUrl = baseUrl;
   stops.unshift(() => new Promise<void>((r) => server.close(() => r())));
 
-  // The API under measurement runs as it is deployed: bin/api.ts in its own process.
-  const api = await startProcess('bin/api.ts', {
-    ...benchProcessEnv(config),
-    ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}),
-  });
-  stops.unshift(() => api.stop());
+  // The API under measurement runs as it is deployed: bin/api.ts in its own process (or several).
+  const apiUrls: string[] = [];
+  for (let i = 0; i < Math.max(1, BENCH_PROCESSES); i++) {
+    const api = await startProcess('bin/api.ts', {
+      ...benchProcessEnv(config),
+      ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}),
+    });
+    stops.unshift(() => api.stop());
+    apiUrls.push(api.url);
+  }
 
   const team = await db.transaction(async (trx) => {
     const { teamId, user } = await createTeamWithOwner(trx, {
@@ -245,7 +299,9 @@ export async function startBenchEnv(
   return {
     db,
     databaseUrl,
-    baseUrl: api.url,
+    baseUrl: apiUrls[0],
+    apiUrls,
+    workerProcesses: temporal ? BENCH_PROCESSES : 0,
     inProcessUrl: baseUrl,
     deps,
     team,
