@@ -52,7 +52,7 @@ interface DeliveryJoin {
   previous_secret_expires_at: Date | null;
   /** An attempt row under this attempt key exists already (a replay after a lost worker). */
   replayed?: boolean;
-  /** The endpoint slot was taken by the load itself. */
+  /** The endpoint slot was taken (and the attempt opened) by the load itself (loadAndOpen). */
   slot?: boolean;
 }
 
@@ -70,16 +70,10 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
   const { db, config } = deps;
   const gate = new EndpointGate(config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_WAIT_MS);
 
-  /**
-   * The delivery and its subscription (and, given an attempt key, whether that attempt exists) in
-   * one query; with `takeSlot`, the same statement also tries to take the endpoint's Postgres slot
-   * under the attempt key (`slot`), saving a round trip in the common case.
-   */
-  async function load(deliveryId: string, attemptKey?: string, takeSlot = false): Promise<DeliveryJoin | undefined> {
+  /** The delivery and its subscription (and, given an attempt key, whether that attempt exists) in one query. */
+  async function load(deliveryId: string, attemptKey?: string): Promise<DeliveryJoin | undefined> {
     const q = db('webhook_deliveries as d').join('webhook_subscriptions as s', 's.id', 'd.subscription_id').where('d.id', deliveryId);
     if (attemptKey) q.select(db.raw('exists (select 1 from webhook_attempts a where a.attempt_key = ?) as replayed', [attemptKey]));
-    if (attemptKey && takeSlot)
-      q.select(db.raw('webhook_acquire_slot(s.id, ?, ?, ?) as slot', [attemptKey, config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, LEASE_MS]));
     return q.first(
       'd.id',
       'd.team_id',
@@ -93,6 +87,48 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
       's.previous_secret',
       's.previous_secret_expires_at',
     );
+  }
+
+  /**
+   * The common case of a queued attempt in one statement: read the delivery and its subscription,
+   * and when there is something to send, take the endpoint's Postgres slot and open the attempt
+   * row (counted on the delivery). `slot` and `attempt_number` say how far it got.
+   */
+  async function loadAndOpen(input: AttemptInput): Promise<(DeliveryJoin & { attempt_number: number | null }) | undefined> {
+    const r = await db.raw(
+      `with j as materialized (
+         select d.id, d.team_id, d.subscription_id, d.event_type, d.body, d.status, s.url, s.status as sub_status, s.secret,
+                s.previous_secret, s.previous_secret_expires_at,
+                exists (select 1 from webhook_attempts a where a.attempt_key = ?) as replayed
+           from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+          where d.id = ?
+       ), k as materialized (
+         select j.*, case when j.status = 'pending' and j.sub_status = 'active' and not j.replayed
+                          then webhook_acquire_slot(j.subscription_id, ?, ?, ?) else false end as slot
+           from j
+       ), o as (
+         update webhook_deliveries w set attempt_count = w.attempt_count + 1, last_attempt_at = ?, updated_at = now()
+           from k where w.id = k.id and k.slot
+         returning w.attempt_count
+       ), ins as (
+         insert into webhook_attempts (team_id, delivery_id, attempt_number, attempt_key, trigger, attempted_at)
+         select k.team_id, k.id, o.attempt_count, ?, ?, ? from k, o
+         returning attempt_number
+       )
+       select k.*, (select attempt_number from ins) as attempt_number from k`,
+      [
+        input.attemptKey,
+        input.deliveryId,
+        input.attemptKey,
+        config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+        LEASE_MS,
+        new Date(input.nowMs),
+        input.attemptKey,
+        input.trigger,
+        new Date(input.nowMs),
+      ],
+    );
+    return r.rows[0];
   }
 
   async function send(d: DeliveryJoin, signal?: AbortSignal): Promise<AttemptOutcome> {
@@ -189,7 +225,7 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
         input.subscriptionId,
         async () => {
           const d = await prepare(input, true);
-          return 'outcome' in d ? d : inSlot(d, input, opts);
+          return 'outcome' in d ? d : inSlot(d, input, opts, d.attempt_number ?? undefined);
         },
         opts.queueWaitMs,
       );
@@ -201,10 +237,8 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
   }
 
   /** Read the delivery; answer at once when there is nothing to send (or the key is a replay). */
-  async function prepare(input: AttemptInput, takeSlot = false): Promise<DeliveryJoin | AttemptResult> {
-    const d = await load(input.deliveryId, input.attemptKey, takeSlot);
-    if (d?.slot && (d.status !== 'pending' || d.sub_status !== 'active' || d.replayed))
-      await releaseSlot(db, d.subscription_id, input.attemptKey); // taken for nothing
+  async function prepare(input: AttemptInput, open = false): Promise<(DeliveryJoin & { attempt_number?: number | null }) | AttemptResult> {
+    const d = open ? await loadAndOpen(input) : await load(input.deliveryId, input.attemptKey);
     if (!d || d.status !== 'pending') return { outcome: 'stopped', nextDelayMs: null };
     if (d.sub_status !== 'active') {
       await db('webhook_deliveries')
@@ -217,11 +251,11 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
   }
 
   /** Holding this worker's endpoint slot: take the Postgres lease, then open, send and close the attempt. */
-  async function inSlot(d: DeliveryJoin, input: AttemptInput, opts: AttemptOptions): Promise<AttemptResult | null> {
+  async function inSlot(d: DeliveryJoin, input: AttemptInput, opts: AttemptOptions, opened?: number): Promise<AttemptResult | null> {
     if (!d.slot && !(await waitForSlot(d.subscription_id, input.attemptKey, opts.signal))) return null;
     let closed = false;
     try {
-      const attemptNumber = await openAttempt(db, d, input.attemptKey, input.trigger, input.nowMs);
+      const attemptNumber = opened ?? (await openAttempt(db, d, input.attemptKey, input.trigger, input.nowMs));
       const o = await send(d, opts.signal);
       const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input); // releases the slot too
       closed = true;
