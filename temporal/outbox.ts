@@ -40,6 +40,7 @@ interface OutboxRow {
   memo: Record<string, unknown>;
   start_at: Date | null;
   leases: number;
+  attempts: number;
   relayed_at: Date | null;
 }
 
@@ -220,47 +221,38 @@ export class OutboxStarter {
   }
 
   /**
-   * One relay pass over rows older than `minAgeMs`: starts their workflows, and leases the rows
-   * that a direct handler takes (handled after the commit, without waiting). Returns how many
-   * rows it started or leased.
+   * One relay pass over rows older than `minAgeMs`, in one statement: it leases up to `batch`
+   * pending rows (`FOR UPDATE SKIP LOCKED`, so relays in several workers never take the same row),
+   * then starts their workflows, or hands them to their direct handler (not awaited). A relay lost
+   * in between leaves the lease to expire; a start that already happened is only marked. Returns
+   * how many rows it started or handed over.
    */
   async relay(minAgeMs = 2000, batch = 200): Promise<number> {
     const types = [...this.direct.keys()];
-    const room = this.directWindow - this.directInFlight;
-    let leased: OutboxRow[] = [];
-    const started = await this.db.transaction(async (trx) => {
-      const q = trx('outbox')
-        .whereNull('started_at')
-        .where((w) => w.whereNull('lease_until').orWhere('lease_until', '<', trx.fn.now()));
-      if (minAgeMs > 0) q.where('created_at', '<', new Date(Date.now() - minAgeMs));
-      if (types.length > 0 && room <= 0) q.whereNot((w) => w.whereIn('workflow_type', types).whereNull('relayed_at'));
-      // Rows that failed before go last: a few that can never start must not hold up new ones.
-      q.orderBy([{ column: 'attempts' }, { column: 'id' }])
-        .limit(batch)
-        .forUpdate()
-        .skipLocked();
-      const rows: OutboxRow[] = await q.select('*');
-      const isDirect = (r: OutboxRow) => this.direct.has(r.workflow_type) && r.relayed_at === null;
-      const direct = rows.filter(isDirect).slice(0, Math.max(0, room));
-      if (direct.length > 0) {
-        const leases: Array<{ id: string | number; leases: number }> = await trx('outbox')
-          .whereIn(
-            'id',
-            direct.map((r) => r.id),
-          )
-          .update({ lease_until: trx.raw(`now() + ? * interval '1 millisecond'`, [this.leaseMs]), leases: trx.raw('leases + 1') })
-          .returning(['id', 'leases']);
-        const byId = new Map(leases.map((l) => [Number(l.id), l.leases]));
-        leased = direct.map((r) => ({ ...r, id: Number(r.id), leases: byId.get(Number(r.id)) ?? r.leases + 1 }));
-      }
-      if (types.length > 0 && rows.filter(isDirect).length > direct.length) this.directWasFull = true;
-      return this.startRows(
-        rows.filter((r) => !isDirect(r)),
-        trx,
-      );
-    });
-    for (const row of leased) this.handleDirect(row);
-    return started + leased.length;
+    const pending = this.db('outbox')
+      .select('id')
+      .whereNull('started_at')
+      .where((w) => w.whereNull('lease_until').orWhere('lease_until', '<', this.db.fn.now()));
+    if (minAgeMs > 0) pending.where('created_at', '<', new Date(Date.now() - minAgeMs));
+    if (types.length > 0 && this.directInFlight >= this.directWindow) {
+      pending.whereNot((w) => w.whereIn('workflow_type', types).whereNull('relayed_at'));
+      this.directWasFull = true;
+    }
+    // Rows that failed before go last: a few that can never start must not hold up new ones.
+    pending
+      .orderBy([{ column: 'attempts' }, { column: 'id' }])
+      .limit(batch)
+      .forUpdate()
+      .skipLocked();
+    const rows: OutboxRow[] = await this.db('outbox')
+      .whereIn('id', pending)
+      .update({ lease_until: this.db.raw(`now() + ? * interval '1 millisecond'`, [this.leaseMs]), leases: this.db.raw('leases + 1') })
+      .returning('*');
+    rows.sort((a, b) => a.attempts - b.attempts || Number(a.id) - Number(b.id));
+    const isDirect = (r: OutboxRow) => this.direct.has(r.workflow_type) && r.relayed_at === null;
+    for (const row of rows.filter(isDirect)) this.handleDirect({ ...row, id: Number(row.id) });
+    const direct = rows.filter(isDirect).length;
+    return direct + (await this.startRows(rows.filter((r) => !isDirect(r))));
   }
 
   /** Run a leased row's handler, then mark it done or start its workflow (never throws). */
@@ -280,7 +272,7 @@ export class OutboxStarter {
           .update({ args: JSON.stringify(outcome.start), relayed_at: this.db.fn.now(), lease_until: null });
         if (n === 0) return; // leased again by another relay meanwhile: it takes over
         const result = await this.startOne(await this.client(), { ...row, args: outcome.start });
-        if (result === true) await this.db('outbox').where({ id: row.id }).update({ started_at: this.db.fn.now() });
+        if (result === true) await this.db('outbox').where({ id: row.id }).update({ started_at: this.db.fn.now(), lease_until: null });
         else
           await this.db('outbox')
             .where({ id: row.id })
@@ -349,7 +341,7 @@ export class OutboxStarter {
     const flush = async () => {
       const ids = pending;
       pending = [];
-      if (ids.length) await trx('outbox').whereIn('id', ids).update({ started_at: trx.fn.now() });
+      if (ids.length) await trx('outbox').whereIn('id', ids).update({ started_at: trx.fn.now(), lease_until: null });
     };
     const writes: Array<Promise<unknown>> = [];
     await Promise.all(
@@ -359,7 +351,7 @@ export class OutboxStarter {
           writes.push(
             trx('outbox')
               .where({ id: row.id })
-              .update({ attempts: trx.raw('attempts + 1'), last_error: outcome }),
+              .update({ attempts: trx.raw('attempts + 1'), last_error: outcome, lease_until: null }), // the next pass tries again
           );
           return;
         }
