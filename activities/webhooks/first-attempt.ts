@@ -5,11 +5,11 @@ import { deliveryAttemptsOf } from './attempt';
 
 /**
  * How long a first attempt waits in this worker's per-endpoint queue. Longer than a workflow's
- * attempt (2 s): the row is leased (OUTBOX_LEASE_MS ≥ 15 s covers this wait, the Postgres slot
+ * attempt (2 s): the row is leased (OUTBOX_LEASE_MS ≥ 25 s covers this wait, the Postgres slot
  * wait and the 5 s HTTP timeout), and a burst to one endpoint is better served in line here than
  * as retry workflows.
  */
-const FIRST_ATTEMPT_QUEUE_MS = 5000;
+const FIRST_ATTEMPT_QUEUE_MS = 10_000;
 
 /**
  * The relay's first attempt of a webhook delivery, straight from its outbox row (DESIGN.md §2):

@@ -20,7 +20,7 @@ import { startReceiver } from './receiver';
  */
 const ROOT = path.resolve(__dirname, '..', '..');
 const SUBMISSIONS = 300;
-const LEASE_MS = 15_000;
+const LEASE_MS = 25_000;
 
 let tdb: TestDatabase;
 let env: TestWorkflowEnvironment;
