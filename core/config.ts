@@ -50,8 +50,20 @@ const schema = z.object({
   ALLOW_PRIVATE_WEBHOOK_URLS: bool.default(false),
   COUNTRY_HEADER: z.string().default('cf-ipcountry'),
   TRUST_PROXY: bool.default(false),
-  VIDEO_PROVIDER_1_URL_TEMPLATE: z.string().default('https://video-1.example.com/m/{meeting_id}'),
-  VIDEO_PROVIDER_2_URL_TEMPLATE: z.string().default('https://video-2.example.com/j/{meeting_id}'),
+  /** Room links of video providers 1 and 2: `{room}` becomes an unguessable room name (docs/scheduling.md "Video links"). */
+  VIDEO_PROVIDER_1_URL_TEMPLATE: z
+    .string()
+    .regex(/^https:\/\/[^/]+\/.*\{room\}/, { error: 'must be an https URL containing {room}' })
+    .default('https://meet.jit.si/{room}'),
+  VIDEO_PROVIDER_2_URL_TEMPLATE: z
+    .string()
+    .regex(/^https:\/\/[^/]+\/.*\{room\}/, { error: 'must be an https URL containing {room}' })
+    .default('https://meet.jit.si/{room}'),
+  /** `url`: the room exists when its URL is opened (Jitsi Meet); `daily`: created and deleted through Daily's REST API. */
+  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily']).default('url'),
+  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily']).default('url'),
+  DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
+  DAILY_API_KEY: z.string().min(1).optional(),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(10),
 });
 
@@ -67,6 +79,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  for (const n of [1, 2] as const) {
+    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'daily' && !c.DAILY_API_KEY) {
+      throw new ConfigError(`Invalid configuration:\n  DAILY_API_KEY: required when VIDEO_PROVIDER_${n}_ADAPTER=daily`);
+    }
+  }
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR ?? path.join(__dirname, '..', '.data')),

@@ -51,10 +51,14 @@ export const oauthFlowRoutes = [
       const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
       try {
         if (!email || !password) throw new ApiError(401, 'invalid_token', 'Enter your email and password.');
-        const session = await login(deps.db, email, password);
+        const session = await login(deps.db, email, password, { ip: ctx.ip, userAgent: ctx.get('user-agent') });
         setCookie(ctx, deps.config.baseUrl, SESSION_COOKIE, session.token, Math.floor(SESSION_TTL_MS / 1000));
       } catch (err) {
-        if (!(err instanceof ApiError) || err.status !== 401) throw err;
+        if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 429)) throw err;
+        if (err.status === 429) {
+          if (err.headers?.['Retry-After']) ctx.set('Retry-After', err.headers['Retry-After']);
+          return back.showLogin({ error: 'Too many sign-in attempts. Wait a moment, then try again.', email, status: 429 });
+        }
         return back.showLogin({ error: 'Wrong email or password.', email, status: 401 });
       }
       ctx.status = 303;
