@@ -1,4 +1,5 @@
 import { resolveDeliveryTarget } from '../../services/webhooks/resolve';
+import { webhookUrlPolicy } from '../../core/config';
 import { parseRetryAfter, classifyStatus } from '../../domain/webhook-retry';
 import { signatureHeaders } from '../../domain/webhook-signature';
 import type { ActivityDeps } from '../deps';
@@ -134,7 +135,7 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
   async function send(d: DeliveryJoin, signal?: AbortSignal): Promise<AttemptOutcome> {
     const started = Date.now();
     try {
-      const target = await resolveDeliveryTarget(d.url, config.ALLOW_PRIVATE_WEBHOOK_URLS);
+      const target = await resolveDeliveryTarget(d.url, webhookUrlPolicy(config));
       const previous =
         d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now() ? d.previous_secret : null;
       const headers = {

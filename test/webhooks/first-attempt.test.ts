@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   ({ outbox, activities } = testActivities(tdb.db, env));
-  const config = parseConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_WEBHOOK_URLS: 'true' });
+  const config = parseConfig({ NODE_ENV: 'test', ALLOW_LOOPBACK_WEBHOOK_URLS: 'true' });
   // The activities' deps object is private to the harness: the handler gets its own queue here,
   // which changes nothing for these tests (the Postgres lease enforces the cap either way).
   outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt({ db: tdb.db, config }));

@@ -52,7 +52,7 @@ async function startWorkerProcess(): Promise<ChildProcess> {
       DATABASE_URL: tdb.url,
       DATABASE_POOL_MAX: '10',
       TEMPORAL_ADDRESS: env.address,
-      ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+      ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
       OUTBOX_LEASE_MS: String(LEASE_MS),
       DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? path.join(ROOT, '.data', 'test-files'),
     },

@@ -1,14 +1,9 @@
-import { z } from 'zod';
-import { ALL_SCOPES } from '../../core/scopes';
-import { defineRoute } from '../http/route';
-import { zIdParams } from '../../core/validate';
-import { createApiKey, getApiKey, listApiKeys, presentApiKey, regenerateApiKey, revokeApiKey } from '../../services/api-keys';
+import { ALL_SCOPES } from '../../../core/scopes';
+import { defineRoute } from '../../http/route';
+import { zIdParams } from '../../../core/validate';
+import { createApiKey, getApiKey, listApiKeys, presentApiKey, regenerateApiKey, revokeApiKey } from '../../../services/api-keys';
 
-const createBody = z.strictObject({
-  name: z.string().min(1).max(200).optional(),
-  scopes: z.array(z.enum(ALL_SCOPES)).min(1).optional(),
-  mode: z.enum(['live', 'test']).optional(),
-});
+import { apiKeyAnswer, apiKeyList, apiKeyWithSecretAnswer, createBody } from './schema';
 
 export const apiKeyRoutes = [
   defineRoute({
@@ -17,6 +12,7 @@ export const apiKeyRoutes = [
     auth: { dashboardOnly: true },
     summary: "List the team's API keys (secrets are never shown again)",
     tags: ['api-keys'],
+    response: apiKeyList,
     handler: async ({ principal, deps }) => {
       const keys = await listApiKeys(deps.db, principal.teamId);
       return { data: keys.map(presentApiKey), meta: { total: keys.length, page: 1, per_page: keys.length, total_pages: 1 } };
@@ -29,6 +25,7 @@ export const apiKeyRoutes = [
     summary: 'Create an API key; the secret is in this response only',
     tags: ['api-keys'],
     body: createBody,
+    response: apiKeyWithSecretAnswer,
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => {
@@ -49,6 +46,7 @@ export const apiKeyRoutes = [
     summary: 'Read one API key',
     tags: ['api-keys'],
     params: zIdParams,
+    response: apiKeyAnswer,
     handler: async ({ params, principal, deps }) => ({ data: presentApiKey(await getApiKey(deps.db, principal.teamId, params.id)) }),
   }),
   defineRoute({
@@ -68,6 +66,7 @@ export const apiKeyRoutes = [
     summary: "Replace the key's secret; the old one stops working at once",
     tags: ['api-keys'],
     params: zIdParams,
+    response: apiKeyWithSecretAnswer,
     handler: async ({ params, principal, deps }) => {
       const { key, secret } = await regenerateApiKey(deps.db, principal.teamId, params.id);
       return { data: { ...presentApiKey(key), api_key: secret } };

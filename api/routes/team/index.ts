@@ -1,12 +1,18 @@
-import { z } from 'zod';
-import { defineRoute } from '../http/route';
-import { paginationQuery, toPage } from '../../services/pagination';
-import { zIanaZone, zUuid } from '../../core/validate';
-import { addMember, getTeam, listMembers, updateTeam } from '../../services/team';
-import { changeRole, getMember, removeMember } from '../../services/accounts/members';
-import { ROLES } from '../../core/scopes';
-
-const memberParams = z.strictObject({ user_id: zUuid });
+import { defineRoute } from '../../http/route';
+import { toPage } from '../../../services/pagination';
+import { addMember, getTeam, listMembers, updateTeam } from '../../../services/team';
+import { changeRole, getMember, removeMember } from '../../../services/accounts/members';
+import {
+  memberAnswer,
+  memberBody,
+  memberList,
+  memberListQuery,
+  memberParams,
+  removalReport,
+  roleBody,
+  teamAnswer,
+  teamPatchBody,
+} from './schema';
 
 export const teamRoutes = [
   defineRoute({
@@ -15,6 +21,7 @@ export const teamRoutes = [
     auth: { scope: 'team:read' },
     summary: "The caller's team",
     tags: ['team'],
+    response: teamAnswer,
     handler: async ({ principal, deps }) => ({ data: await getTeam(deps.db, principal.teamId) }),
   }),
   defineRoute({
@@ -23,10 +30,8 @@ export const teamRoutes = [
     auth: { scope: 'team:write' },
     summary: "Update the team's name or settings",
     tags: ['team'],
-    body: z.strictObject({
-      name: z.string().trim().min(1).max(200).optional(),
-      settings: z.record(z.string().max(100), z.unknown()).optional(),
-    }),
+    body: teamPatchBody,
+    response: teamAnswer,
     handler: async ({ body, principal, deps }) => ({ data: await updateTeam(deps.db, principal.teamId, body) }),
   }),
   defineRoute({
@@ -35,7 +40,8 @@ export const teamRoutes = [
     auth: { scope: 'team:members' },
     summary: 'List team members',
     tags: ['team'],
-    query: z.object(paginationQuery),
+    query: memberListQuery,
+    response: memberList,
     handler: async ({ query, principal, deps }) => listMembers(deps.db, principal.teamId, toPage(query)),
   }),
   defineRoute({
@@ -44,15 +50,11 @@ export const teamRoutes = [
     auth: { scope: 'team:members' },
     summary: 'Add a team member',
     tags: ['team'],
-    body: z.strictObject({
-      email: z.email().max(320),
-      name: z.string().trim().min(1).max(200).optional(),
-      role: z.enum(['admin', 'member']).default('member'),
-      password: z.string().min(8).max(1024).optional(),
-      timezone: zIanaZone.optional(),
-    }),
+    body: memberBody,
     status: 201,
     idempotent: true,
+    response: memberAnswer,
+    conflict: 'A user with this email already exists',
     handler: async ({ body, principal, deps }) => ({ data: await addMember(deps.db, principal.teamId, body) }),
   }),
   defineRoute({
@@ -62,6 +64,7 @@ export const teamRoutes = [
     summary: 'One team member',
     tags: ['team'],
     params: memberParams,
+    response: memberAnswer,
     handler: async ({ params, principal, deps }) => ({ data: await getMember(deps.db, principal.teamId, params.user_id) }),
   }),
   defineRoute({
@@ -72,7 +75,9 @@ export const teamRoutes = [
       "Change a member's role (owner, admin, member); only an owner grants or changes the owner role; the last owner cannot be demoted (409)",
     tags: ['team'],
     params: memberParams,
-    body: z.strictObject({ role: z.enum(ROLES) }),
+    body: roleBody,
+    response: memberAnswer,
+    conflict: 'The last owner of a team cannot be demoted',
     handler: async ({ params, body, principal, deps }) => ({ data: await changeRole(deps.db, principal, params.user_id, body.role) }),
   }),
   defineRoute({
@@ -85,6 +90,9 @@ export const teamRoutes = [
     params: memberParams,
     status: 204,
     raw: true,
+    response: removalReport,
+    alsoFor: [200],
+    conflict: 'You cannot remove yourself, nor the last owner',
     handler: async ({ ctx, params, principal, deps }) => {
       const report = await removeMember(deps.db, principal, params.user_id);
       if (/\breturn=representation\b/i.test(ctx.get('prefer'))) {

@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { defineRoute } from '../http/route';
+import { defineRoute } from '../../http/route';
 import {
   ACCOUNT_PAGE_CSP,
   confirmEmailPage,
@@ -11,15 +10,13 @@ import {
   invitationPage,
   passwordChangedPage,
   resetPasswordPage,
-} from '../pages/accounts';
-import { acceptInvitation, invitationView } from '../../services/accounts/accept-invitation';
-import { resetPassword, resetTarget } from '../../services/accounts/password-reset';
-import { confirmEmailChange, emailChangeTarget } from '../../services/accounts/profile';
+} from '../../pages/accounts';
+import { acceptInvitation, invitationView } from '../../../services/accounts/accept-invitation';
+import { resetPassword, resetTarget } from '../../../services/accounts/password-reset';
+import { confirmEmailChange, emailChangeTarget } from '../../../services/accounts/profile';
+import { emptyForm, invitationForm, pageAnswer, resetForm, tokenParams as params } from './schema';
 
 const tags = ['accounts (public pages)'];
-// Any string: a malformed link gets the same "not valid" page as an unknown one.
-const params = z.strictObject({ token: z.string().max(200) });
-const formText = z.string().max(2000).optional();
 
 /** The token is in the address: keep it out of caches and Referer headers. */
 function html(ctx: Context, status: number, body: string): void {
@@ -36,10 +33,12 @@ export const accountPageRoutes = [
     method: 'get',
     path: '/account/invitations/:token',
     auth: 'public',
+    rateLimit: 'pages',
     summary: 'Invitation page: set a name and a password to join the team',
     tags,
     params,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
       const view = await invitationView(deps, params.token);
       if (!view) return html(ctx, 404, invalidLinkPage());
@@ -54,8 +53,9 @@ export const accountPageRoutes = [
     tags,
     params,
     accepts: ['form'],
-    body: z.strictObject({ name: formText, password: formText, password_confirm: formText }),
+    body: invitationForm,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params, body }) => {
       const view = await invitationView(deps, params.token);
       if (!view) return html(ctx, 404, invalidLinkPage());
@@ -73,10 +73,12 @@ export const accountPageRoutes = [
     method: 'get',
     path: '/account/reset-password/:token',
     auth: 'public',
+    rateLimit: 'pages',
     summary: 'Password-reset page: choose a new password',
     tags,
     params,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
       const target = await resetTarget(deps, params.token);
       if (!target) return html(ctx, 404, invalidLinkPage());
@@ -91,8 +93,9 @@ export const accountPageRoutes = [
     tags,
     params,
     accepts: ['form'],
-    body: z.strictObject({ password: formText, password_confirm: formText }),
+    body: resetForm,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params, body }) => {
       const target = await resetTarget(deps, params.token);
       if (!target) return html(ctx, 404, invalidLinkPage());
@@ -109,10 +112,12 @@ export const accountPageRoutes = [
     method: 'get',
     path: '/account/confirm-email/:token',
     auth: 'public',
+    rateLimit: 'pages',
     summary: 'Email-change confirmation page (a button: a link scanner changes nothing)',
     tags,
     params,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
       const target = await emailChangeTarget(deps, params.token);
       if (!target) return html(ctx, 404, invalidLinkPage());
@@ -127,8 +132,9 @@ export const accountPageRoutes = [
     tags,
     params,
     accepts: ['form'],
-    body: z.strictObject({}),
+    body: emptyForm,
     raw: true,
+    response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
       const out = await confirmEmailChange(deps, params.token);
       if (out.ok) return html(ctx, 200, emailConfirmedPage(out.email));

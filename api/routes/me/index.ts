@@ -1,16 +1,10 @@
-import { z } from 'zod';
-import { notFound } from '../../core/errors';
-import { defineRoute } from '../http/route';
-import { zIanaZone, zUuid } from '../../core/validate';
-import { getUser, presentUser } from '../../services/accounts';
-import { paginationQuery, toPage } from '../../services/pagination';
-import { updateProfile } from '../../services/accounts/profile';
-import { listMySessions, revokeMySession, revokeOtherSessions } from '../../services/accounts/user-sessions';
-
-const zAvatarUrl = z
-  .url({ protocol: /^https$/, error: 'must be an https URL' })
-  .max(2000)
-  .nullable();
+import { notFound } from '../../../core/errors';
+import { defineRoute } from '../../http/route';
+import { getUser, presentUser } from '../../../services/accounts';
+import { toPage } from '../../../services/pagination';
+import { updateProfile } from '../../../services/accounts/profile';
+import { listMySessions, revokeMySession, revokeOtherSessions } from '../../../services/accounts/user-sessions';
+import { meAnswer, mePatchBody, profileAnswer, revokedAnswer, sessionList, sessionListQuery, sessionParams } from './schema';
 
 export const meRoutes = [
   defineRoute({
@@ -19,6 +13,7 @@ export const meRoutes = [
     auth: { scope: 'user:read' },
     summary: 'The acting user (the team owner for an API key)',
     tags: ['user'],
+    response: meAnswer,
     handler: async ({ principal, deps }) => {
       const user = await getUser(deps.db, principal.teamId, principal.userId);
       if (!user) throw notFound('User');
@@ -32,13 +27,9 @@ export const meRoutes = [
     summary:
       "Update the acting user's name, timezone or avatar URL; a new email needs current_password and takes effect once confirmed from the new address (pending_email)",
     tags: ['user'],
-    body: z.strictObject({
-      name: z.string().trim().min(1).max(200).optional(),
-      timezone: zIanaZone.optional(),
-      avatar_url: zAvatarUrl.optional(),
-      email: z.email().max(320).optional(),
-      current_password: z.string().min(1).max(1024).optional(),
-    }),
+    body: mePatchBody,
+    response: profileAnswer,
+    conflict: 'Another account uses this email',
     handler: async ({ body, principal, deps, ctx }) => ({ data: await updateProfile(deps, principal, body, ctx.ip) }),
   }),
   defineRoute({
@@ -47,7 +38,8 @@ export const meRoutes = [
     auth: { dashboardOnly: true, scope: 'user:read' },
     summary: 'My dashboard sessions: created at, last used, user agent, IP; `current` marks this one',
     tags: ['user'],
-    query: z.object(paginationQuery),
+    query: sessionListQuery,
+    response: sessionList,
     handler: ({ query, principal, deps }) => listMySessions(deps.db, principal, toPage(query)),
   }),
   defineRoute({
@@ -56,7 +48,7 @@ export const meRoutes = [
     auth: { dashboardOnly: true, scope: 'user:write' },
     summary: 'Sign out one of my sessions',
     tags: ['user'],
-    params: z.strictObject({ id: zUuid }),
+    params: sessionParams,
     status: 204,
     handler: ({ params, principal, deps }) => revokeMySession(deps.db, principal, params.id),
   }),
@@ -66,6 +58,7 @@ export const meRoutes = [
     auth: { dashboardOnly: true, scope: 'user:write' },
     summary: 'Sign out every session of mine but this one',
     tags: ['user'],
+    response: revokedAnswer,
     handler: async ({ principal, deps }) => ({ data: await revokeOtherSessions(deps.db, principal) }),
   }),
 ];

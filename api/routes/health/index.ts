@@ -1,14 +1,19 @@
-import { z } from 'zod';
-import { defineRoute } from '../http/route';
+import { defineRoute } from '../../http/route';
+import { healthAnswer } from './schema';
 
 export const healthRoutes = [
   defineRoute({
     method: 'get',
     path: '/healthz',
     auth: 'public',
+    rateLimit: 'pages',
     summary: 'Health: 200 when Postgres and Temporal answer, 503 naming the part that is down',
     tags: ['health'],
-    response: z.object({ status: z.enum(['ok', 'degraded']), postgres: z.enum(['up', 'down']), temporal: z.enum(['up', 'down']) }),
+    response: healthAnswer,
+    alsoFor: [503],
+    examples: {
+      byStatus: { 200: { status: 'ok', postgres: 'up', temporal: 'up' }, 503: { status: 'degraded', postgres: 'up', temporal: 'down' } },
+    },
     raw: true,
     handler: async ({ ctx, deps }) => {
       const [pg, temporal] = await Promise.all([

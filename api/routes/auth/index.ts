@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import { defineRoute } from '../http/route';
-import { login, logout } from '../../services/sessions';
-import { requestPasswordReset } from '../../services/accounts/password-reset';
+import { defineRoute } from '../../http/route';
+import { login, logout } from '../../../services/sessions';
+import { requestPasswordReset } from '../../../services/accounts/password-reset';
+import { loginBody, resetAnswer, resetBody, sessionAnswer } from './schema';
 
 export const authRoutes = [
   defineRoute({
@@ -11,7 +11,8 @@ export const authRoutes = [
     summary:
       'Sign in to the dashboard: returns a session token (svc_us_…, 12 h). Every failure answers 401 alike; repeated failures per address and per IP get 429 with a growing Retry-After',
     tags: ['auth'],
-    body: z.strictObject({ email: z.email().max(320), password: z.string().min(1).max(1024) }),
+    body: loginBody,
+    response: sessionAnswer,
     handler: async ({ body, deps, ctx }) => ({
       data: await login(deps.db, body.email, body.password, { ip: ctx.ip, userAgent: ctx.get('user-agent') }),
     }),
@@ -32,11 +33,12 @@ export const authRoutes = [
     summary:
       'Ask for a password-reset link (valid 1 h, single use). Always 202, whether the address has an account or not; limited per IP and per address (429)',
     tags: ['auth'],
-    body: z.strictObject({ email: z.email().max(320) }),
+    body: resetBody,
     status: 202,
+    response: resetAnswer,
     handler: async ({ body, deps, ctx }) => {
       await requestPasswordReset(deps, body.email, ctx.ip);
-      return { data: { accepted: true, message: 'If an account uses this address, a reset link is on its way' } };
+      return { data: { accepted: true as const, message: 'If an account uses this address, a reset link is on its way' } };
     },
   }),
 ];

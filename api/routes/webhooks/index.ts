@@ -1,8 +1,8 @@
-import { z } from 'zod';
-import { paginationQuery, toPage } from '../../services/pagination';
-import { defineRoute, type RouteDef } from '../http/route';
-import { zIdParams, zText, zUuid } from '../../core/validate';
-import { DELIVERY_STATUSES, listDeliveries, retryDelivery, sendTestEvent } from '../../services/webhooks/deliveries';
+import { toPage } from '../../../services/pagination';
+import { defineRoute, type RouteDef } from '../../http/route';
+import { zIdParams } from '../../../core/validate';
+import { listDeliveries, retryDelivery, sendTestEvent } from '../../../services/webhooks/deliveries';
+import { webhookUrlPolicy } from '../../../core/config';
 import {
   createSubscription,
   deleteSubscription,
@@ -11,32 +11,23 @@ import {
   presentSubscription,
   rotateSecret,
   updateSubscription,
-  WEBHOOK_EVENTS,
-} from '../../services/webhooks/subscriptions';
+} from '../../../services/webhooks/subscriptions';
+import {
+  createBody,
+  deliveryAnswer,
+  deliveryList,
+  deliveryListQuery,
+  deliveryParams,
+  listQuery,
+  subscriptionAnswer,
+  subscriptionList,
+  subscriptionWithSecretAnswer,
+  updateBody,
+} from './schema';
 
 const tags = ['webhooks'];
 const read = { scope: 'webhooks:read' } as const;
 const write = { scope: 'webhooks:write' } as const;
-
-const fields = {
-  url: z.string().trim().min(1).max(2048),
-  events: z
-    .array(z.enum(WEBHOOK_EVENTS))
-    .min(1)
-    .max(WEBHOOK_EVENTS.length * 4),
-  form_id: zUuid.nullable(),
-  description: zText(500),
-  status: z.enum(['active', 'disabled']),
-};
-
-const createBody = z.strictObject({
-  url: fields.url,
-  events: fields.events,
-  form_id: fields.form_id.optional(),
-  description: fields.description.optional(),
-  status: fields.status.optional(),
-});
-const updateBody = createBody.partial();
 
 export const webhooksRoutes: RouteDef[] = [
   defineRoute({
@@ -45,7 +36,8 @@ export const webhooksRoutes: RouteDef[] = [
     auth: read,
     summary: 'List webhook subscriptions',
     tags,
-    query: z.object({ ...paginationQuery, status: fields.status.optional() }),
+    query: listQuery,
+    response: subscriptionList,
     handler: async ({ query, principal, deps }) => listSubscriptions(deps.db, principal.teamId, toPage(query), query.status),
   }),
   defineRoute({
@@ -55,10 +47,11 @@ export const webhooksRoutes: RouteDef[] = [
     summary: 'Create a webhook subscription; the signing secret is in this response only',
     tags,
     body: createBody,
+    response: subscriptionWithSecretAnswer,
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => ({
-      data: await createSubscription(deps.db, principal.teamId, body, deps.config.ALLOW_PRIVATE_WEBHOOK_URLS),
+      data: await createSubscription(deps.db, principal.teamId, body, webhookUrlPolicy(deps.config)),
     }),
   }),
   defineRoute({
@@ -68,6 +61,7 @@ export const webhooksRoutes: RouteDef[] = [
     summary: 'Read a webhook subscription',
     tags,
     params: zIdParams,
+    response: subscriptionAnswer,
     handler: async ({ params, principal, deps }) => ({
       data: presentSubscription(await getSubscriptionRow(deps.db, principal.teamId, params.id)),
     }),
@@ -80,8 +74,9 @@ export const webhooksRoutes: RouteDef[] = [
     tags,
     params: zIdParams,
     body: updateBody,
+    response: subscriptionAnswer,
     handler: async ({ params, body, principal, deps }) => ({
-      data: await updateSubscription(deps.db, principal.teamId, params.id, body, deps.config.ALLOW_PRIVATE_WEBHOOK_URLS),
+      data: await updateSubscription(deps.db, principal.teamId, params.id, body, webhookUrlPolicy(deps.config)),
     }),
   }),
   defineRoute({
@@ -101,6 +96,7 @@ export const webhooksRoutes: RouteDef[] = [
     summary: 'Replace the signing secret; the old one keeps signing beside it for 24 h',
     tags,
     params: zIdParams,
+    response: subscriptionWithSecretAnswer,
     handler: async ({ params, principal, deps }) => ({ data: await rotateSecret(deps.db, principal.teamId, params.id) }),
   }),
   defineRoute({
@@ -111,6 +107,8 @@ export const webhooksRoutes: RouteDef[] = [
     tags,
     params: zIdParams,
     status: 202,
+    response: deliveryAnswer,
+    conflict: 'The webhook is disabled; enable it first',
     handler: async ({ params, principal, deps }) => ({ data: await sendTestEvent(deps.db, deps.outbox, principal.teamId, params.id) }),
   }),
   defineRoute({
@@ -120,7 +118,8 @@ export const webhooksRoutes: RouteDef[] = [
     summary: 'List deliveries, newest first, each with its attempts',
     tags,
     params: zIdParams,
-    query: z.object({ ...paginationQuery, status: z.enum(DELIVERY_STATUSES).optional() }),
+    query: deliveryListQuery,
+    response: deliveryList,
     handler: async ({ params, query, principal, deps }) =>
       listDeliveries(deps.db, principal.teamId, params.id, toPage(query), query.status),
   }),
@@ -130,8 +129,10 @@ export const webhooksRoutes: RouteDef[] = [
     auth: write,
     summary: 'Deliver again (a new run of the full schedule, same X-Webhook-Id)',
     tags,
-    params: z.strictObject({ id: zUuid, delivery_id: zUuid }),
+    params: deliveryParams,
     status: 202,
+    response: deliveryAnswer,
+    conflict: 'The webhook is disabled, or the delivery is still being attempted',
     handler: async ({ params, principal, deps }) => ({
       data: await retryDelivery(deps.db, deps.outbox, principal.teamId, params.id, params.delivery_id),
     }),

@@ -1,12 +1,15 @@
-import { z } from 'zod';
-import { defineRoute } from '../http/route';
-import { paginationQuery, toPage } from '../../services/pagination';
-import { zUuid } from '../../core/validate';
-import { ROLES } from '../../core/scopes';
-import { createInvitation, getInvitation, listInvitations, resendInvitation, revokeInvitation } from '../../services/accounts/invitations';
+import { defineRoute } from '../../http/route';
+import { toPage } from '../../../services/pagination';
+import {
+  createInvitation,
+  getInvitation,
+  listInvitations,
+  resendInvitation,
+  revokeInvitation,
+} from '../../../services/accounts/invitations';
+import { invitationAnswer, invitationBody, invitationList, invitationListQuery, invitationParams } from '../team/schema';
 
 const tags = ['team'];
-const params = z.strictObject({ id: zUuid });
 
 export const invitationRoutes = [
   defineRoute({
@@ -15,7 +18,8 @@ export const invitationRoutes = [
     auth: { scope: 'team:members' },
     summary: 'List invitations (status pending, accepted, revoked or expired)',
     tags,
-    query: z.object({ ...paginationQuery, status: z.enum(['pending', 'accepted', 'revoked', 'expired']).optional() }),
+    query: invitationListQuery,
+    response: invitationList,
     handler: ({ query, principal, deps }) => listInvitations(deps, principal.teamId, toPage(query), query.status),
   }),
   defineRoute({
@@ -25,9 +29,11 @@ export const invitationRoutes = [
     summary:
       'Invite an address with a role: an email with a link valid 7 days, one reminder after 3 days; 409 for a member or an open invitation',
     tags,
-    body: z.strictObject({ email: z.email().max(320), role: z.enum(ROLES).default('member') }),
+    body: invitationBody,
     status: 201,
     idempotent: true,
+    response: invitationAnswer,
+    conflict: 'The address is already a member, or has an open invitation',
     handler: async ({ body, principal, deps }) => ({ data: await createInvitation(deps, principal, body) }),
   }),
   defineRoute({
@@ -36,7 +42,8 @@ export const invitationRoutes = [
     auth: { scope: 'team:members' },
     summary: 'One invitation',
     tags,
-    params,
+    params: invitationParams,
+    response: invitationAnswer,
     handler: async ({ params, principal, deps }) => ({ data: await getInvitation(deps, principal.teamId, params.id) }),
   }),
   defineRoute({
@@ -45,7 +52,9 @@ export const invitationRoutes = [
     auth: { scope: 'team:members' },
     summary: 'Send a pending or expired invitation again: a new link, valid 7 more days',
     tags,
-    params,
+    params: invitationParams,
+    response: invitationAnswer,
+    conflict: '`invalid_transition`: the invitation was accepted or revoked',
     handler: async ({ params, principal, deps }) => ({ data: await resendInvitation(deps, principal, params.id) }),
   }),
   defineRoute({
@@ -54,7 +63,7 @@ export const invitationRoutes = [
     auth: { scope: 'team:members' },
     summary: 'Revoke an invitation: its links stop working',
     tags,
-    params,
+    params: invitationParams,
     status: 204,
     handler: ({ params, principal, deps }) => revokeInvitation(deps, principal, params.id),
   }),

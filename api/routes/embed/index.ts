@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { defineRoute, type RouteDef } from '../http/route';
-import { embedAsset, etagMatches } from '../pages/embed/asset';
+import { defineRoute, type RouteDef } from '../../http/route';
+import { embedAsset, etagMatches } from '../../pages/embed/asset';
+import { embedQuery } from './schema';
 
 const YEAR = 365 * 24 * 3600;
 
@@ -10,10 +10,13 @@ export const embedRoutes: RouteDef[] = [
     method: 'get',
     path: '/embed.js',
     auth: 'public',
+    // Static, from memory, with ETag and Cache-Control: not counted (a host page's visitors share NAT IPs).
+    rateLimit: 'none',
     raw: true,
     summary: 'The embed script (inline, popup, slider, sidetab); `?v=<hash>` URLs are cached for a year, the bare URL revalidates by ETag',
     tags: ['embed'],
-    query: z.looseObject({ v: z.string().max(64).optional() }),
+    query: embedQuery,
+    response: { mediaType: 'application/javascript', description: 'The embed script (304 when the ETag matches)' },
     handler: async ({ query, ctx }) => {
       const asset = embedAsset();
       const pinned = query.v === asset.hash;
