@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
@@ -7,6 +10,7 @@ import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { createApp } from '../api/app';
 import { buildAppDeps } from '../api/build-deps';
 import type { AppDeps } from '../api/deps';
@@ -22,6 +26,7 @@ import { ensureEmbeddedPostgres } from '../db/embedded';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { findTemporalCli } from '../temporal/binaries';
+import { DEV_SERVER_SQLITE_ARGS } from '../temporal/dev-server';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
@@ -41,6 +46,10 @@ export interface BenchEnv {
   databaseUrl: string;
   /** The API in its own process (bin/api.ts), as deployed: measure this one. */
   baseUrl: string;
+  /** Every API process (BENCH_PROCESSES=n starts n; baseUrl is the first). */
+  apiUrls: string[];
+  /** Worker processes (bin/worker.ts) when BENCH_PROCESSES is set; else the worker runs in this process. */
+  workerProcesses: number;
   /** The same app inside the bench process, on the same database (for set-up calls). */
   inProcessUrl: string;
   deps: AppDeps;
@@ -83,6 +92,65 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * BENCH_PROCESSES=n: n API processes and n worker processes (bin/worker.ts, each with its relay
+ * loop) against the one Postgres and the one Temporal server, instead of one API process and the
+ * worker inside the bench process.
+ */
+export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? 0);
+
+/** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
+async function startWorkerProcess(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', 'bin/worker.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const rl = readline.createInterface({ input: child.stdout! });
+    rl.on('line', (line) => {
+      if (line.includes('worker running')) resolve();
+      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(`[worker ${child.pid}] ${line.slice(0, 400)}\n`);
+    });
+    child.once('exit', (code) => reject(new Error(`bin/worker.ts exited during start-up (${code})`)));
+  });
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * Which store the bench's Temporal dev server uses: `sqlite`, the file with the settings `npm run
+ * dev` uses (the default: what users run), or `memory` (BENCH_TEMPORAL=memory).
+ */
+export const BENCH_TEMPORAL_STORE: 'sqlite' | 'memory' = process.env.BENCH_TEMPORAL === 'memory' ? 'memory' : 'sqlite';
+
+/** A Temporal dev server (the real CLI) with our search attributes, on a fresh SQLite file or in memory. */
+export async function startDevServer(store: 'sqlite' | 'memory'): Promise<TestWorkflowEnvironment> {
+  let dir: string | undefined;
+  if (store === 'sqlite') dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fss-bench-temporal-'));
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli() },
+      searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((n) => ({ name: n, type: 'KEYWORD' })) as never,
+      ...(dir ? { dbFilename: path.join(dir, 'temporal.sqlite') } : {}),
+      extraArgs: ['--log-level', 'error', ...(dir ? DEV_SERVER_SQLITE_ARGS : [])],
+    },
+  });
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    await teardown();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return env;
 }
 
 /**
@@ -139,20 +207,18 @@ export async function startBenchEnv(
       logger: new DefaultLogger('WARN'),
       telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
     });
-    const env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: { type: 'existing-path', path: findTemporalCli() },
-        searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((n) => ({ name: n, type: 'KEYWORD' })) as never,
-        extraArgs: ['--log-level', 'error'],
-      },
-    });
+    const env = await startDevServer(BENCH_TEMPORAL_STORE);
     stops.unshift(() => env.teardown());
     // As in bin/worker.ts: the worker's outbox client shares its connection (eager starts).
     const workerClient = new Client({ connection: env.nativeConnection as NativeConnection });
     const outbox = new OutboxStarter(db, async () => workerClient, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, {
       eager: true,
+      leaseMs: config.OUTBOX_LEASE_MS,
     });
     const activityDeps: ActivityDeps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
+    // As bin/worker.ts: the relay makes a webhook's first attempt (BENCH_WEBHOOK_FIRST_ATTEMPT=workflow: the old path).
+    if (process.env.BENCH_WEBHOOK_FIRST_ATTEMPT !== 'workflow')
+      outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt(activityDeps));
     const worker = await Worker.create({
       connection: env.nativeConnection as NativeConnection,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -160,13 +226,25 @@ export async function startBenchEnv(
       activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
       maxConcurrentActivityTaskExecutions: 200,
     });
-    const running = worker.run();
-    const relay = await startRelayLoop(outbox, { databaseUrl, minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000, idleMs: 1000 });
-    stops.unshift(() => relay.stop());
-    stops.unshift(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
-      await running;
-    });
+    if (BENCH_PROCESSES > 0) {
+      // The worker processes do the work; this in-process worker is created but never run.
+      for (let i = 0; i < BENCH_PROCESSES; i++) {
+        const w = await startWorkerProcess({ ...benchProcessEnv(config), TEMPORAL_ADDRESS: env.address });
+        stops.unshift(() => w.stop());
+      }
+    } else {
+      const running = worker.run();
+      const relay = await startRelayLoop(outbox, {
+        databaseUrl,
+        minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000,
+        idleMs: 1000,
+      });
+      stops.unshift(() => relay.stop());
+      stops.unshift(async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
+        await running;
+      });
+    }
     temporal = { client: env.client, env, worker };
   }
 
@@ -184,12 +262,16 @@ export async function startBenchEnv(
   deps.config.baseUrl = baseUrl;
   stops.unshift(() => new Promise<void>((r) => server.close(() => r())));
 
-  // The API under measurement runs as it is deployed: bin/api.ts in its own process.
-  const api = await startProcess('bin/api.ts', {
-    ...benchProcessEnv(config),
-    ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}),
-  });
-  stops.unshift(() => api.stop());
+  // The API under measurement runs as it is deployed: bin/api.ts in its own process (or several).
+  const apiUrls: string[] = [];
+  for (let i = 0; i < Math.max(1, BENCH_PROCESSES); i++) {
+    const api = await startProcess('bin/api.ts', {
+      ...benchProcessEnv(config),
+      ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}),
+    });
+    stops.unshift(() => api.stop());
+    apiUrls.push(api.url);
+  }
 
   const team = await db.transaction(async (trx) => {
     const { teamId, user } = await createTeamWithOwner(trx, {
@@ -206,7 +288,9 @@ export async function startBenchEnv(
   return {
     db,
     databaseUrl,
-    baseUrl: api.url,
+    baseUrl: apiUrls[0],
+    apiUrls,
+    workerProcesses: temporal ? BENCH_PROCESSES : 0,
     inProcessUrl: baseUrl,
     deps,
     team,
@@ -262,15 +346,21 @@ function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: num
  * The baseline every figure is compared with: a bare Koa handler doing one `select 1` on a pool
  * of the same size, in its own process like the API, measured in the same run.
  */
-export async function baseline(env: BenchEnv, duration = 8, kind: 'select1' | 'user' = 'select1'): Promise<LoadResult> {
+export async function baseline(
+  env: BenchEnv,
+  duration = 8,
+  kind: 'select1' | 'user' | 'submission' = 'select1',
+  opts: { env?: Record<string, string>; load?: Partial<Parameters<typeof load>[0]>; path?: string } = {},
+): Promise<LoadResult> {
   const server = await startProcess('bench/baseline-server.ts', {
     ...benchProcessEnv(env.deps.config),
     BASELINE: kind,
     USER_ID: env.team.userId,
     TEAM_ID: env.team.teamId,
+    ...opts.env,
   });
   try {
-    return await load({ url: `${server.url}/`, duration });
+    return await load({ url: `${server.url}${opts.path ?? '/'}`, duration, ...opts.load });
   } finally {
     await server.stop();
   }

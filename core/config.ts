@@ -24,6 +24,12 @@ const schema = z.object({
    * relay starts them with eager workflow start) or the `api` process itself (its own client).
    */
   OUTBOX_STARTS_FROM: z.enum(['worker', 'api']).default('worker'),
+  /**
+   * How long the worker's relay holds an outbox row it handles itself (a webhook's first attempt):
+   * a worker lost mid-attempt frees it after this long and another worker repeats the attempt.
+   * It must outlast an attempt's waits and its HTTP timeout (docs/webhooks.md "First attempt").
+   */
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(25_000).max(600_000).default(30_000),
   TEMPORAL_TLS: bool.default(false),
   TEMPORAL_API_KEY: z.string().optional(),
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),

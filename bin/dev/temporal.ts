@@ -59,6 +59,12 @@ export async function startTemporal(dataDir: string, stopping: () => boolean): P
     String(uiPort),
     '--db-filename',
     path.join(dataDir, 'temporal.sqlite'),
+    // WAL and synchronous=normal: 2.4-4.4x the workflows/s of the default rollback journal
+    // (docs/decisions.md "The Temporal dev server"; temporal/dev-server.ts holds the same list).
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
     '--namespace',
     'default',
     '--log-level',
