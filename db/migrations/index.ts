@@ -6,6 +6,7 @@ import * as m004 from './004_scheduling';
 import * as m005 from './005_sequences';
 import * as m006 from './006_oauth';
 import * as m007 from './007_webhook_slots';
+import * as m011 from './011_forms_depth';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '005_sequences': m005,
   '006_oauth': m006,
   '007_webhook_slots': m007,
+  '011_forms_depth': m011,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
