@@ -26,6 +26,9 @@ export interface SubmitResult {
   dropped: boolean;
   /** With `nav`: the step to show next (null once the form is completed). */
   step?: number | null;
+  /** With `nav`, on a partial save: whether `step` is the last one, and the fields the logic does not ask. */
+  last?: boolean;
+  hidden_fields?: string[];
   /** Completed quiz submissions. */
   score?: number;
   max_score?: number;
@@ -95,6 +98,7 @@ export async function submitPublic(
   let merged: Record<string, FieldValue>;
   let nextShown: number | null | undefined;
   let score: QuizScore | null = null;
+  let navInfo: { last: boolean; hidden_fields: string[] } | undefined;
   if (isPlainForm(form) && step === undefined) {
     const { values, issues } = validateValues(form.fields, body.fields ?? {}, {
       mode,
@@ -124,9 +128,20 @@ export async function submitPublic(
     merged = checked.values;
     if (body.nav === 'next') nextShown = status === 'completed' ? null : nextStep(checked.resolution, step ?? 0);
     if (body.nav === 'back') nextShown = previousStep(checked.resolution, step ?? 0) ?? 0;
+    if (nextShown != null) {
+      const r = checked.resolution;
+      navInfo = {
+        last: nextStep(r, nextShown) === null,
+        hidden_fields: form.fields.filter((f) => !r.active.has(f.name)).map((f) => f.name),
+      };
+    }
     if (status === 'completed') score = quizScore(form, merged, checked.resolution);
   }
-  const extra = { ...(nextShown !== undefined ? { step: nextShown } : {}), ...(score ? { score: score.score, max_score: score.max } : {}) };
+  const extra = {
+    ...(nextShown !== undefined ? { step: nextShown } : {}),
+    ...(navInfo ?? {}),
+    ...(score ? { score: score.score, max_score: score.max } : {}),
+  };
   const qualified = status === 'completed' && isQualified(form.settings.qualification, merged);
 
   if (!previous) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { paginationQuery, toPage } from '../../../services/pagination';
 import { zIdParams, zTimestamp, zUuid } from '../../../core/validate';
+import { exportSubmissions } from '../../../services/forms/export';
 import { deleteSubmission, getSubmission, listSubmissions, presentSubmission, updateSubmission } from '../../../services/forms/submissions';
 
 const tags = ['submissions'];
@@ -21,6 +22,31 @@ export const submissionRoutes = [
       status: z.enum(['completed', 'partial']).optional(),
     }),
     handler: ({ params, query, principal, deps }) => listSubmissions(deps.db, principal.teamId, params.form_id, toPage(query), query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/forms/:form_id/submissions/export',
+    auth: { scope: 'submissions:read' },
+    summary: 'Export submissions as CSV (RFC 4180, optional BOM) or NDJSON, streamed; same filters as the list',
+    tags,
+    params: z.strictObject({ form_id: zUuid }),
+    query: z.object({
+      format: z.enum(['csv', 'ndjson']).default('csv'),
+      bom: z.enum(['true', 'false', '1', '0']).optional(),
+      since: zTimestamp.optional(),
+      until: zTimestamp.optional(),
+      status: z.enum(['completed', 'partial']).optional(),
+    }),
+    raw: true,
+    handler: async ({ params, query, principal, deps, ctx }) => {
+      const bom = query.bom === 'true' || query.bom === '1';
+      const out = await exportSubmissions(deps.db, principal.teamId, params.form_id, { ...query, bom });
+      ctx.status = 200;
+      ctx.type = out.contentType;
+      ctx.set('Content-Disposition', `attachment; filename="${out.filename}"`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = out.stream;
+    },
   }),
   defineRoute({
     method: 'get',
