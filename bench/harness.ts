@@ -41,6 +41,8 @@ export interface BenchEnv {
   databaseUrl: string;
   /** The API in its own process (bin/api.ts), as deployed: measure this one. */
   baseUrl: string;
+  /** The API process's pid (its peak RSS is read from /proc/<pid>/status). */
+  apiPid: number;
   /** The same app inside the bench process, on the same database (for set-up calls). */
   inProcessUrl: string;
   deps: AppDeps;
@@ -67,7 +69,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
-async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the processes under measurement.
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -91,6 +93,7 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -218,6 +221,7 @@ export async function startBenchEnv(
     db,
     databaseUrl,
     baseUrl: api.url,
+    apiPid: api.pid,
     inProcessUrl: baseUrl,
     deps,
     team,
