@@ -1,4 +1,5 @@
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { cursorStream } from '../../db/cursor';
 import type { Db } from '../../db/knex';
 import type { FormField } from '../../domain/form-fields';
 import { csvCell, CSV_BOM } from '../../domain/csv';
@@ -127,33 +128,6 @@ function ndjsonPlan(form: FormRow, o: ExportOptions): Plan {
   };
 }
 
-/** Rows (arrays of text) to output chunks: many lines per chunk, so the socket sees few writes. */
-function formatter(plan: Plan, o: ExportOptions): Transform {
-  let started = false;
-  let buf = '';
-  const line = o.format === 'csv' ? (row: Array<string | null>) => `${row[0]}\r\n` : (row: Array<string | null>) => `${row[0]}\n`;
-  return new Transform({
-    writableObjectMode: true,
-    transform(row: Array<string | null>, _enc, done) {
-      if (!started) {
-        started = true;
-        if (o.format === 'csv') buf = (o.bom ? CSV_BOM : '') + plan.header.map((h) => csvCell(h, true)).join(',') + '\r\n';
-      }
-      buf += line(row);
-      if (buf.length >= 64 * 1024) {
-        this.push(buf);
-        buf = '';
-      }
-      done();
-    },
-    flush(done) {
-      if (!started && o.format === 'csv') buf = (o.bom ? CSV_BOM : '') + plan.header.map((h) => csvCell(h, true)).join(',') + '\r\n';
-      if (buf) this.push(buf);
-      done();
-    },
-  });
-}
-
 export interface ExportStream {
   filename: string;
   contentType: string;
@@ -161,28 +135,26 @@ export interface ExportStream {
 }
 
 /**
- * A form's submissions as CSV or NDJSON, streamed from a Postgres cursor (pg-query-stream through
- * knex): rows arrive in batches and the socket's backpressure pauses the cursor, so memory stays
+ * A form's submissions as CSV or NDJSON, streamed from a Postgres cursor (db/cursor.ts): rows arrive
+ * in batches and the socket's backpressure pauses the cursor, so memory stays
  * flat whatever the number of rows.
  */
 export async function exportSubmissions(db: Db, teamId: string, formId: string, o: ExportOptions): Promise<ExportStream> {
   const form = await getForm(db, teamId, formId);
   const plan = o.format === 'csv' ? csvLinePlan(form, o) : ndjsonPlan(form, o);
-  // knex returns the query stream itself when no callback is given (its typings say otherwise).
-  const rows = db
-    .raw(plan.sql, plan.bindings as never)
-    .stream({ batchSize: 2000, highWaterMark: 4000, rowMode: 'array' } as never) as unknown as Readable;
-  const out = formatter(plan, o);
-  rows.on('error', (err: Error) => out.destroy(err));
-  out.on('close', () => {
-    // The client went away: stop the cursor so knex gives the connection back.
-    if (!rows.destroyed) rows.destroy();
+  const head = o.format === 'csv' ? (o.bom ? CSV_BOM : '') + plan.header.map((h) => csvCell(h, true)).join(',') + '\r\n' : '';
+  const eol = o.format === 'csv' ? '\r\n' : '\n';
+  // Each row is one finished line (built by Postgres): a batch becomes one chunk.
+  const stream = await cursorStream<[string]>(db, plan.sql, plan.bindings, {
+    batch: 2000,
+    rowMode: 'array',
+    head,
+    format: (rows) => rows.map((r) => r[0]).join(eol) + eol,
   });
-  rows.pipe(out);
   const ext = o.format === 'csv' ? 'csv' : 'ndjson';
   return {
     filename: `${form.slug || form.id}-submissions.${ext}`,
     contentType: o.format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
-    stream: out,
+    stream,
   };
 }
