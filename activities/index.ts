@@ -1,3 +1,4 @@
+import { accountsActivities } from './accounts';
 import { appReviewActivities } from './app-review';
 import type { ActivityDeps } from './deps';
 import { formsActivities } from './forms';
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     ...sequencesActivities(deps),
     ...appReviewActivities(deps),
     ...formsActivities(deps),
+    ...accountsActivities(deps),
   };
 }
 

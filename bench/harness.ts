@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -16,6 +15,7 @@ import { createApiKey } from '../services/api-keys';
 import { createSession } from '../services/sessions';
 import { parseConfig } from '../core/config';
 import { createMailer } from '../core/mailer';
+import { freePort, portAccepts } from '../core/ports';
 import { createSmsSender } from '../core/sms';
 import { ALL_SCOPES } from '../core/scopes';
 import { ensureEmbeddedPostgres } from '../db/embedded';
@@ -57,17 +57,6 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
 async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
@@ -78,17 +67,13 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  let spawnError: Error | null = null;
+  child.once('error', (e) => (spawnError = e));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.end();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (up) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start`);
+    if (await portAccepts(port)) break;
+    if (spawnError || child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`${entry} did not start${spawnError ? `: ${(spawnError as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
@@ -140,7 +125,11 @@ export async function startBenchEnv(
     LOG_LEVEL: 'silent',
     RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    RATE_LIMIT_PAGES_PER_MINUTE: '100000000',
+    RATE_LIMIT_AVAILABILITY_PER_MINUTE: '100000000',
+    RATE_LIMIT_SUBMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
+    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
     ...opts.env,
   });
@@ -263,7 +252,11 @@ function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: num
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
     RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    RATE_LIMIT_PAGES_PER_MINUTE: '100000000',
+    RATE_LIMIT_AVAILABILITY_PER_MINUTE: '100000000',
+    RATE_LIMIT_SUBMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
+    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
   };

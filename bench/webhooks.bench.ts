@@ -101,7 +101,12 @@ export default async function run(env: BenchEnv): Promise<void> {
       fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
     });
     for (const path of ['/a', '/b'])
-      await createSubscription(env.db, env.team.teamId, { url: rx.url + path, events: ['submission.created'] }, true);
+      await createSubscription(
+        env.db,
+        env.team.teamId,
+        { url: rx.url + path, events: ['submission.created'] },
+        { loopback: true, private: false },
+      );
 
     // Paced: one submission every 1000/PACED_PER_S ms.
     const paced = new Map<string, number>();

@@ -35,17 +35,41 @@ const schema = z.object({
   TWILIO_API_BASE_URL: z.url().optional(),
   REDIS_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public requests a minute per client IP, by bucket (api/http/rate-limit.ts). The default bucket: */
   RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** HTML pages, pixels, feeds, docs, health. */
+  RATE_LIMIT_PAGES_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
+  /** GET /api/calendar/availability. */
+  RATE_LIMIT_AVAILABILITY_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Form submissions and bookings, per IP. */
+  RATE_LIMIT_SUBMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Form submissions per form, bookings per booking page (or event type / host named), from all IPs. */
+  RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_DISABLED: bool.default(false),
   /** Requests a minute per API key (1,000 by the spec; support can raise it). */
   RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
   /** 0: every request increments the shared counter in Postgres; N: a process pushes its increments at most every N ms. */
   RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(5000).default(100),
+  /** Webhooks may call loopback addresses (http too): for a local receiver in development; `npm run dev` turns it on. */
+  ALLOW_LOOPBACK_WEBHOOK_URLS: bool.default(false),
+  /** Webhooks may call private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), over https. Link-local and metadata addresses never. */
   ALLOW_PRIVATE_WEBHOOK_URLS: bool.default(false),
   COUNTRY_HEADER: z.string().default('cf-ipcountry'),
   TRUST_PROXY: bool.default(false),
-  VIDEO_PROVIDER_1_URL_TEMPLATE: z.string().default('https://video-1.example.com/m/{meeting_id}'),
-  VIDEO_PROVIDER_2_URL_TEMPLATE: z.string().default('https://video-2.example.com/j/{meeting_id}'),
+  /** Room links of video providers 1 and 2: `{room}` becomes an unguessable room name (docs/scheduling.md "Video links"). */
+  VIDEO_PROVIDER_1_URL_TEMPLATE: z
+    .string()
+    .regex(/^https:\/\/[^/]+\/.*\{room\}/, { error: 'must be an https URL containing {room}' })
+    .default('https://meet.jit.si/{room}'),
+  VIDEO_PROVIDER_2_URL_TEMPLATE: z
+    .string()
+    .regex(/^https:\/\/[^/]+\/.*\{room\}/, { error: 'must be an https URL containing {room}' })
+    .default('https://meet.jit.si/{room}'),
+  /** `url`: the room exists when its URL is opened (Jitsi Meet); `daily`: created and deleted through Daily's REST API. */
+  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily']).default('url'),
+  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily']).default('url'),
+  DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
+  DAILY_API_KEY: z.string().min(1).optional(),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(10),
 });
 
@@ -61,11 +85,24 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  for (const n of [1, 2] as const) {
+    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'daily' && !c.DAILY_API_KEY) {
+      throw new ConfigError(`Invalid configuration:\n  DAILY_API_KEY: required when VIDEO_PROVIDER_${n}_ADAPTER=daily`);
+    }
+  }
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR ?? path.join(__dirname, '..', '.data')),
     baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
   };
+}
+
+/** The webhook URL policy of a config (domain/ssrf.ts UrlPolicy). */
+export function webhookUrlPolicy(c: Pick<Config, 'ALLOW_LOOPBACK_WEBHOOK_URLS' | 'ALLOW_PRIVATE_WEBHOOK_URLS'>): {
+  loopback: boolean;
+  private: boolean;
+} {
+  return { loopback: c.ALLOW_LOOPBACK_WEBHOOK_URLS, private: c.ALLOW_PRIVATE_WEBHOOK_URLS };
 }
 
 let cached: Config | undefined;

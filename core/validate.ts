@@ -9,10 +9,29 @@ export function issuesToDetails(error: z.ZodError, prefix: string): ErrorDetail[
   }));
 }
 
+const choosers = new WeakMap<z.ZodType, (raw: Record<string, unknown>) => z.ZodType>();
+
+/**
+ * A union of request shapes (e.g. the two variants of a calendar endpoint) whose variant is chosen
+ * from the raw input, such as by which keys it carries. The OpenAPI document shows a real union
+ * (oneOf); validation parses the chosen variant only, so error details name that variant's fields
+ * instead of zod's "no union member matched".
+ */
+export function chosenUnion<const T extends readonly [z.ZodType, z.ZodType, ...z.ZodType[]]>(
+  options: T,
+  choose: (raw: Record<string, unknown>) => T[number],
+): z.ZodUnion<T> {
+  const union = z.union(options);
+  choosers.set(union, choose);
+  return union;
+}
+
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix: string): z.infer<S> {
-  const r = schema.safeParse(value);
+  const choose = choosers.get(schema);
+  const raw = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const r = (choose ? choose(raw) : schema).safeParse(value);
   if (!r.success) throw validationFailed(issuesToDetails(r.error, prefix));
-  return r.data;
+  return r.data as z.infer<S>;
 }
 
 /** Shared field schemas. */

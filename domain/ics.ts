@@ -21,6 +21,9 @@ const PROD_ID = { company: 'forms-scheduling-sequences', product: 'scheduling', 
 
 export const meetingUid = (meetingId: string) => `meeting-${meetingId}@forms-scheduling-sequences`;
 
+/** The UID a meeting's invites carry: its own, or the one a reschedule carried over from the first meeting. */
+export const icalUidOf = (m: { id: string; ical_uid: string | null }) => m.ical_uid ?? meetingUid(m.id);
+
 const STATUS = { confirmed: ICalEventStatus.CONFIRMED, tentative: ICalEventStatus.TENTATIVE, cancelled: ICalEventStatus.CANCELLED };
 
 function addEvent(cal: ReturnType<typeof ical>, m: IcsMeeting): void {

@@ -12,11 +12,12 @@ export interface UserRow {
   role: Role;
   timezone: string;
   is_staff: boolean;
+  avatar_url: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const USER_COLUMNS = ['id', 'team_id', 'email', 'name', 'role', 'timezone', 'is_staff', 'created_at', 'updated_at'];
+export const USER_COLUMNS = ['id', 'team_id', 'email', 'name', 'role', 'timezone', 'is_staff', 'avatar_url', 'created_at', 'updated_at'];
 
 export function presentUser(u: UserRow) {
   return {
@@ -26,13 +27,14 @@ export function presentUser(u: UserRow) {
     name: u.name,
     role: u.role,
     timezone: u.timezone,
+    avatar_url: u.avatar_url ?? null,
     created_at: u.created_at,
     updated_at: u.updated_at,
   };
 }
 
 export async function getUser(db: Executor, teamId: string, userId: string): Promise<UserRow | undefined> {
-  return db('users').where({ id: userId, team_id: teamId }).first(USER_COLUMNS);
+  return db('users').where({ id: userId, team_id: teamId }).whereNull('removed_at').first(USER_COLUMNS);
 }
 
 export async function emailTaken(db: Executor, email: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex';
 import type { Role } from '../core/scopes';
 import { conflict, notFound } from '../core/errors';
 import { paginate, type Page } from './pagination';
-import { createUser, emailTaken, presentUser, type UserRow } from './accounts';
+import { createUser, emailTaken, presentUser, USER_COLUMNS, type UserRow } from './accounts';
 
 export function presentTeam(t: { id: string; name: string; plan: string; settings: unknown; created_at: Date; updated_at: Date }) {
   return { id: t.id, name: t.name, plan: t.plan, settings: t.settings, created_at: t.created_at, updated_at: t.updated_at };
@@ -26,7 +26,7 @@ export async function updateTeam(db: Db, teamId: string, patch: { name?: string;
 
 export function listMembers(db: Db, teamId: string, page: Page) {
   return paginate(
-    db('users').where({ team_id: teamId }),
+    db('users').where({ team_id: teamId }).whereNull('removed_at').select(USER_COLUMNS),
     page,
     [
       { column: 'created_at', order: 'desc' },
@@ -44,12 +44,4 @@ export async function addMember(
   if (await emailTaken(db, input.email)) throw conflict('A user with this email already exists');
   const user = await db.transaction((trx) => createUser(trx, { teamId, ...input }));
   return presentUser(user);
-}
-
-export async function removeMember(db: Db, teamId: string, userId: string, actingUserId: string) {
-  const user = await db('users').where({ id: userId, team_id: teamId }).first('id', 'role');
-  if (!user) throw notFound('Team member');
-  if (user.role === 'owner') throw conflict('The team owner cannot be removed');
-  if (user.id === actingUserId) throw conflict('You cannot remove yourself');
-  await db('users').where({ id: userId, team_id: teamId }).delete();
 }

@@ -5,3 +5,4 @@ export * from './scheduling';
 export * from './sequences';
 export * from './app-review';
 export * from './forms';
+export * from './accounts';

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { resolveDeliveryTarget } from '../../services/webhooks/resolve';
+import { webhookUrlPolicy } from '../../core/config';
 import { parseRetryAfter, classifyStatus } from '../../domain/webhook-retry';
 import { signatureHeaders } from '../../domain/webhook-signature';
 import type { ActivityDeps } from '../deps';
@@ -79,7 +80,7 @@ export function webhooksActivities(deps: ActivityDeps) {
   async function send(d: DeliveryJoin): Promise<AttemptOutcome> {
     const started = Date.now();
     try {
-      const target = await resolveDeliveryTarget(d.url, config.ALLOW_PRIVATE_WEBHOOK_URLS);
+      const target = await resolveDeliveryTarget(d.url, webhookUrlPolicy(config));
       const previous =
         d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now() ? d.previous_secret : null;
       const headers = {

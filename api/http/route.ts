@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Scope } from '../../core/scopes';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../../core/principal';
+import type { PublicBucket } from './rate-limit';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -48,8 +49,18 @@ export interface RouteDef<
   accepts?: Array<'json' | 'form'>;
   /** Success status; 204 sends no body. Default 200. */
   status?: number;
-  /** For the OpenAPI document only. */
+  /** The success body, for the OpenAPI document (also on `raw` routes that answer JSON). */
   response?: z.ZodType;
+  /**
+   * Public routes: the per-IP bucket that counts them (api/http/rate-limit.ts, docs/decisions.md):
+   * `public` (default), `pages` (HTML pages, feeds, docs: high), `availability`, `submit` (form
+   * submissions and bookings: strict), or `none` (static assets served with ETag and Cache-Control).
+   */
+  rateLimit?: PublicBucket | 'none';
+  /** `submit` routes: the form or booking page the request targets, which has its own per-minute limit. */
+  rateLimitTarget?: (input: { params: Infer<P>; body: Infer<B> }) => string;
+  /** `oauth`: every error of the route is an RFC 6749 body `{error, error_description}` (token and revocation endpoints). */
+  errorShape?: 'oauth';
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */
   raw?: boolean;
   /** Honour the Idempotency-Key header (creating POSTs). */

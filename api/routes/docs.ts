@@ -12,14 +12,19 @@ export function docsRoutes(all: () => RouteDef[]): RouteDef[] {
       method: 'get',
       path: '/api/v1/openapi.json',
       auth: 'public',
+      rateLimit: 'pages',
       summary: 'The OpenAPI 3.1 document of every route',
       tags: ['docs'],
-      handler: async ({ deps }) => doc(deps.config.baseUrl),
+      handler: async ({ ctx, deps }) => {
+        ctx.set('Cache-Control', 'public, max-age=300');
+        return doc(deps.config.baseUrl);
+      },
     }),
     defineRoute({
       method: 'get',
       path: '/docs',
       auth: 'public',
+      rateLimit: 'pages',
       summary: 'Browsable API reference',
       tags: ['docs'],
       raw: true,
@@ -34,6 +39,7 @@ export function docsRoutes(all: () => RouteDef[]): RouteDef[] {
           ),
         );
         ctx.type = 'html';
+        ctx.set('Cache-Control', 'public, max-age=300');
         ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>API reference</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td{border-bottom:1px solid #ddd;padding:4px 8px;vertical-align:top}</style>
 </head><body><h1>API reference</h1><p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a></p>

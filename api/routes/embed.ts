@@ -10,6 +10,8 @@ export const embedRoutes: RouteDef[] = [
     method: 'get',
     path: '/embed.js',
     auth: 'public',
+    // Static, from memory, with ETag and Cache-Control: not counted (a host page's visitors share NAT IPs).
+    rateLimit: 'none',
     raw: true,
     summary: 'The embed script (inline, popup, slider, sidetab); `?v=<hash>` URLs are cached for a year, the bare URL revalidates by ETag',
     tags: ['embed'],

@@ -6,6 +6,7 @@ export const healthRoutes = [
     method: 'get',
     path: '/healthz',
     auth: 'public',
+    rateLimit: 'pages',
     summary: 'Health: 200 when Postgres and Temporal answer, 503 naming the part that is down',
     tags: ['health'],
     response: z.object({ status: z.enum(['ok', 'degraded']), postgres: z.enum(['up', 'down']), temporal: z.enum(['up', 'down']) }),

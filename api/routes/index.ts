@@ -1,4 +1,5 @@
 import type { RouteDef } from '../http/route';
+import { accountPageRoutes } from './account-pages';
 import { apiKeyRoutes } from './api-keys';
 import { authRoutes } from './auth';
 import { contactsRoutes } from './contacts';
@@ -6,6 +7,7 @@ import { docsRoutes } from './docs';
 import { embedRoutes } from './embed';
 import { formsRoutes } from './forms';
 import { healthRoutes } from './health';
+import { invitationRoutes } from './invitations';
 import { meRoutes } from './me';
 import { oauthRoutes } from './oauth';
 import { schedulingRoutes } from './scheduling';
@@ -20,6 +22,7 @@ export function allRoutes(): RouteDef[] {
     ...authRoutes,
     ...apiKeyRoutes,
     ...teamRoutes,
+    ...invitationRoutes,
     ...meRoutes,
     ...formsRoutes,
     ...contactsRoutes,
@@ -28,6 +31,7 @@ export function allRoutes(): RouteDef[] {
     ...sequencesRoutes,
     ...oauthRoutes,
     ...embedRoutes,
+    ...accountPageRoutes,
   ];
   const all: RouteDef[] = [...routes, ...docsRoutes(() => all)];
   return all;

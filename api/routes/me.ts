@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { notFound } from '../../core/errors';
 import { defineRoute } from '../http/route';
-import { zIanaZone } from '../../core/validate';
+import { zIanaZone, zUuid } from '../../core/validate';
 import { getUser, presentUser } from '../../services/accounts';
+import { paginationQuery, toPage } from '../../services/pagination';
+import { updateProfile } from '../../services/accounts/profile';
+import { listMySessions, revokeMySession, revokeOtherSessions } from '../../services/accounts/user-sessions';
+
+const zAvatarUrl = z
+  .url({ protocol: /^https$/, error: 'must be an https URL' })
+  .max(2000)
+  .nullable();
 
 export const meRoutes = [
   defineRoute({
@@ -21,17 +29,43 @@ export const meRoutes = [
     method: 'patch',
     path: '/api/v1/me',
     auth: { scope: 'user:write' },
-    summary: "Update the acting user's name or timezone",
+    summary:
+      "Update the acting user's name, timezone or avatar URL; a new email needs current_password and takes effect once confirmed from the new address (pending_email)",
     tags: ['user'],
-    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), timezone: zIanaZone.optional() }),
-    handler: async ({ body, principal, deps }) => {
-      const [user] = await deps
-        .db('users')
-        .where({ id: principal.userId, team_id: principal.teamId })
-        .update({ ...body, updated_at: deps.db.fn.now() })
-        .returning('*');
-      if (!user) throw notFound('User');
-      return { data: presentUser(user) };
-    },
+    body: z.strictObject({
+      name: z.string().trim().min(1).max(200).optional(),
+      timezone: zIanaZone.optional(),
+      avatar_url: zAvatarUrl.optional(),
+      email: z.email().max(320).optional(),
+      current_password: z.string().min(1).max(1024).optional(),
+    }),
+    handler: async ({ body, principal, deps, ctx }) => ({ data: await updateProfile(deps, principal, body, ctx.ip) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/me/sessions',
+    auth: { dashboardOnly: true, scope: 'user:read' },
+    summary: 'My dashboard sessions: created at, last used, user agent, IP; `current` marks this one',
+    tags: ['user'],
+    query: z.object(paginationQuery),
+    handler: ({ query, principal, deps }) => listMySessions(deps.db, principal, toPage(query)),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/v1/me/sessions/:id',
+    auth: { dashboardOnly: true, scope: 'user:write' },
+    summary: 'Sign out one of my sessions',
+    tags: ['user'],
+    params: z.strictObject({ id: zUuid }),
+    status: 204,
+    handler: ({ params, principal, deps }) => revokeMySession(deps.db, principal, params.id),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/me/sessions/revoke-others',
+    auth: { dashboardOnly: true, scope: 'user:write' },
+    summary: 'Sign out every session of mine but this one',
+    tags: ['user'],
+    handler: async ({ principal, deps }) => ({ data: await revokeOtherSessions(deps.db, principal) }),
   }),
 ];

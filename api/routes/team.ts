@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { defineRoute } from '../http/route';
 import { paginationQuery, toPage } from '../../services/pagination';
 import { zIanaZone, zUuid } from '../../core/validate';
-import { addMember, getTeam, listMembers, removeMember, updateTeam } from '../../services/team';
+import { addMember, getTeam, listMembers, updateTeam } from '../../services/team';
+import { changeRole, getMember, removeMember } from '../../services/accounts/members';
+import { ROLES } from '../../core/scopes';
+
+const memberParams = z.strictObject({ user_id: zUuid });
 
 export const teamRoutes = [
   defineRoute({
@@ -52,13 +56,44 @@ export const teamRoutes = [
     handler: async ({ body, principal, deps }) => ({ data: await addMember(deps.db, principal.teamId, body) }),
   }),
   defineRoute({
+    method: 'get',
+    path: '/api/v1/team/members/:user_id',
+    auth: { scope: 'team:members' },
+    summary: 'One team member',
+    tags: ['team'],
+    params: memberParams,
+    handler: async ({ params, principal, deps }) => ({ data: await getMember(deps.db, principal.teamId, params.user_id) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/api/v1/team/members/:user_id',
+    auth: { scope: 'team:members' },
+    summary:
+      "Change a member's role (owner, admin, member); only an owner grants or changes the owner role; the last owner cannot be demoted (409)",
+    tags: ['team'],
+    params: memberParams,
+    body: z.strictObject({ role: z.enum(ROLES) }),
+    handler: async ({ params, body, principal, deps }) => ({ data: await changeRole(deps.db, principal, params.user_id, body.role) }),
+  }),
+  defineRoute({
     method: 'delete',
     path: '/api/v1/team/members/:user_id',
     auth: { scope: 'team:members' },
-    summary: 'Remove a team member',
+    summary:
+      'Remove a team member: signs out their sessions, revokes the API keys they created; 204, or 200 with what they still host (upcoming meetings, scheduling pages) when sent `Prefer: return=representation`',
     tags: ['team'],
-    params: z.strictObject({ user_id: zUuid }),
+    params: memberParams,
     status: 204,
-    handler: async ({ params, principal, deps }) => removeMember(deps.db, principal.teamId, params.user_id, principal.userId),
+    raw: true,
+    handler: async ({ ctx, params, principal, deps }) => {
+      const report = await removeMember(deps.db, principal, params.user_id);
+      if (/\breturn=representation\b/i.test(ctx.get('prefer'))) {
+        ctx.status = 200;
+        ctx.set('Preference-Applied', 'return=representation');
+        ctx.body = { data: report };
+      } else {
+        ctx.status = 204;
+      }
+    },
   }),
 ];

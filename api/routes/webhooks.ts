@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webhookUrlPolicy } from '../../core/config';
 import { paginationQuery, toPage } from '../../services/pagination';
 import { defineRoute, type RouteDef } from '../http/route';
 import { zIdParams, zText, zUuid } from '../../core/validate';
@@ -58,7 +59,7 @@ export const webhooksRoutes: RouteDef[] = [
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => ({
-      data: await createSubscription(deps.db, principal.teamId, body, deps.config.ALLOW_PRIVATE_WEBHOOK_URLS),
+      data: await createSubscription(deps.db, principal.teamId, body, webhookUrlPolicy(deps.config)),
     }),
   }),
   defineRoute({
@@ -81,7 +82,7 @@ export const webhooksRoutes: RouteDef[] = [
     params: zIdParams,
     body: updateBody,
     handler: async ({ params, body, principal, deps }) => ({
-      data: await updateSubscription(deps.db, principal.teamId, params.id, body, deps.config.ALLOW_PRIVATE_WEBHOOK_URLS),
+      data: await updateSubscription(deps.db, principal.teamId, params.id, body, webhookUrlPolicy(deps.config)),
     }),
   }),
   defineRoute({

@@ -6,7 +6,10 @@ import * as m004 from './004_scheduling';
 import * as m005 from './005_sequences';
 import * as m006 from './006_oauth';
 import * as m007 from './007_webhook_slots';
+import * as m010 from './010_accounts';
 import * as m011 from './011_forms_depth';
+import * as m013 from './013_booking_limits';
+import * as m014 from './014_booking_lifecycle';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -19,7 +22,10 @@ const migrations: Record<string, Migration> = {
   '005_sequences': m005,
   '006_oauth': m006,
   '007_webhook_slots': m007,
+  '010_accounts': m010,
   '011_forms_depth': m011,
+  '013_booking_limits': m013,
+  '014_booking_lifecycle': m014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,11 +1,14 @@
 import type { HostSchedule, Slot, SlotCheck, SlotQuery } from './types';
 import { DAY, MINUTE, resolveFirst, zoneOffsets } from './tz';
+import { LimitCounter, localDayWith } from './limits';
 import { HostCalendar } from './working';
 
 /** Per-candidate host status. */
 const OUTSIDE = 0;
 const BUSY = 1;
 const FREE = 2;
+/** Free, but another booking would exceed the host's day or week limit. */
+const LIMITED = 3;
 
 interface StartBounds {
   /** inclusive lower bound: max(rangeStart, now + minNotice) */
@@ -85,7 +88,7 @@ function forbiddenStarts(host: HostSchedule, dur: number, w: number, first: numb
 }
 
 /** Status (OUTSIDE / BUSY / FREE) of one host for each ascending candidate start. */
-function hostStatuses(host: HostSchedule, cands: number[], dur: number, w: number): Uint8Array {
+function hostStatuses(host: HostSchedule, cands: number[], dur: number, w: number, q: SlotQuery): Uint8Array {
   const status = new Uint8Array(cands.length);
   if (cands.length === 0) return status;
   const first = cands[0];
@@ -96,6 +99,7 @@ function hostStatuses(host: HostSchedule, cands: number[], dur: number, w: numbe
   const pieces = zoneOffsets(host.timezone).pieces(from - DAY, to + DAY);
   const work = new HostCalendar(host).workingIntervals(pieces, from, to);
   const blocks = forbiddenStarts(host, dur, w, first, last);
+  const limits = LimitCounter.active(q.limits) ? new LimitCounter(host, q.limits) : null;
   let wi = 0;
   let bi = 0;
   for (let k = 0; k < cands.length; k++) {
@@ -105,6 +109,7 @@ function hostStatuses(host: HostSchedule, cands: number[], dur: number, w: numbe
     if (work[wi].start > s) continue; // OUTSIDE
     while (bi < blocks.length && blocks[bi].q <= s) bi++;
     status[k] = bi < blocks.length && blocks[bi].p < s ? BUSY : FREE;
+    if (status[k] === FREE && limits && !limits.allows(s, localDayWith(pieces, s))) status[k] = LIMITED;
   }
   return status;
 }
@@ -120,7 +125,7 @@ export function computeSlots(hosts: HostSchedule[], q: SlotQuery): Slot[] {
   const cands = alignedStarts(active[0].timezone, startBounds(q), q.incrementMinutes * MINUTE);
   if (cands.length === 0) return [];
   const w = bufferWidth(q);
-  const statuses = active.map((h) => hostStatuses(h, cands, dur, w));
+  const statuses = active.map((h) => hostStatuses(h, cands, dur, w, q));
   const n = active.length;
   const slots: Slot[] = [];
   for (let k = 0; k < cands.length; k++) {
@@ -151,14 +156,15 @@ export function isSlotOffered(hosts: HostSchedule[], q: SlotQuery, start: number
 
   const dur = q.durationMinutes * MINUTE;
   const w = bufferWidth(q);
-  const st = active.map((h) => hostStatuses(h, [start], dur, w)[0]);
+  const st = active.map((h) => hostStatuses(h, [start], dur, w, q)[0]);
   const hostIds = active.filter((_, i) => st[i] === FREE).map((h) => h.hostId);
   const anyOutside = st.some((s) => s === OUTSIDE);
   const anyBusy = st.some((s) => s === BUSY);
+  const anyLimited = st.some((s) => s === LIMITED);
   const offered = q.mode === 'group' ? hostIds.length === active.length : hostIds.length > 0;
   if (offered) return { offered: true, hostIds };
   let reason: SlotCheck['reason'];
-  if (q.mode === 'group') reason = anyOutside ? 'outside_availability' : 'busy';
-  else reason = anyBusy ? 'busy' : 'outside_availability';
+  if (q.mode === 'group') reason = anyOutside ? 'outside_availability' : anyBusy ? 'busy' : 'booking_limit';
+  else reason = anyBusy ? 'busy' : anyLimited ? 'booking_limit' : 'outside_availability';
   return { offered: false, reason, hostIds: [] };
 }

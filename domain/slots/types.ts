@@ -34,6 +34,17 @@ export interface HostSchedule {
   overrides: DateOverride[];
   /** Existing meetings and calendar events, raw (NOT widened by buffers). */
   busy: BusyInterval[];
+  /** Starts (epoch ms) of the host's bookings that count toward `SlotQuery.limits` (same event type). */
+  bookedStarts?: number[];
+}
+
+/**
+ * At most this many bookings a day / a week per host, counted in the host's timezone (a week runs
+ * Monday to Sunday). Null or absent: no limit.
+ */
+export interface BookingLimits {
+  perDay?: number | null;
+  perWeek?: number | null;
 }
 
 export type SlotMode = 'one_on_one' | 'round_robin' | 'group';
@@ -53,6 +64,7 @@ export interface SlotQuery {
   /** horizon: slot start must be <= now + maxBookingDays * 24h */
   maxBookingDays: number;
   mode: SlotMode;
+  limits?: BookingLimits;
 }
 
 export interface Slot {
@@ -62,7 +74,7 @@ export interface Slot {
   hostIds: string[];
 }
 
-export type SlotRejectReason = 'outside_availability' | 'off_increment' | 'within_notice' | 'past_horizon' | 'busy';
+export type SlotRejectReason = 'outside_availability' | 'off_increment' | 'within_notice' | 'past_horizon' | 'busy' | 'booking_limit';
 
 export interface SlotCheck {
   offered: boolean;

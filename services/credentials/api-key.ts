@@ -24,7 +24,7 @@ export async function resolveApiKey(db: Db, token: string): Promise<Principal | 
       'k.scopes',
       't.plan',
       db.raw(
-        `(select u.id from users u where u.team_id = k.team_id order by (u.role = 'owner') desc, u.created_at asc limit 1) as owner_id`,
+        `(select u.id from users u where u.team_id = k.team_id and u.removed_at is null order by (u.role = 'owner') desc, u.created_at asc limit 1) as owner_id`,
       ),
     );
   if (!row || !row.owner_id) return null;

@@ -17,7 +17,8 @@ export async function resolveSession(db: Db, token: string): Promise<Principal |
     .join('users as u', 'u.id', 's.user_id')
     .join('teams as t', 't.id', 'u.team_id')
     .where({ 's.token_hash': hash })
-    .first('s.id', 's.expires_at', 'u.id as user_id', 'u.team_id', 'u.role', 'u.is_staff', 't.plan');
+    .whereNull('u.removed_at')
+    .first('s.id', 's.expires_at', 's.last_used_at', 'u.id as user_id', 'u.team_id', 'u.role', 'u.is_staff', 't.plan');
   if (!row) return null;
   if (new Date(row.expires_at).getTime() <= Date.now()) {
     throw unauthorized('The session has expired; sign in again', 'token_expired');
@@ -32,6 +33,10 @@ export async function resolveSession(db: Db, token: string): Promise<Principal |
     isStaff: row.is_staff,
     perMinuteLimit: SESSION_PER_MINUTE,
   };
+  // "Last used" for the user's list of sessions: written at most once a minute, on a cache miss.
+  if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
+    await db('sessions').where({ id: row.id }).update({ last_used_at: db.fn.now() });
+  }
   cachePrincipal(hash, principal, new Date(row.expires_at).getTime());
   return principal;
 }

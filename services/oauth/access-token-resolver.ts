@@ -25,6 +25,7 @@ export async function resolveAccessToken(db: Db, token: string): Promise<Princip
     .where({ 'o.access_hash': sha256Hex(token) })
     .whereNull('o.revoked_at')
     .whereNull('i.revoked_at')
+    .whereNull('u.removed_at')
     .first(
       'o.app_id',
       'o.scopes',

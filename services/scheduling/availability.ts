@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex';
 import { computeSlots, type Slot } from '../../domain/slots';
 import { validationFailed } from '../../core/errors';
 import { resolveContext, type BookingContext } from './context';
+import { limitedEventType } from './booking-limits';
 import { loadHostSchedules } from './host-schedules';
 
 const MAX_RANGE_DAYS = 62;
@@ -22,7 +23,7 @@ export function localDayRange(startDate: string, endDate: string, zone: string, 
 }
 
 export async function slotsFor(db: Db, ctx: BookingContext, from: number, to: number, now: number): Promise<Slot[]> {
-  const hosts = await loadHostSchedules(db, ctx.hostIds, from, to);
+  const hosts = await loadHostSchedules(db, ctx.hostIds, from, to, { limitedEventTypeId: limitedEventType(ctx) });
   return computeSlots(hosts, { ...ctx.rules, rangeStart: from, rangeEnd: to, now, mode: ctx.mode });
 }
 

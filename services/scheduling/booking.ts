@@ -1,5 +1,6 @@
 import { uuid } from '../../core/crypto';
 import type { Executor } from '../../db/knex';
+import { icalUidOf } from '../../domain/ics';
 import { isSlotOffered, type SlotRejectReason } from '../../domain/slots';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
@@ -7,9 +8,11 @@ import { ApiError, conflict, validationFailed } from '../../core/errors';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { onMeetingBooked } from '../sequences/hooks';
 import { resolveContext, type BookingContext } from './context';
+import { limitedEventType, withinBookingLimits } from './booking-limits';
+import { finishReschedule, releaseMovedMeeting } from './reschedule-steps';
 import { loadHostSchedules } from './host-schedules';
 import type { MeetingRow } from './present';
-import { videoProvider } from './video';
+import { videoProvider } from '../../core/video';
 import { bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 
 const MINUTE = 60_000;
@@ -34,6 +37,12 @@ export interface BookingRequest {
   notes?: string;
   fieldValues: Record<string, unknown>;
   contactCustomFields?: Record<string, unknown>;
+  /**
+   * Move this meeting instead of making a new booking: the old one becomes `rescheduled` in the same
+   * transaction, its slot no longer blocks, the new one keeps its attendee, contact, link and
+   * iCalendar UID (SEQUENCE + 1), and the two are linked both ways (services/scheduling/reschedule.ts).
+   */
+  rescheduleOf?: MeetingRow;
 }
 
 export interface CalendarEventRow {
@@ -49,6 +58,7 @@ const REASONS: Record<SlotRejectReason, string> = {
   within_notice: 'The requested start is within the minimum notice period',
   past_horizon: 'The requested start is beyond the booking horizon (max booking days)',
   busy: 'This time slot is already taken',
+  booking_limit: 'The host has reached the booking limit of this event type for that day or week',
 };
 
 export const slotUnavailable = () => conflict(REASONS.busy, 'slot_unavailable');
@@ -106,25 +116,36 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
     duration: Math.round((req.end - req.start) / MINUTE),
   });
   checkRequest(req, ctx, now);
-  const hosts = await loadHostSchedules(db, ctx.hostIds, req.start, req.end);
+  const moving = req.rescheduleOf ?? null;
+  const hosts = await loadHostSchedules(db, ctx.hostIds, req.start, req.end, {
+    limitedEventTypeId: limitedEventType(ctx),
+    excludeMeetingId: moving?.id,
+  });
   const check = isSlotOffered(hosts, { ...ctx.rules, rangeStart: req.start, rangeEnd: req.start + 1, now, mode: ctx.mode }, req.start);
   if (!check.offered) {
     if (check.reason === 'busy') throw slotUnavailable();
+    if (check.reason === 'booking_limit') throw conflict(REASONS.booking_limit, 'slot_unavailable');
     throw new ApiError(400, 'slot_not_offered', REASONS[check.reason ?? 'outside_availability']);
   }
-  const candidates = ctx.mode === 'round_robin' ? await orderByLoad(db, check.hostIds, now) : [ctx.hostIds[0]];
+  let candidates = ctx.mode === 'round_robin' ? await orderByLoad(db, check.hostIds, now) : [ctx.hostIds[0]];
+  // a moved meeting stays with its host when that host is free at the new time
+  if (moving && candidates.includes(moving.host_user_id))
+    candidates = [moving.host_user_id, ...candidates.filter((h) => h !== moving.host_user_id)];
   const groupHosts = ctx.mode === 'group' ? ctx.hostIds : null;
   const et = ctx.eventType;
   const blockStart = new Date(req.start - ctx.rules.bufferBeforeMinutes * MINUTE);
   const blockEnd = new Date(req.end + ctx.rules.bufferAfterMinutes * MINUTE);
   const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
   const meetingId = uuid();
-  const provider = videoProvider(deps.config, et?.location_type ?? null);
-  const meetingLink = provider ? provider.createLink(meetingId) : null;
+  const provider = moving ? null : videoProvider(deps.config, et?.location_type ?? null);
+  const meetingLink = moving ? moving.meeting_link : provider ? provider.planRoom().link : null;
   const title = req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`;
 
+  const zoneOf = new Map(hosts.map((h) => [h.hostId, h.timezone]));
   const insertFor = (trx: Executor, hostId: string) =>
     trx.transaction(async (sp) => {
+      const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
+      if (!(await withinBookingLimits(sp, ctx, counted, req.start))) throw new LimitReached();
       const [row] = await sp('meetings')
         .insert({
           id: meetingId,
@@ -146,6 +167,16 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           location_type: et?.location_type ?? null,
           meeting_link: meetingLink ?? et?.location_value ?? null,
           notes: req.notes ?? null,
+          ...(moving
+            ? {
+                contact_id: moving.contact_id,
+                ical_uid: icalUidOf(moving),
+                ical_sequence: moving.ical_sequence + 1,
+                rescheduled_from_id: moving.id,
+                // a confirmed meeting stays confirmed when it moves
+                status: moving.status,
+              }
+            : {}),
           guests: JSON.stringify(req.guests),
           field_values: JSON.stringify(req.fieldValues),
         })
@@ -173,6 +204,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
    */
   const attempt = (block: string | null) =>
     transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
+      if (moving) await releaseMovedMeeting(trx, moving, meetingId);
       if (groupHosts) {
         for (const h of [...groupHosts].sort()) await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${h}`]);
       } else if (block) {
@@ -192,11 +224,13 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           meeting = await insertFor(trx, hostId);
           break;
         } catch (err) {
-          if ((err as { code?: string }).code !== EXCLUSION_VIOLATION) throw err;
+          if (!(err instanceof LimitReached) && (err as { code?: string }).code !== EXCLUSION_VIOLATION) throw err;
         }
       }
       if (!meeting) throw new NoFreeHost(busy);
 
+      if (moving)
+        return finishReschedule(trx, enqueue, { moving, meetingId, teamId: ctx.teamId, hostUserId: meeting.host_user_id, title, req });
       const contact = await upsertContactByEmail(trx, ctx.teamId, {
         email: req.attendeeEmail,
         ...splitName(req.attendeeName, req.attendeeEmail),
@@ -246,6 +280,13 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
     }
   }
   throw slotUnavailable();
+}
+
+/** The host already has as many bookings of the event type that day or week as the limit allows. */
+class LimitReached extends Error {
+  constructor() {
+    super('booking limit reached');
+  }
 }
 
 /** No candidate host could take the slot; `busyHosts` were locked by a concurrent booking. */

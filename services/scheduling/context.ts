@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/knex';
 import type { SlotMode, SlotQuery } from '../../domain/slots';
 import { notFound } from '../../core/errors';
-import { pageHostIds } from './pages';
+import { activePageHostIds } from './pages';
 import type { EventTypeRow, PageRow } from './present';
 
 /** Spec defaults for a lookup without an event type (interface-spec "Limits"). */
@@ -41,11 +41,11 @@ export async function resolveContext(
   if (!teamId) throw notFound('Team');
 
   if (input.userId) {
-    const user = await db('users').where({ id: input.userId, team_id: teamId }).first('id');
+    const user = await db('users').where({ id: input.userId, team_id: teamId }).whereNull('removed_at').first('id');
     if (!user) throw notFound('User');
   }
   const mode: SlotMode = (page?.page_type as SlotMode | undefined) ?? 'one_on_one';
-  const pageHosts = page ? await pageHostIds(db, page.id) : [];
+  const pageHosts = page ? await activePageHostIds(db, page.id) : [];
   let hostIds: string[];
   if (mode === 'one_on_one') {
     const host = input.userId ?? pageHosts[0];
@@ -68,6 +68,7 @@ export async function resolveContext(
       bufferAfterMinutes: eventType?.buffer_time_after ?? DEFAULTS.bufferAfter,
       minNoticeMinutes: eventType?.min_notice_minutes ?? DEFAULTS.minNotice,
       maxBookingDays: eventType?.max_booking_days ?? DEFAULTS.maxDays,
+      limits: { perDay: eventType?.max_bookings_per_day ?? null, perWeek: eventType?.max_bookings_per_week ?? null },
     },
   };
 }

@@ -22,6 +22,8 @@ export interface EventTypeInput {
   buffer_time_after?: number;
   min_notice_minutes?: number;
   max_booking_days?: number;
+  max_bookings_per_day?: number | null;
+  max_bookings_per_week?: number | null;
   start_time_increment?: (typeof INCREMENTS)[number];
   requires_confirmation?: boolean;
   guests_allowed?: boolean;

@@ -1,6 +1,6 @@
 import { randomToken, sha256Hex } from '../../core/crypto';
 import type { Db } from '../../db/knex';
-import { feedIcs, meetingUid, type IcsMeeting } from '../../domain/ics';
+import { feedIcs, icalUidOf, type IcsMeeting } from '../../domain/ics';
 import { notFound } from '../../core/errors';
 
 const FEED_PREFIX = 'cal_';
@@ -17,7 +17,11 @@ export async function rotateFeed(db: Db, baseUrl: string, teamId: string, userId
   return { user_id: userId, url: `${baseUrl}/api/calendar/feeds/${token}.ics` };
 }
 
-/** The feed: the host's meetings (as primary or group host) from 30 days back, cancelled ones as CANCELLED. */
+/**
+ * The feed: the host's meetings (as primary or group host) from 30 days back, cancelled ones as
+ * CANCELLED. A rescheduled meeting is left out: the meeting that replaced it carries its UID with a
+ * higher SEQUENCE, so the event moves instead of appearing twice.
+ */
 export async function renderFeed(db: Db, token: string): Promise<string> {
   const clean = token.replace(/\.ics$/, '');
   const feed = await db('calendar_feeds')
@@ -29,11 +33,12 @@ export async function renderFeed(db: Db, token: string): Promise<string> {
     .join('meetings as m', 'm.id', 'mh.meeting_id')
     .where('mh.host_user_id', feed.user_id)
     .where('m.start_time', '>', new Date(Date.now() - 30 * 86_400_000))
+    .whereNot('m.status', 'rescheduled')
     .orderBy('m.start_time')
     .select('m.*');
   const events: IcsMeeting[] = rows.map((m: Record<string, any>) => ({
-    uid: meetingUid(m.id),
-    sequence: m.status === 'cancelled' ? 1 : 0,
+    uid: icalUidOf({ id: m.id, ical_uid: m.ical_uid }),
+    sequence: (m.ical_sequence ?? 0) + (m.status === 'cancelled' ? 1 : 0),
     summary: m.title,
     description: m.description,
     start: new Date(m.start_time),

@@ -10,8 +10,17 @@ const DAY = 86_400_000;
  * meeting it hosts, through meeting_hosts) and external calendar events. Busy intervals are raw;
  * the engine widens them by the event type's buffers.
  */
-export async function loadHostSchedules(db: Executor, hostIds: string[], from: number, to: number): Promise<HostSchedule[]> {
+export async function loadHostSchedules(
+  db: Executor,
+  hostIds: string[],
+  from: number,
+  to: number,
+  opts: { limitedEventTypeId?: string | null; excludeMeetingId?: string } = {},
+): Promise<HostSchedule[]> {
   if (hostIds.length === 0) return [];
+  const booked = opts.limitedEventTypeId
+    ? (await bookedStarts(db, opts.limitedEventTypeId, hostIds, from, to)).filter((b) => b.id !== opts.excludeMeetingId)
+    : null;
   const lo = new Date(from - DAY);
   const hi = new Date(to + DAY);
   const [schedules, meetings, events, users] = await Promise.all([
@@ -24,6 +33,7 @@ export async function loadHostSchedules(db: Executor, hostIds: string[], from: n
       .where('mh.active', true)
       .where('m.start_time', '<', hi)
       .where('m.end_time', '>', lo)
+      .modify((q) => void (opts.excludeMeetingId && q.whereNot('m.id', opts.excludeMeetingId)))
       .select('mh.host_user_id', 'm.start_time', 'm.end_time'),
     db('calendar_events')
       .whereIn('host_user_id', hostIds)
@@ -61,6 +71,21 @@ export async function loadHostSchedules(db: Executor, hostIds: string[], from: n
             }))
         : [],
       busy,
+      ...(booked ? { bookedStarts: booked.filter((b) => b.host_user_id === hostId).map((b) => new Date(b.start_time).getTime()) } : {}),
     };
   });
+}
+
+/** Meetings that count toward an event type's booking limits (a week and a day of margin around the range covers any local week). */
+export const LIMIT_COUNTED_STATUSES = ['pending_confirmation', 'scheduled', 'completed', 'no_show'];
+
+function bookedStarts(db: Executor, eventTypeId: string, hostIds: string[], from: number, to: number) {
+  return db('meeting_hosts as mh')
+    .join('meetings as m', 'm.id', 'mh.meeting_id')
+    .where('m.event_type_id', eventTypeId)
+    .whereIn('mh.host_user_id', hostIds)
+    .whereIn('m.status', LIMIT_COUNTED_STATUSES)
+    .where('m.start_time', '>=', new Date(from - 8 * DAY))
+    .where('m.start_time', '<', new Date(to + 8 * DAY))
+    .select<{ id: string; host_user_id: string; start_time: Date }[]>('m.id', 'mh.host_user_id', 'm.start_time');
 }

@@ -2,7 +2,10 @@ import type { Db, Executor } from '../../db/knex';
 import { canTransition, type MeetingStatus } from '../../domain/meeting-state';
 import { transactionWithOutbox, type Enqueue } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
-import { conflict, notFound } from '../../core/errors';
+import { icalUidOf } from '../../domain/ics';
+import { conflict, notFound, validationFailed } from '../../core/errors';
+import { onMeetingBooked } from '../sequences/hooks';
+import { rescheduleMeeting } from './reschedule';
 import { paginate, type Page } from '../pagination';
 import { presentMeeting, presentMeetingSummary, type MeetingRow } from './present';
 import {
@@ -59,6 +62,10 @@ export async function enqueueCleanup(
   opts: { reason: string | null; notifyAttendee: boolean },
 ): Promise<void> {
   const events = await trx('calendar_events').where({ meeting_id: m.id }).select('id');
+  const coHostUserIds: string[] = await trx('meeting_hosts')
+    .where({ meeting_id: m.id })
+    .whereNot({ host_user_id: m.host_user_id })
+    .pluck('host_user_id');
   const input: CleanupWorkflowInput = {
     meetingId: m.id,
     teamId: m.team_id,
@@ -73,6 +80,12 @@ export async function enqueueCleanup(
     hostUserId: m.host_user_id,
     reason: opts.reason,
     notifyAttendee: opts.notifyAttendee,
+    guests: m.guests,
+    coHostUserIds,
+    icalUid: icalUidOf(m),
+    icalSequence: m.ical_sequence,
+    timezone: m.timezone,
+    invited: m.confirmation_email_sent,
   };
   await enqueue({
     workflowType: 'meetingCleanupWorkflow',
@@ -107,8 +120,17 @@ export async function updateMeeting(
   deps: ServiceDeps,
   teamId: string,
   id: string,
-  input: { status?: MeetingStatus; notes?: string | null; cancellation_reason?: string },
+  input: { status?: MeetingStatus; notes?: string | null; cancellation_reason?: string; start_time?: string },
 ) {
+  if (input.start_time !== undefined) {
+    if (input.status !== undefined || input.cancellation_reason !== undefined || input.notes !== undefined) {
+      throw validationFailed([
+        { path: 'body.start_time', message: 'a reschedule (start_time) is sent alone, without status, notes or cancellation_reason' },
+      ]);
+    }
+    const { old } = await rescheduleMeeting(deps, { meetingId: id, teamId, start: Date.parse(input.start_time) });
+    return presentMeeting(old);
+  }
   let signal: typeof meetingCancelledSignal | typeof meetingConfirmedSignal | undefined;
   const row = await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const m = await meetingRow(trx, teamId, id, true);
@@ -137,6 +159,8 @@ export async function updateMeeting(
       signal = meetingCancelledSignal;
     } else if (m.status === 'pending_confirmation' && target === 'scheduled') {
       signal = meetingConfirmedSignal;
+      // a request counts as "meeting booked" for sequences only once it is confirmed
+      if (updated.contact_id) await onMeetingBooked(trx, enqueue, { teamId, contactId: updated.contact_id, meetingId: id });
     }
     return updated;
   });

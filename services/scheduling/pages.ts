@@ -32,6 +32,17 @@ export async function pageHostIds(db: Executor, pageId: string): Promise<string[
   return rows.map((r: { user_id: string }) => r.user_id);
 }
 
+/** The hosts who can take bookings: removed members stay listed on the page until reassigned, but get none. */
+export async function activePageHostIds(db: Executor, pageId: string): Promise<string[]> {
+  const rows = await db('scheduling_page_hosts as h')
+    .join('users as u', 'u.id', 'h.user_id')
+    .where({ 'h.page_id': pageId })
+    .whereNull('u.removed_at')
+    .orderBy([{ column: 'h.position' }, { column: 'h.user_id' }])
+    .select('h.user_id');
+  return rows.map((r: { user_id: string }) => r.user_id);
+}
+
 async function hostIdsByPage(db: Executor, pageIds: string[]): Promise<Map<string, string[]>> {
   const rows = await db('scheduling_page_hosts')
     .whereIn('page_id', pageIds)
@@ -41,10 +52,10 @@ async function hostIdsByPage(db: Executor, pageIds: string[]): Promise<Map<strin
   return map;
 }
 
-/** Hosts must be members of the team; anyone else is "not found" (never reveal other teams). */
+/** Hosts must be members of the team (not removed ones); anyone else is "not found" (never reveal other teams). */
 async function setHosts(trx: Executor, teamId: string, pageId: string, userIds: string[]): Promise<void> {
   const unique = [...new Set(userIds)];
-  const found = await trx('users').where({ team_id: teamId }).whereIn('id', unique).select('id');
+  const found = await trx('users').where({ team_id: teamId }).whereNull('removed_at').whereIn('id', unique).select('id');
   if (found.length !== unique.length) throw notFound('Host user');
   await trx('scheduling_page_hosts').where({ page_id: pageId }).delete();
   if (unique.length) {

@@ -35,6 +35,8 @@ export interface EventTypeRow {
   buffer_time_after: number;
   min_notice_minutes: number;
   max_booking_days: number;
+  max_bookings_per_day: number | null;
+  max_bookings_per_week: number | null;
   start_time_increment: number;
   requires_confirmation: boolean;
   guests_allowed: boolean;
@@ -67,6 +69,12 @@ export interface MeetingRow {
   ai_notes: { summary: string; action_items: string[] } | null;
   recording: { url: string; duration_seconds: number } | null;
   confirmation_email_sent: boolean;
+  /** iCalendar UID (null: derived from the id); a reschedule carries the first meeting's UID forward. */
+  ical_uid: string | null;
+  /** iCalendar SEQUENCE of the meeting's current invite; bumped by a reschedule and by the CANCEL. */
+  ical_sequence: number;
+  rescheduled_from_id: string | null;
+  rescheduled_to_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -109,6 +117,8 @@ export function presentEventType(e: EventTypeRow) {
     buffer_time_after: e.buffer_time_after,
     min_notice_minutes: e.min_notice_minutes,
     max_booking_days: e.max_booking_days,
+    max_bookings_per_day: e.max_bookings_per_day,
+    max_bookings_per_week: e.max_bookings_per_week,
     start_time_increment: e.start_time_increment,
     requires_confirmation: e.requires_confirmation,
     guests_allowed: e.guests_allowed,
@@ -138,6 +148,8 @@ export function presentMeetingSummary(m: MeetingRow) {
     scheduling_page_id: m.scheduling_page_id,
     cancellation_reason: m.cancellation_reason,
     confirmation_email_sent: m.confirmation_email_sent,
+    rescheduled_from_id: m.rescheduled_from_id,
+    rescheduled_to_id: m.rescheduled_to_id,
     created_at: iso(m.created_at),
     updated_at: iso(m.updated_at),
     ai_notes: m.ai_notes,

@@ -1,8 +1,14 @@
 import type { Executor } from '../../db/knex';
 
 /**
+ * Statuses that do not count as "meeting booked": a cancelled meeting never does, and a request
+ * waiting for the host's confirmation only does once confirmed (services/scheduling/meetings.ts).
+ */
+const NOT_BOOKED = ['cancelled', 'pending_confirmation'];
+
+/**
  * Contacts (of `contactIds`) with a meeting that counts as "booked": any status except
- * `cancelled`. Reads the scheduling feature's `meetings` table; before it exists, nobody has one.
+ * `cancelled` and `pending_confirmation`. Reads the scheduling feature's `meetings` table; before it exists, nobody has one.
  */
 export async function contactsWithBookedMeeting(trx: Executor, teamId: string, contactIds: string[]): Promise<Set<string>> {
   if (contactIds.length === 0) return new Set();
@@ -12,14 +18,14 @@ export async function contactsWithBookedMeeting(trx: Executor, teamId: string, c
     .distinct('contact_id')
     .where('team_id', teamId)
     .whereIn('contact_id', contactIds)
-    .whereNot('status', 'cancelled');
+    .whereNotIn('status', NOT_BOOKED);
   return new Set(rows.map((r) => r.contact_id));
 }
 
-/** False when the meeting exists and is cancelled (a cancelled meeting never counts). */
+/** False when the meeting exists and is cancelled or still waiting for the host's confirmation. */
 export async function meetingCounts(trx: Executor, teamId: string, meetingId: string): Promise<boolean> {
   const exists = await trx.raw(`SELECT to_regclass('public.meetings') IS NOT NULL AS ok`);
   if (!exists.rows[0].ok) return true;
   const m = await trx('meetings').where({ team_id: teamId, id: meetingId }).first('status');
-  return !m || m.status !== 'cancelled';
+  return !m || !NOT_BOOKED.includes(m.status);
 }

@@ -49,6 +49,11 @@ function activities() {
       if (sent) sentAt.push({ meetingId, kind, at: await env.currentTimeMs() });
       return sent;
     },
+    async cancelUnconfirmed(meetingId: string) {
+      // the workflow clock when the lapse fired (read first: an activity in flight does not hold the test server's clock)
+      sentAt.push({ meetingId, kind: 'lapse', at: await env.currentTimeMs() });
+      return acts.cancelUnconfirmed(meetingId);
+    },
     async sendCancellationEmail(input: Parameters<typeof acts.sendCancellationEmail>[0]) {
       const sent = await acts.sendCancellationEmail(input);
       if (sent) sentAt.push({ meetingId: input.meetingId, kind: 'cancellation', at: await env.currentTimeMs() });
@@ -126,7 +131,7 @@ describe('booking workflow', () => {
     });
   });
 
-  it('cancels an unconfirmed booking with reason "not confirmed" at its start time', async () => {
+  it('an unconfirmed request: the attendee hears it was received, the host is asked, and it lapses ("not confirmed") an hour before the start', async () => {
     await withWorker(env, activities(), async () => {
       const { id, startMs } = await bookIn(10, { requires_confirmation: true });
       expect((await tdb.db('meetings').where({ id }).first()).status).toBe('pending_confirmation');
@@ -135,10 +140,26 @@ describe('booking workflow', () => {
       await started(`meeting-cleanup-${id}`);
       await handle(`meeting-cleanup-${id}`).result();
       expect(await tdb.db('meetings').where({ id }).first()).toMatchObject({ status: 'cancelled', cancellation_reason: 'not confirmed' });
-      const cancelled = sentAt.find((s) => s.meetingId === id && s.kind === 'cancellation')!;
-      expect(cancelled.at).toBeGreaterThanOrEqual(startMs);
-      expect(kinds(id)).toEqual(['cancellation:attendee@example.com']);
-      expect(ics(mailsOf(id)[0]).getFirstPropertyValue('method')).toBe('CANCEL');
+      // the lapse timer, read from the workflow's history: it fires an hour before the start
+      const history = await handle(`booking-${id}`).fetchHistory();
+      const timerEvent = history.events!.find((e) => e.timerStartedEventAttributes)!;
+      const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+        Number(t?.seconds ?? 0) * 1000 + Math.round((t?.nanos ?? 0) / 1e6);
+      const firesAt = ms(timerEvent.eventTime) + ms(timerEvent.timerStartedEventAttributes!.startToFireTimeout);
+      expect(Math.abs(firesAt - (startMs - HOUR))).toBeLessThan(60_000);
+      expect(sentAt.find((s) => s.meetingId === id && s.kind === 'lapse')!.at).toBeGreaterThanOrEqual(startMs - HOUR);
+      expect(sentAt.find((s) => s.meetingId === id && s.kind === 'cancellation')!.at).toBeGreaterThanOrEqual(startMs - HOUR);
+      // only the attendee had heard of it: nobody else gets the CANCEL
+      expect(kinds(id).sort()).toEqual(
+        ['cancellation:attendee@example.com', `confirm_request:${team.email}`, 'request_received:attendee@example.com'].sort(),
+      );
+      const lapsed = mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'cancellation')!;
+      expect(lapsed.subject).toMatch(/^Not confirmed: /);
+      expect(lapsed.text).toContain('lapsed');
+      expect(ics(lapsed).getFirstPropertyValue('method')).toBe('CANCEL');
+      const ask = mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'confirm_request')!;
+      expect(ask.text).toMatch(/Confirm: http:\/\/127\.0\.0\.1:\d+\/booking\/\S+/);
+      expect(ask.text).toMatch(/Decline: http:\/\/127\.0\.0\.1:\d+\/booking\/\S+/);
       expect(await tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
     });
   });
@@ -166,10 +187,18 @@ describe('booking workflow', () => {
       await started(`meeting-cleanup-${id}`);
       await handle(`meeting-cleanup-${id}`).result();
       await env.sleep(4 * 24 * HOUR); // past the start: nothing else may arrive
+      // every party that had the invite gets the CANCEL (the host too, so the event leaves their calendar)
       expect(kinds(id).sort()).toEqual(
-        ['cancellation:attendee@example.com', 'confirmation:attendee@example.com', `confirmation:${team.email}`].sort(),
+        [
+          'cancellation:attendee@example.com',
+          `cancellation:${team.email}`,
+          'confirmation:attendee@example.com',
+          `confirmation:${team.email}`,
+        ].sort(),
       );
-      const cancel = mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'cancellation')!;
+      const cancel = mailsOf(id).find(
+        (m) => m.headers.get('x-meeting-email') === 'cancellation' && (m.to as { text: string }).text === 'attendee@example.com',
+      )!;
       expect(cancel.text).toContain('Changed plans');
       const ev = new ICAL.Event(ics(cancel).getFirstSubcomponent('vevent')!);
       expect(ev.uid).toBe(`meeting-${id}@forms-scheduling-sequences`);

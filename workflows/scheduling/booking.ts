@@ -1,4 +1,4 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { SchedulingActivities } from '../../activities/scheduling';
 import { meetingCancelledSignal, meetingConfirmedSignal, type BookingWorkflowInput } from './contract';
 
@@ -6,6 +6,11 @@ const acts = proxyActivities<SchedulingActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 });
+
+/** Patch id: the room is created at the provider first (docs/scheduling.md "Video links"). */
+export const VIDEO_ROOM_PATCH = 'booking-video-room';
+/** Patch id: pending-request emails, the lapse an hour before the start, the update after a reschedule. */
+export const LIFECYCLE_PATCH = 'booking-lifecycle';
 
 const HOUR = 3_600_000;
 const REMINDERS = [
@@ -25,11 +30,19 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<stri
   setHandler(meetingConfirmedSignal, () => void (confirmed = true));
   setHandler(meetingCancelledSignal, () => void (cancelled = true));
 
+  // Providers that need an API call get their room before any email carries the link.
+  if (patched(VIDEO_ROOM_PATCH)) await acts.createVideoMeeting(input.meetingId);
   let state = await acts.loadMeetingState(input.meetingId);
   if (!state) return 'deleted';
+  const lifecycle = patched(LIFECYCLE_PATCH);
   if (state.status === 'pending_confirmation') {
-    const untilStart = state.startMs - Date.now();
-    if (untilStart > 0) await condition(() => confirmed || cancelled, untilStart);
+    if (lifecycle) {
+      await acts.sendMeetingEmail(input.meetingId, 'request_received');
+      await acts.sendMeetingEmail(input.meetingId, 'confirm_request');
+    }
+    // an unconfirmed request lapses an hour before the start (at the start when booked later than that)
+    const untilLapse = (lifecycle ? state.lapseMs : state.startMs) - Date.now();
+    if (untilLapse > 0) await condition(() => confirmed || cancelled, untilLapse);
     state = await acts.loadMeetingState(input.meetingId);
     if (!state) return 'deleted';
     if (state.status === 'pending_confirmation') {
@@ -38,7 +51,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<stri
     }
   }
   if (state.status !== 'scheduled') return state.status;
-  await acts.sendMeetingEmail(input.meetingId, 'confirmation');
+  await acts.sendMeetingEmail(input.meetingId, lifecycle && input.rescheduledFromId ? 'update' : 'confirmation');
 
   for (const r of REMINDERS) {
     const wait = state.startMs - r.before - Date.now();

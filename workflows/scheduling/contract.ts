@@ -10,6 +10,8 @@ export const meetingCancelledSignal = defineSignal('meetingCancelled');
 export interface BookingWorkflowInput {
   meetingId: string;
   teamId: string;
+  /** Set when this meeting replaces a rescheduled one: its first email is the update (same UID, SEQUENCE + 1). */
+  rescheduledFromId?: string;
 }
 
 /** A snapshot, so the cleanup still works after DELETE removed the meeting row. */
@@ -26,6 +28,14 @@ export interface CleanupWorkflowInput {
   attendeeEmail: string;
   hostUserId: string;
   reason: string | null;
-  /** Send the attendee a cancellation email (the meeting was still going to happen). */
+  /** Send the cancellation emails (the meeting was still going to happen). */
   notifyAttendee: boolean;
+  // Added with the booking lifecycle; absent in cleanups started before it (treated as empty/defaults).
+  guests?: string[];
+  coHostUserIds?: string[];
+  icalUid?: string;
+  icalSequence?: number;
+  timezone?: string;
+  /** Every party had the REQUEST (the meeting was confirmed): every party gets the CANCEL. */
+  invited?: boolean;
 }

@@ -59,6 +59,7 @@ export const publicFormRoutes = [
     method: 'get',
     path: '/f/:id_or_slug',
     auth: 'public',
+    rateLimit: 'pages',
     raw: true,
     summary: 'The public form page (HTML); tracking parameters in the query string are kept',
     tags,
@@ -76,6 +77,9 @@ export const publicFormRoutes = [
     method: 'post',
     path: '/api/forms/:id_or_slug/submissions',
     auth: 'public',
+    rateLimit: 'submit',
+    // Per form as the URL names it (id or slug): a form reached by both names gets the limit twice at most.
+    rateLimitTarget: ({ params }) => `form:${params.id_or_slug.toLowerCase()}`,
     raw: true,
     summary: 'Submit answers (JSON, or form-encoded from the no-JS page); submission_id continues a partial one',
     tags,

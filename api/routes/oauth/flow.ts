@@ -11,6 +11,37 @@ import { ApiError } from '../../../core/errors';
 /** Form fields are checked by the OAuth handlers themselves, so errors come back in RFC 6749 form. */
 const formBody = z.record(z.string(), z.unknown());
 
+const field = (description: string) => z.string().optional().meta({ description });
+
+/** The token request (RFC 6749 §4.1.3, §6); the handler checks it and answers RFC 6749 errors. */
+const tokenBody = z.looseObject({
+  grant_type: z.string().optional().meta({ description: '`authorization_code` or `refresh_token`' }),
+  code: field('authorization_code: the code from the redirect'),
+  redirect_uri: field('authorization_code: the redirect URI of the authorize request'),
+  code_verifier: field('authorization_code: the PKCE verifier (S256)'),
+  refresh_token: field('refresh_token: the refresh token (rotates on every use)'),
+  client_id: field('client credentials, unless sent with HTTP Basic'),
+  client_secret: field('client credentials, unless sent with HTTP Basic'),
+  scope: field('space-separated scopes'),
+});
+
+const tokenResponse = z
+  .object({
+    access_token: z.string(),
+    token_type: z.string(),
+    expires_in: z.number().int(),
+    refresh_token: z.string().optional(),
+    scope: z.string().optional(),
+  })
+  .meta({ title: 'OAuth 2.0 token response (RFC 6749 §5.1)' });
+
+const revokeBody = z.looseObject({
+  token: field('the access or refresh token to revoke'),
+  token_type_hint: field('`access_token` or `refresh_token`'),
+  client_id: field('client credentials, unless sent with HTTP Basic'),
+  client_secret: field('client credentials, unless sent with HTTP Basic'),
+});
+
 export const oauthFlowRoutes = [
   defineRoute({
     method: 'get',
@@ -51,10 +82,14 @@ export const oauthFlowRoutes = [
       const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
       try {
         if (!email || !password) throw new ApiError(401, 'invalid_token', 'Enter your email and password.');
-        const session = await login(deps.db, email, password);
+        const session = await login(deps.db, email, password, { ip: ctx.ip, userAgent: ctx.get('user-agent') });
         setCookie(ctx, deps.config.baseUrl, SESSION_COOKIE, session.token, Math.floor(SESSION_TTL_MS / 1000));
       } catch (err) {
-        if (!(err instanceof ApiError) || err.status !== 401) throw err;
+        if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 429)) throw err;
+        if (err.status === 429) {
+          if (err.headers?.['Retry-After']) ctx.set('Retry-After', err.headers['Retry-After']);
+          return back.showLogin({ error: 'Too many sign-in attempts. Wait a moment, then try again.', email, status: 429 });
+        }
         return back.showLogin({ error: 'Wrong email or password.', email, status: 401 });
       }
       ctx.status = 303;
@@ -67,10 +102,12 @@ export const oauthFlowRoutes = [
     method: 'post',
     path: '/api/oauth/token',
     auth: 'public',
-    summary: 'OAuth 2.0 token endpoint: authorization_code (with PKCE code_verifier) and refresh_token grants',
+    summary: 'OAuth 2.0 token endpoint: authorization_code (with PKCE code_verifier) and refresh_token grants; errors in RFC 6749 form',
     tags: ['oauth'],
     accepts: ['form'],
-    body: formBody,
+    body: tokenBody,
+    response: tokenResponse,
+    errorShape: 'oauth',
     raw: true,
     handler: ({ ctx, deps, body }) => handleTokenRequest(ctx, deps.db, body),
   }),
@@ -78,10 +115,11 @@ export const oauthFlowRoutes = [
     method: 'post',
     path: '/api/oauth/revoke',
     auth: 'public',
-    summary: 'OAuth 2.0 token revocation (RFC 7009): access or refresh token',
+    summary: 'OAuth 2.0 token revocation (RFC 7009): access or refresh token; 200 with an empty body, errors in RFC 6749 form',
     tags: ['oauth'],
     accepts: ['form'],
-    body: formBody,
+    body: revokeBody,
+    errorShape: 'oauth',
     raw: true,
     handler: ({ ctx, deps, body }) => handleRevokeRequest(ctx, deps.db, body),
   }),

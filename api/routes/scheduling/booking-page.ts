@@ -8,6 +8,7 @@ export const bookingPageRoutes = [
     method: 'get',
     path: '/book/:page_slug',
     auth: 'public',
+    rateLimit: 'pages',
     tags: ['pages'],
     raw: true,
     summary: 'The public booking widget of a published scheduling page',

@@ -1,63 +1,11 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { parseOrThrow, zIanaZone, zText, zTimestamp, zUuid } from '../../../core/validate';
 import { availabilityA, availabilityB } from '../../../services/scheduling/availability';
 import { book } from '../../../services/scheduling/booking';
 import { renderFeed } from '../../../services/scheduling/feed';
 import { presentMeeting } from '../../../services/scheduling/present';
+import { availabilityQuery, availabilityResponse, bookBody, bookingTarget, bookResponse } from './calendar.schema';
 
-const zDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' });
-const zDuration = z
-  .string()
-  .regex(/^\d+$/, { error: 'must be a whole number of minutes' })
-  .transform(Number)
-  .pipe(z.number().int().min(5).max(720));
-const zEmail = z.email({ error: 'must be an email address' }).max(254);
-const zGuests = z.array(zEmail).max(20);
-const zObject = z.record(z.string().max(100), z.unknown());
-
-const availabilityQueryA = z.strictObject({
-  user_id: zUuid,
-  team_id: zUuid,
-  date: zDate,
-  duration: zDuration.optional(),
-  timezone: zIanaZone.optional(),
-  event_type_id: zUuid.optional(),
-  scheduling_page_id: zUuid.optional(),
-});
-const availabilityQueryB = z.strictObject({ event_type_id: zUuid, start_date: zDate, end_date: zDate, timezone: zIanaZone });
-
-const bookBodyA = z.strictObject({
-  user_id: zUuid,
-  team_id: zUuid,
-  start: zTimestamp,
-  end: zTimestamp,
-  attendee_email: zEmail,
-  attendee_name: zText(200).optional(),
-  title: zText(200).optional(),
-  description: zText(5000).optional(),
-  timezone: zIanaZone.optional(),
-  event_type_id: zUuid.optional(),
-  scheduling_page_id: zUuid.optional(),
-  guests: zGuests.optional(),
-  notes: zText(5000).optional(),
-  lead_capture_data: zObject.optional(),
-  custom_fields: zObject.optional(),
-});
-const bookBodyB = z.strictObject({
-  event_type_id: zUuid,
-  start_time: zTimestamp,
-  end_time: zTimestamp,
-  timezone: zIanaZone,
-  name: zText(200).min(1),
-  email: zEmail,
-  phone: zText(40).optional(),
-  guests: zGuests.optional(),
-  notes: zText(5000).optional(),
-});
-
-/** DESIGN.md §3: variant B when it carries start_date/end_date (availability) or start_time/name/email (booking). */
-const isVariantB = (o: Record<string, unknown>, keys: string[]) => keys.some((k) => k in o);
 const tags = ['calendar'];
 
 export const calendarRoutes = [
@@ -68,11 +16,10 @@ export const calendarRoutes = [
     tags,
     summary:
       'Free slots for the booking widget (variant A: user_id, team_id, date; variant B: event_type_id, start_date, end_date, timezone)',
-    query: z.looseObject({}),
-    handler: async ({ query, deps }) => {
-      if (isVariantB(query, ['start_date', 'end_date'])) return availabilityB(deps.db, parseOrThrow(availabilityQueryB, query, 'query'));
-      return availabilityA(deps.db, parseOrThrow(availabilityQueryA, query, 'query'));
-    },
+    query: availabilityQuery,
+    response: availabilityResponse,
+    rateLimit: 'availability',
+    handler: async ({ query, deps }) => ('start_date' in query ? availabilityB(deps.db, query) : availabilityA(deps.db, query)),
   }),
   defineRoute({
     method: 'post',
@@ -81,10 +28,13 @@ export const calendarRoutes = [
     tags,
     status: 201,
     summary: 'Book a slot (variant A answers {success, meeting, event, meeting_link}; variant B {data: meeting}); a taken slot gets 409',
-    body: z.looseObject({}),
+    body: bookBody,
+    response: bookResponse,
+    rateLimit: 'submit',
+    rateLimitTarget: ({ body }) => bookingTarget(body),
     handler: async ({ body, deps }) => {
-      if (isVariantB(body, ['start_time', 'name', 'email'])) {
-        const b = parseOrThrow(bookBodyB, body, 'body');
+      if ('start_time' in body) {
+        const b = body;
         const { meeting } = await book(deps, {
           eventTypeId: b.event_type_id,
           start: Date.parse(b.start_time),
@@ -100,7 +50,7 @@ export const calendarRoutes = [
         });
         return { data: presentMeeting(meeting) };
       }
-      const a = parseOrThrow(bookBodyA, body, 'body');
+      const a = body;
       const lead = a.lead_capture_data ?? {};
       const phone = typeof lead.phone === 'string' ? lead.phone.slice(0, 40) : undefined;
       const { meeting, event } = await book(deps, {
@@ -154,6 +104,7 @@ export const calendarRoutes = [
     auth: 'public',
     tags,
     raw: true,
+    rateLimit: 'pages',
     summary: "A host's iCalendar feed at its secret URL",
     params: z.strictObject({
       token: z

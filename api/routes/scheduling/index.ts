@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../http/route';
 import { availabilityRoutes } from './availability';
 import { bookingPageRoutes } from './booking-page';
+import { manageRoutes } from './manage';
 import { calendarRoutes } from './calendar';
 import { meetingRoutes } from './meetings';
 import { pageRoutes } from './pages';
@@ -12,4 +13,5 @@ export const schedulingRoutes: RouteDef[] = [
   ...availabilityRoutes,
   ...calendarRoutes,
   ...bookingPageRoutes,
+  ...manageRoutes,
 ];

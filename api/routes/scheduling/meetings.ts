@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MEETING_STATUSES } from '../../../domain/meeting-state';
 import { defineRoute } from '../../http/route';
 import { paginationQuery, toPage } from '../../../services/pagination';
-import { zIdParams, zText, zUuid } from '../../../core/validate';
+import { zIdParams, zTimestamp, zText, zUuid } from '../../../core/validate';
 import { deleteMeeting, listMeetings, readMeeting, updateMeeting } from '../../../services/scheduling/meetings';
 
 /** An ISO date (YYYY-MM-DD, midnight UTC) or an ISO 8601 timestamp. */
@@ -46,12 +46,15 @@ export const meetingRoutes = [
     path: '/api/v1/meetings/:id',
     auth: { scope: 'meetings:write' },
     tags,
-    summary: "Change a meeting's status, notes or cancellation reason",
+    summary:
+      "Change a meeting's status, notes or cancellation reason, or reschedule it with start_time (the meeting becomes `rescheduled`, linked to the new one by rescheduled_to_id)",
     params: zIdParams,
     body: z.strictObject({
       status: z.enum(MEETING_STATUSES).optional(),
       notes: zText(10_000).nullable().optional(),
       cancellation_reason: zText(2000).optional(),
+      /** A new start: the meeting keeps its length; the same slot rules as a booking apply (409 taken, 400 not offered). */
+      start_time: zTimestamp.optional(),
     }),
     handler: async ({ params, body, principal, deps }) => ({ data: await updateMeeting(deps, principal.teamId, params.id, body) }),
   }),

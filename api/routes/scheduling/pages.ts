@@ -57,6 +57,9 @@ const eventTypeFields = {
   buffer_time_after: minutes(720).optional(),
   min_notice_minutes: minutes(525_600).optional(),
   max_booking_days: z.number().int().min(1).max(730).optional(),
+  /** Per host, in the host's timezone (a week runs Monday to Sunday); null removes the limit. */
+  max_bookings_per_day: z.number().int().min(1).max(1000).nullable().optional(),
+  max_bookings_per_week: z.number().int().min(1).max(5000).nullable().optional(),
   start_time_increment: z
     .union(
       INCREMENTS.map((n) => z.literal(n)),

@@ -1,0 +1,37 @@
+import type { Executor } from '../../db/knex';
+import { signLinkToken, verifyLinkToken, type LinkPurpose, type LinkTokenClaims } from '../../domain/link-tokens';
+import { appSecret } from '../app-secrets';
+import type { MeetingRow } from './present';
+
+const SECRET = 'booking_links';
+const HOUR = 3_600_000;
+
+/** An unconfirmed booking lapses this long before its start (docs/scheduling.md "Lifecycle"). */
+export const LAPSE_BEFORE_START_MS = HOUR;
+
+/** When an unconfirmed booking lapses: an hour before the start, or at the start when booked later than that. */
+export function lapseAt(m: Pick<MeetingRow, 'start_time' | 'created_at'>): number {
+  const start = new Date(m.start_time).getTime();
+  const lapse = start - LAPSE_BEFORE_START_MS;
+  return lapse > new Date(m.created_at).getTime() ? lapse : start;
+}
+
+/** The page a link opens: `/booking/<token>`. */
+export const bookingLinkUrl = (baseUrl: string, token: string) => `${baseUrl}/booking/${token}`;
+
+/** Attendee links live until the meeting ends; host confirm/decline links until the request lapses. */
+export async function meetingLinkUrls(
+  db: Executor,
+  baseUrl: string,
+  m: MeetingRow,
+): Promise<{ cancel: string; reschedule: string; confirm: string; decline: string }> {
+  const key = await appSecret(db, SECRET);
+  const end = new Date(m.end_time);
+  const lapse = new Date(lapseAt(m));
+  const url = (p: LinkPurpose, until: Date) => bookingLinkUrl(baseUrl, signLinkToken(key, m.id, p, until));
+  return { cancel: url('cancel', end), reschedule: url('reschedule', end), confirm: url('confirm', lapse), decline: url('decline', lapse) };
+}
+
+export async function readLinkToken(db: Executor, token: string, now = Date.now()): Promise<LinkTokenClaims | null> {
+  return verifyLinkToken(await appSecret(db, SECRET), token, now);
+}

@@ -1,0 +1,67 @@
+import type { Executor } from '../../db/knex';
+import { conflict } from '../../core/errors';
+import type { Enqueue } from '../../temporal/outbox';
+import { bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
+import type { BookingRequest, CalendarEventRow } from './booking';
+import { setStatus } from './meetings';
+import type { MeetingRow } from './present';
+
+/** Statuses a meeting can be moved from (a pending request stays pending at its new time). */
+export const MOVABLE_STATUSES = ['scheduled', 'pending_confirmation'];
+
+/**
+ * First step of a reschedule, inside the booking transaction and before the new meeting's insert:
+ * lock the old meeting, check it can still move, mark it `rescheduled` (its slot stops blocking,
+ * so the new time may overlap the old one).
+ */
+export async function releaseMovedMeeting(trx: Executor, moving: MeetingRow, _newId: string): Promise<void> {
+  const current: MeetingRow | undefined = await trx('meetings').where({ id: moving.id }).forUpdate().first();
+  if (!current || !MOVABLE_STATUSES.includes(current.status)) {
+    throw conflict(`The meeting can no longer be moved (status: ${current?.status ?? 'deleted'})`, 'invalid_transition');
+  }
+  await setStatus(trx, moving.id, 'rescheduled');
+}
+
+/**
+ * Last step of a reschedule, after the new meeting's insert: link the two, move the calendar
+ * event row to the new meeting, and start the new meeting's booking workflow (its first email is
+ * the update). The old booking workflow is woken after the commit (reschedule.ts) and finds the
+ * old meeting `rescheduled`, so it sends nothing more.
+ */
+export async function finishReschedule(
+  trx: Executor,
+  enqueue: Enqueue,
+  s: { moving: MeetingRow; meetingId: string; teamId: string; hostUserId: string; title: string; req: BookingRequest },
+): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
+  await trx('meetings').where({ id: s.moving.id }).update({ rescheduled_to_id: s.meetingId, updated_at: trx.fn.now() });
+  const [meeting] = await trx('meetings').where({ id: s.meetingId }).select('*');
+  const times = { start_time: new Date(s.req.start), end_time: new Date(s.req.end) };
+  const moved: CalendarEventRow[] = await trx('calendar_events')
+    .where({ meeting_id: s.moving.id, source: 'meeting' })
+    .update({ meeting_id: s.meetingId, host_user_id: s.hostUserId, ...times, updated_at: trx.fn.now() })
+    .returning(['id', 'summary', 'start_time', 'end_time']);
+  const event =
+    moved[0] ??
+    (
+      await trx('calendar_events')
+        .insert({
+          team_id: s.teamId,
+          host_user_id: s.hostUserId,
+          meeting_id: s.meetingId,
+          source: 'meeting',
+          summary: s.title,
+          location: meeting.meeting_link,
+          ...times,
+        })
+        .returning(['id', 'summary', 'start_time', 'end_time'])
+    )[0];
+  const input: BookingWorkflowInput = { meetingId: s.meetingId, teamId: s.teamId, rescheduledFromId: s.moving.id };
+  await enqueue({
+    workflowType: 'bookingWorkflow',
+    workflowId: bookingWorkflowId(s.meetingId),
+    args: [input],
+    searchAttributes: { TeamId: s.teamId, MeetingId: s.meetingId, ...(meeting.contact_id ? { ContactId: meeting.contact_id } : {}) },
+    memo: { attendee: meeting.attendee_email, start: new Date(s.req.start).toISOString(), rescheduledFrom: s.moving.id },
+  });
+  return { meeting, event };
+}

@@ -1,0 +1,58 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { schedulingActivities } from '../../../activities/scheduling';
+import { createMailer } from '../../../core/mailer';
+import { startTestApp, type TestApp } from '../../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../../helpers/db';
+import { createTestTeam, type TestTeam } from '../../helpers/fixtures';
+import { startSmtp, type Mail, type SmtpSink } from '../../helpers/smtp';
+import { createTimeSkippingEnv } from '../../helpers/temporal';
+import { alwaysAvailable } from '../helpers';
+
+/** A suite's scheduling world: database, SMTP sink, Temporal test server, API, one available host. */
+export interface SchedulingWorld {
+  tdb: TestDatabase;
+  smtp: SmtpSink;
+  env: TestWorkflowEnvironment;
+  app: TestApp;
+  team: TestTeam;
+  /** The real scheduling activities, mailing to the suite's SMTP sink. */
+  activities(): ReturnType<typeof schedulingActivities>;
+  /** Messages about one meeting, of one X-Meeting-Email kind. */
+  mails(meetingId: string, kind: string): Mail[];
+  /** Waits (up to 20 s) until `count` such messages arrived. */
+  waitForMail(meetingId: string, kind: string, count?: number): Promise<Mail[]>;
+}
+
+/** Set up in beforeAll, torn down in afterAll; read the fields inside tests. */
+export function useSchedulingWorld(opts: { env?: Record<string, string>; timezone?: string } = {}): SchedulingWorld {
+  const w = {} as SchedulingWorld;
+  beforeAll(async () => {
+    w.tdb = await createTestDatabase();
+    w.smtp = await startSmtp();
+    w.env = await createTimeSkippingEnv();
+    w.app = await startTestApp(w.tdb.db, { temporal: w.env.client, env: opts.env });
+    w.team = await createTestTeam(w.tdb.db);
+    await alwaysAvailable(w.tdb.db, w.team.userId, opts.timezone);
+  });
+  afterAll(async () => {
+    await w.app.close();
+    await w.env.teardown();
+    await w.smtp.close();
+    await w.tdb.drop();
+  });
+  w.activities = () =>
+    schedulingActivities({
+      db: w.tdb.db,
+      config: w.app.config,
+      mailer: createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' }),
+      sms: undefined as never,
+      outbox: w.app.deps.outbox,
+    });
+  w.mails = (meetingId, kind) =>
+    w.smtp.messages.filter((m) => m.headers.get('x-meeting-id') === meetingId && m.headers.get('x-meeting-email') === kind);
+  w.waitForMail = async (meetingId, kind, count = 1) => {
+    for (let i = 0; i < 200 && w.mails(meetingId, kind).length < count; i++) await new Promise((r) => setTimeout(r, 100));
+    return w.mails(meetingId, kind);
+  };
+  return w;
+}

@@ -1,0 +1,148 @@
+// Video links that open a room: the default Jitsi-compatible link, and the Daily adapter (rooms
+// created by the booking workflow and deleted by the cleanup workflow), against a local stand-in
+// for Daily's REST API.
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { schedulingActivities } from '../../activities/scheduling';
+import { parseConfig } from '../../core/config';
+import { createMailer } from '../../core/mailer';
+import { linkFromTemplate, newRoomName, roomOfLink } from '../../core/video';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { client } from '../helpers/http';
+import { startSmtp } from '../helpers/smtp';
+import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
+import { alwaysAvailable, publishedEventType } from './helpers';
+import { startDailyStandin } from './support/daily-standin';
+
+const HOUR = 3_600_000;
+const KEY = 'daily-test-key';
+let tdb: TestDatabase;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let daily: Awaited<ReturnType<typeof startDailyStandin>>;
+let env: TestWorkflowEnvironment;
+let app: TestApp;
+let team: TestTeam;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  smtp = await startSmtp();
+  daily = await startDailyStandin(KEY);
+  env = await createTimeSkippingEnv();
+  app = await startTestApp(tdb.db, {
+    temporal: env.client,
+    env: {
+      VIDEO_PROVIDER_2_ADAPTER: 'daily',
+      VIDEO_PROVIDER_2_URL_TEMPLATE: 'https://example-team.daily.co/{room}',
+      DAILY_API_URL: daily.url,
+      DAILY_API_KEY: KEY,
+    },
+  });
+  team = await createTestTeam(tdb.db);
+  await alwaysAvailable(tdb.db, team.userId);
+});
+afterAll(async () => {
+  await app.close();
+  await env.teardown();
+  await daily.close();
+  await smtp.close();
+  await tdb.drop();
+});
+
+function activities() {
+  const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
+  return schedulingActivities({ db: tdb.db, config: app.config, mailer, sms: undefined as never, outbox: app.deps.outbox });
+}
+
+async function book(locationType: string, hoursAhead: number): Promise<{ id: string; link: string }> {
+  const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 60, location_type: locationType });
+  const startMs = Math.ceil((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR;
+  const res = await client(app.baseUrl).post('/api/calendar/book', {
+    user_id: team.userId,
+    team_id: team.teamId,
+    event_type_id: eventTypeId,
+    attendee_email: 'attendee@example.com',
+    attendee_name: 'Ada Attendee',
+    start: new Date(startMs).toISOString(),
+    end: new Date(startMs + 30 * 60_000).toISOString(),
+  });
+  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
+  return { id: res.body.meeting.id, link: res.body.meeting_link };
+}
+
+async function describeWhenStarted(id: string) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      return await env.client.workflow.getHandle(id).describe();
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`workflow ${id} did not start`);
+}
+
+describe('room names and links', () => {
+  test('a room name carries 128 random bits and never repeats', () => {
+    const names = new Set(Array.from({ length: 2000 }, newRoomName));
+    expect(names.size).toBe(2000);
+    for (const n of names) expect(n).toMatch(/^fss-[a-z2-7]{26}$/);
+  });
+
+  test('templates take {room}; the room is read back from the link', () => {
+    const link = linkFromTemplate('https://video.example.org/rooms/{room}', 'fss-abc');
+    expect(link).toBe('https://video.example.org/rooms/fss-abc');
+    expect(roomOfLink(link)).toEqual({ name: 'fss-abc', link });
+  });
+
+  test('a template without {room}, or not https, stops the start-up naming the variable', () => {
+    expect(() => parseConfig({ VIDEO_PROVIDER_1_URL_TEMPLATE: 'https://video-1.example.com/m/fixed' })).toThrow(
+      /VIDEO_PROVIDER_1_URL_TEMPLATE/,
+    );
+    expect(() => parseConfig({ VIDEO_PROVIDER_2_URL_TEMPLATE: 'http://meet.example.com/{room}' })).toThrow(/VIDEO_PROVIDER_2_URL_TEMPLATE/);
+    expect(() => parseConfig({ VIDEO_PROVIDER_1_ADAPTER: 'daily' })).toThrow(/DAILY_API_KEY/);
+  });
+});
+
+describe('video providers on bookings', () => {
+  test('provider 1 (default): an unguessable Jitsi Meet room, different for every booking, nothing to call', async () => {
+    const calls = daily.calls.length;
+    const a = await book('video_provider_1', 50);
+    const b = await book('video_provider_1', 51);
+    expect(a.link).toMatch(/^https:\/\/meet\.jit\.si\/fss-[a-z2-7]{26}$/);
+    expect(b.link).not.toBe(a.link);
+    expect(daily.calls.length).toBe(calls);
+  });
+
+  test('provider 2 on Daily: the booking workflow creates the room (retrying a failing API) before the confirmation; cancelling deletes it', async () => {
+    await withWorker(env, activities(), async () => {
+      daily.state.failNext = 2;
+      const { id, link } = await book('video_provider_2', 30);
+      const room = roomOfLink(link).name;
+      expect(link).toBe(`https://example-team.daily.co/${room}`);
+      await describeWhenStarted(`booking-${id}`);
+      for (let i = 0; i < 200 && !daily.rooms.has(room); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(daily.rooms.get(room)).toMatchObject({ name: room, privacy: 'public', url: link });
+      const posts = daily.calls.filter((c) => c.method === 'POST' && c.body?.name === room);
+      expect(posts.length).toBe(3); // two 503s, then created
+      expect(posts[2].authorization).toBe(`Bearer ${KEY}`);
+      const start = (await tdb.db('meetings').where({ id }).first()).start_time as Date;
+      expect(posts[2].body!.properties.nbf).toBe(Math.floor((start.getTime() - HOUR) / 1000));
+
+      // the confirmation went out after the room existed, and carries the link
+      for (let i = 0; i < 100 && !smtp.messages.some((m) => m.headers.get('x-meeting-id') === id); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const confirmation = smtp.messages.find((m) => m.headers.get('x-meeting-id') === id)!;
+      expect(String(confirmation.text)).toContain(link);
+
+      const res = await client(app.baseUrl, team.apiKey).patch(`/api/v1/meetings/${id}`, {
+        status: 'cancelled',
+        cancellation_reason: 'cannot make it',
+      });
+      expect(res.status).toBe(200);
+      await describeWhenStarted(`meeting-cleanup-${id}`); // started right after the PATCH's commit
+      await env.client.workflow.getHandle(`meeting-cleanup-${id}`).result();
+      expect(daily.rooms.has(room)).toBe(false);
+      expect(daily.calls.some((c) => c.method === 'DELETE' && c.path === `/v1/rooms/${room}`)).toBe(true);
+    });
+  });
+});

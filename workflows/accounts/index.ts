@@ -1,0 +1,3 @@
+export * from './contract';
+export * from './invitation';
+export * from './account-email';
