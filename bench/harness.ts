@@ -50,6 +50,8 @@ export interface BenchEnv {
   apiUrls: string[];
   /** Worker processes (bin/worker.ts) when BENCH_PROCESSES is set; else the worker runs in this process. */
   workerProcesses: number;
+  /** The API process's pid (its peak RSS is read from /proc/<pid>/status). */
+  apiPid: number;
   /** The same app inside the bench process, on the same database (for set-up calls). */
   inProcessUrl: string;
   deps: AppDeps;
@@ -65,7 +67,7 @@ function withDatabase(url: string, name: string): string {
 }
 
 /** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
-async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the processes under measurement.
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -85,6 +87,7 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -264,6 +267,7 @@ export async function startBenchEnv(
 
   // The API under measurement runs as it is deployed: bin/api.ts in its own process (or several).
   const apiUrls: string[] = [];
+  const apiPids: number[] = [];
   for (let i = 0; i < Math.max(1, BENCH_PROCESSES); i++) {
     const api = await startProcess('bin/api.ts', {
       ...benchProcessEnv(config),
@@ -271,6 +275,7 @@ export async function startBenchEnv(
     });
     stops.unshift(() => api.stop());
     apiUrls.push(api.url);
+    apiPids.push(api.pid);
   }
 
   const team = await db.transaction(async (trx) => {
@@ -291,6 +296,7 @@ export async function startBenchEnv(
     baseUrl: apiUrls[0],
     apiUrls,
     workerProcesses: temporal ? BENCH_PROCESSES : 0,
+    apiPid: apiPids[0],
     inProcessUrl: baseUrl,
     deps,
     team,

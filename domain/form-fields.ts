@@ -26,6 +26,10 @@ export const CHOICE_TYPES: readonly FieldType[] = ['select', 'multi_select', 'ra
 export interface FieldOption {
   label: string;
   value: string;
+  /** Quiz forms: points for choosing this option (default 1 when `correct`, else 0). */
+  points?: number;
+  /** Quiz forms: this option is a correct answer. */
+  correct?: boolean;
 }
 
 export interface FormField {
@@ -42,7 +46,13 @@ export interface FormField {
   max?: number | null;
   /** hidden: value used when the query string does not carry one. */
   default_value?: string | null;
+  /** multi_step and quiz forms: the step (0-based) the field is shown on; hidden fields have none. */
+  page?: number;
+  /** Conditional logic (domain/form-logic.ts). */
+  logic?: LogicRule[];
 }
+
+import type { LogicRule } from './form-logic';
 
 export const VALUE_CAPS = { text: 1000, textarea: 10_000, email: 254, phone: 30, url: 2048, hidden: 1000, multi_select: 100 } as const;
 
@@ -203,15 +213,27 @@ export function validateValues(
     if ('error' in c) issues.push({ path: `${prefix}.${name}`, message: c.error });
     else values[name] = c.value;
   }
-  if (opts.requireAll) {
-    const merged: Record<string, unknown> = { ...(opts.previous ?? {}), ...values };
-    for (const f of fields) {
-      if (!f.required || issues.some((i) => i.path === `${prefix}.${f.name}`)) continue;
-      const v = merged[f.name];
-      if (isEmpty(v) || (f.type === 'checkbox' && v !== true)) issues.push({ path: `${prefix}.${f.name}`, message: 'is required' });
-    }
-  }
+  if (opts.requireAll) issues.push(...requiredIssues(fields, { ...(opts.previous ?? {}), ...values }, issues, prefix));
   return { values, issues };
+}
+
+/**
+ * `is required` issues for the required fields among `fields` that have no answer in `merged`
+ * (a required checkbox must be true); fields that already have an issue are skipped.
+ */
+export function requiredIssues(
+  fields: FormField[],
+  merged: Record<string, unknown>,
+  existing: ValueIssue[],
+  prefix = 'fields',
+): ValueIssue[] {
+  const out: ValueIssue[] = [];
+  for (const f of fields) {
+    if (!f.required || existing.some((i) => i.path === `${prefix}.${f.name}`)) continue;
+    const v = merged[f.name];
+    if (isEmpty(v) || (f.type === 'checkbox' && v !== true)) out.push({ path: `${prefix}.${f.name}`, message: 'is required' });
+  }
+  return out;
 }
 
 /** A field name derived from a label: lowercase words joined by `_`. */

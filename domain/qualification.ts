@@ -34,7 +34,8 @@ function lower(v: unknown): string {
   return String(v).toLowerCase();
 }
 
-function holds(rule: QualificationRule, v: FieldValue | undefined): boolean {
+/** Whether one rule holds for an answer (shared with the form logic, domain/form-logic.ts). */
+export function holds(rule: QualificationRule, v: FieldValue | undefined): boolean {
   const set = v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
   switch (rule.operator) {
     case 'is_set':

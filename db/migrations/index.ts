@@ -7,6 +7,7 @@ import * as m005 from './005_sequences';
 import * as m006 from './006_oauth';
 import * as m007 from './007_webhook_slots';
 import * as m010 from './010_accounts';
+import * as m011 from './011_forms_depth';
 import * as m012 from './012_outbox_leases';
 import * as m013 from './013_booking_limits';
 import * as m014 from './014_booking_lifecycle';
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '006_oauth': m006,
   '007_webhook_slots': m007,
   '010_accounts': m010,
+  '011_forms_depth': m011,
   '012_outbox_leases': m012,
   '013_booking_limits': m013,
   '014_booking_lifecycle': m014,

@@ -7,6 +7,9 @@ export interface SubmissionForEvent {
   fields: Record<string, unknown>;
   submitted_at: Date | string;
   metadata: Record<string, unknown>;
+  /** Completed quiz submissions only. */
+  score?: number | null;
+  max_score?: number | null;
 }
 
 /** The spec's `submission.created` payload; the other submission events use the same shape. */
@@ -26,6 +29,7 @@ export function submissionPayload(
       submission_data: s.fields,
       submitted_at: new Date(s.submitted_at).toISOString(),
       metadata: s.metadata,
+      ...(s.score != null ? { score: s.score, max_score: s.max_score ?? null } : {}),
     },
   };
 }

@@ -31,13 +31,15 @@ export function normalizeFields(input: FieldInput[], existing: FormField[] = [])
       position,
     };
     if (CHOICE_TYPES.includes(f.type)) {
-      field.options = (f.options ?? []).map((o): FieldOption => (typeof o === 'string' ? { label: o, value: o } : o));
+      field.options = (f.options ?? []).map((o): FieldOption => (typeof o === 'string' ? { label: o, value: o } : { ...o }));
     }
     if (f.type === 'number' || f.type === 'rating') {
       field.min = f.type === 'rating' ? 1 : (f.min ?? null);
       field.max = f.type === 'rating' ? (f.max ?? 5) : (f.max ?? null);
     }
     if (f.type === 'hidden') field.default_value = f.default_value ?? null;
+    else field.page = f.page ?? 0;
+    if (f.logic?.length) field.logic = f.logic;
     return field;
   });
 }
@@ -53,6 +55,7 @@ export function presentField(f: FormField) {
     position: f.position,
     ...(f.options ? { options: f.options } : {}),
     ...(f.type === 'number' || f.type === 'rating' ? { min: f.min ?? null, max: f.max ?? null } : {}),
-    ...(f.type === 'hidden' ? { default_value: f.default_value ?? null } : {}),
+    ...(f.type === 'hidden' ? { default_value: f.default_value ?? null } : { page: f.page ?? 0 }),
+    logic: f.logic ?? [],
   };
 }

@@ -1,7 +1,8 @@
 import type { Db, Executor } from '../../db/knex';
 import type { FormField } from '../../domain/form-fields';
 import type { Qualification } from '../../domain/qualification';
-import { conflict, notFound } from '../../core/errors';
+import { conflict, notFound, validationFailed } from '../../core/errors';
+import { validateFormLogic } from '../../domain/form-logic';
 import { paginate, type Page } from '../pagination';
 import { zUuid } from '../../core/validate';
 import { normalizeFields, presentField } from './fields';
@@ -12,6 +13,8 @@ export interface FormSettings {
   redirect_url?: string | null;
   success_message?: string | null;
   submit_label?: string | null;
+  /** Quiz forms: show the score on the thank-you page. */
+  show_score?: boolean;
   notify_emails?: string[];
   qualification?: Qualification | null;
   /** Origins allowed to frame the embedded form; null/absent = anyone, [] = nobody. */
@@ -45,7 +48,19 @@ export function presentSettings(s: FormSettings) {
     notify_emails: s.notify_emails ?? [],
     qualification: s.qualification ?? null,
     embed_allowed_origins: s.embed_allowed_origins ?? null,
+    ...(s.show_score !== undefined ? { show_score: s.show_score } : {}),
   };
+}
+
+/** Steps and logic rules must hold together (domain/form-logic.ts); 400 with a detail per problem. */
+function checkLogic(type: string, fields: FormField[]): FormField[] {
+  const issues = validateFormLogic(fields, type !== 'standard');
+  if (issues.length)
+    throw validationFailed(
+      issues.map((i) => ({ path: `body.${i.path}`, message: i.message })),
+      "The form's steps or logic rules are not valid",
+    );
+  return fields;
 }
 
 export function presentForm(f: FormRow) {
@@ -97,7 +112,7 @@ export async function createForm(db: Db, teamId: string, input: CreateFormInput)
         description: input.description ?? '',
         type: input.type ?? 'standard',
         status,
-        fields: JSON.stringify(normalizeFields(input.fields ?? [])),
+        fields: JSON.stringify(checkLogic(input.type ?? 'standard', normalizeFields(input.fields ?? []))),
         settings: JSON.stringify(mergeSettings({}, input.settings)),
         published_at: status === 'published' ? db.fn.now() : null,
       })
@@ -140,7 +155,10 @@ export async function updateForm(db: Db, teamId: string, id: string, input: Upda
       set.status = input.status;
       if (input.status === 'published' && current.status !== 'published') set.published_at = trx.fn.now();
     }
-    if (input.fields !== undefined) set.fields = JSON.stringify(normalizeFields(input.fields, current.fields));
+    if (input.fields !== undefined || input.type !== undefined) {
+      const fields = input.fields !== undefined ? normalizeFields(input.fields, current.fields) : current.fields;
+      set.fields = JSON.stringify(checkLogic(input.type ?? current.type, fields));
+    }
     if (input.settings !== undefined) set.settings = JSON.stringify(mergeSettings(current.settings, input.settings));
     return slugGuard(async () => {
       const [row] = await trx('forms').where({ id, team_id: teamId }).update(set).returning('*');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_TYPES } from '../../domain/form-fields';
 import { QUALIFICATION_OPERATORS } from '../../domain/qualification';
+import { LOGIC_ACTIONS, LOGIC_OPERATORS } from '../../domain/form-logic';
 import { zId, zIsoTime } from '../envelope';
 import { FORM_STATUSES, FORM_TYPES } from './schemas';
 
@@ -15,10 +16,22 @@ export const zField = z
     placeholder: z.string().nullable(),
     required: z.boolean(),
     position: z.number().int(),
-    options: z.array(z.strictObject({ label: z.string(), value: z.string() })).optional(),
+    options: z
+      .array(z.strictObject({ label: z.string(), value: z.string(), points: z.number().optional(), correct: z.boolean().optional() }))
+      .optional(),
     min: z.number().nullable().optional(),
     max: z.number().nullable().optional(),
     default_value: z.string().nullable().optional(),
+    /** The step (0-based) of a multi-step or quiz form; hidden fields have none. */
+    page: z.number().int().optional(),
+    /** Conditional logic (domain/form-logic.ts). */
+    logic: z.array(
+      z.strictObject({
+        when: z.strictObject({ field: z.string(), operator: z.enum(LOGIC_OPERATORS), value: z.unknown().optional() }),
+        action: z.enum(LOGIC_ACTIONS),
+        to: z.number().int().optional(),
+      }),
+    ),
   })
   .meta({ id: 'FormField' });
 
@@ -43,6 +56,7 @@ export const zFormSettings = z
       })
       .nullable(),
     embed_allowed_origins: z.array(z.string()).nullable(),
+    show_score: z.boolean().optional(),
   })
   .meta({ id: 'FormSettings' });
 
@@ -77,13 +91,27 @@ export const zSubmission = z
     qualified: z.boolean(),
     submitted_at: zIsoTime,
     metadata: z.record(z.string(), z.string().nullable()),
+    /** Quiz forms: the completed submission's score and the maximum. */
+    score: z.number().optional(),
+    max_score: z.number().nullable().optional(),
     created_at: zIsoTime,
     updated_at: zIsoTime,
   })
   .meta({ id: 'Submission' });
 
 /** The public submission endpoint's JSON answer. */
-export const zSubmissionReceipt = z.strictObject({ id: zId, status: z.enum(['completed', 'partial']) }).meta({ id: 'SubmissionReceipt' });
+export const zSubmissionReceipt = z
+  .strictObject({
+    id: zId,
+    status: z.enum(['completed', 'partial']),
+    /** With `nav` (multi-step): the step to show next, whether it is the last, the fields the logic does not ask. */
+    step: z.number().int().nullable().optional(),
+    last: z.boolean().optional(),
+    hidden_fields: z.array(z.string()).optional(),
+    score: z.number().optional(),
+    max_score: z.number().optional(),
+  })
+  .meta({ id: 'SubmissionReceipt' });
 
 const counts = {
   views: z.number().int(),

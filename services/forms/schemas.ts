@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_TYPES, CHOICE_TYPES } from '../../domain/form-fields';
 import { QUALIFICATION_OPERATORS } from '../../domain/qualification';
+import { LOGIC_ACTIONS, LOGIC_OPERATORS } from '../../domain/form-logic';
 import { zUuid } from '../../core/validate';
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
@@ -16,7 +17,28 @@ export const FORM_TYPES = ['standard', 'multi_step', 'quiz'] as const;
 export const FORM_STATUSES = ['draft', 'published', 'archived'] as const;
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-const option = z.union([text(200, 1), z.strictObject({ label: text(200, 1), value: text(200, 1) })]);
+const option = z.union([
+  text(200, 1),
+  z.strictObject({
+    label: text(200, 1),
+    value: text(200, 1),
+    /** Quiz: points for this option (may be negative). */
+    points: z.number().finite().min(-1000).max(1000).optional(),
+    /** Quiz: a correct answer (scores 1 unless `points` says otherwise). */
+    correct: z.boolean().optional(),
+  }),
+]);
+
+/** A conditional-logic rule on a field (domain/form-logic.ts); cross-field checks run on save. */
+const logicRule = z.strictObject({
+  when: z.strictObject({
+    field: z.string().min(1).max(64),
+    operator: z.enum(LOGIC_OPERATORS),
+    value: z.union([text(1000), z.number().finite(), z.boolean()]).optional(),
+  }),
+  action: z.enum(LOGIC_ACTIONS),
+  to: z.number().int().min(0).max(1000).optional(),
+});
 
 export const fieldInput = z
   .strictObject({
@@ -35,6 +57,9 @@ export const fieldInput = z
     min: z.number().finite().nullable().optional(),
     max: z.number().finite().nullable().optional(),
     default_value: text(1000).nullable().optional(),
+    /** multi_step and quiz forms: the step (0-based) the field is on. */
+    page: z.number().int().min(0).max(1000).optional(),
+    logic: z.array(logicRule).max(20).optional(),
   })
   .superRefine((f, ctx) => {
     if (CHOICE_TYPES.includes(f.type) && !f.options)
@@ -88,6 +113,8 @@ export const settingsInput = z.strictObject({
     .optional(),
   success_message: text(2000).nullable().optional(),
   submit_label: text(100).nullable().optional(),
+  /** Quiz forms: show the score on the thank-you page. */
+  show_score: z.boolean().optional(),
   notify_emails: z.array(z.email()).max(20).optional(),
   qualification: z
     .strictObject({ match: z.enum(['all', 'any']).optional(), rules: z.array(rule).max(50) })
@@ -147,6 +174,10 @@ export const publicSubmissionBody = z.strictObject({
   fields: z.record(z.string().max(64), z.unknown()).optional(),
   status: z.enum(['completed', 'partial']).optional(),
   submission_id: zUuid.optional(),
+  /** Multi-step forms: the step these answers belong to (its required fields are checked on a partial save). */
+  step: z.coerce.number().int().min(0).max(1000).optional(),
+  /** Multi-step forms: move on from `step` (`next`: checked, then saved; the last step completes) or back to the previous step. */
+  nav: z.enum(['next', 'back']).optional(),
   tracking: trackingInput.optional(),
   /** Honeypot: people never see it; anything in it marks a bot. */
   website_url: z.string().max(2048).optional(),

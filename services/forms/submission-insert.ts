@@ -12,6 +12,8 @@ export interface NewSubmission {
   fields: Record<string, FieldValue>;
   metadata: SubmissionMetadata;
   contact: ContactInput | null;
+  /** Completed quiz submissions. */
+  score?: { score: number; max: number } | null;
 }
 
 export interface InsertedSubmission {
@@ -20,6 +22,8 @@ export interface InsertedSubmission {
   metadata: SubmissionMetadata;
   submitted_at: Date;
   qualified: boolean;
+  score: number | null;
+  max_score: number | null;
 }
 
 /** The ISO string JS's toISOString() gives, computed in SQL (submitted_at has millisecond precision). */
@@ -46,12 +50,21 @@ export async function insertSubmission(
     ctes.push(`c AS (${upsert.sql})`);
     bindings.push(...upsert.bindings);
   }
-  ctes.push(`s AS (INSERT INTO submissions (team_id, form_id, status, qualified, fields, metadata, contact_id)
-    SELECT ?, ?, ?, ?, ?::jsonb, ?::jsonb, ${row.contact ? '(SELECT id FROM c)' : 'NULL::uuid'} FROM ok
+  ctes.push(`s AS (INSERT INTO submissions (team_id, form_id, status, qualified, fields, metadata, score, max_score, contact_id)
+    SELECT ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::float8, ?::float8, ${row.contact ? '(SELECT id FROM c)' : 'NULL::uuid'} FROM ok
     RETURNING id, submitted_at)`);
-  bindings.push(form.team_id, form.id, row.status, row.qualified, JSON.stringify(row.fields), JSON.stringify(row.metadata));
+  const score = row.score?.score ?? null;
+  const max = row.score?.max ?? null;
+  bindings.push(form.team_id, form.id, row.status, row.qualified, JSON.stringify(row.fields), JSON.stringify(row.metadata), score, max);
   if (guard && events) {
-    const placeholder = { id: '', fields: row.fields, metadata: row.metadata as Record<string, unknown>, submitted_at: new Date(0) };
+    const placeholder = {
+      id: '',
+      fields: row.fields,
+      metadata: row.metadata as Record<string, unknown>,
+      submitted_at: new Date(0),
+      score,
+      max_score: max,
+    };
     const list = events.map((type) => ({ type, payload: submissionPayload(type, form, placeholder) }));
     ctes.push(`e AS (INSERT INTO events (team_id, type, form_id, payload)
       SELECT ?, ev.type, ?, jsonb_set(jsonb_set(ev.payload, '{data,submission_id}', to_jsonb(s.id)), '{data,submitted_at}', to_jsonb(${ISO}))
@@ -61,5 +74,13 @@ export async function insertSubmission(
   const r = await db.raw(`WITH ${ctes.join(',\n')} SELECT id, submitted_at FROM s`, bindings as never);
   const inserted = r.rows[0] as { id: string; submitted_at: Date } | undefined;
   if (!inserted) return null;
-  return { id: inserted.id, submitted_at: inserted.submitted_at, fields: row.fields, metadata: row.metadata, qualified: row.qualified };
+  return {
+    id: inserted.id,
+    submitted_at: inserted.submitted_at,
+    fields: row.fields,
+    metadata: row.metadata,
+    qualified: row.qualified,
+    score,
+    max_score: max,
+  };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex';
 import { validateValues, type FieldValue } from '../../domain/form-fields';
+import { checkAnswers, isPlainForm, quizScore } from './answers';
 import { isQualified } from '../../domain/qualification';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
@@ -20,11 +21,26 @@ export interface SubmissionRow {
   fields: Record<string, FieldValue>;
   metadata: Record<string, string | null>;
   submitted_at: Date;
+  score: number | null;
+  max_score: number | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = ['id', 'form_id', 'contact_id', 'status', 'qualified', 'fields', 'metadata', 'submitted_at', 'created_at', 'updated_at'];
+const COLUMNS = [
+  'id',
+  'form_id',
+  'contact_id',
+  'status',
+  'qualified',
+  'fields',
+  'metadata',
+  'submitted_at',
+  'score',
+  'max_score',
+  'created_at',
+  'updated_at',
+];
 
 export function presentSubmission(s: SubmissionRow) {
   return {
@@ -36,6 +52,8 @@ export function presentSubmission(s: SubmissionRow) {
     qualified: s.qualified,
     submitted_at: s.submitted_at,
     metadata: s.metadata,
+    // Quiz results (completed quiz submissions only).
+    ...(s.score != null ? { score: s.score, max_score: s.max_score } : {}),
     created_at: s.created_at,
     updated_at: s.updated_at,
   };
@@ -82,21 +100,29 @@ export async function updateSubmission(
     const removed = Object.keys(patch).filter((k) => patch[k] === null);
     const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== null));
     const kept = Object.fromEntries(Object.entries(current.fields).filter(([k]) => !removed.includes(k)));
-    const { values, issues } = validateValues(form.fields, given, {
-      mode: 'json',
-      requireAll: current.status === 'completed',
-      previous: kept,
-    });
+    const complete = current.status === 'completed';
+    // A form with steps, logic or scoring checks the answers the way it asks them (answers.ts).
+    const { values, issues } = isPlainForm(form)
+      ? validateValues(form.fields, given, { mode: 'json', requireAll: complete, previous: kept })
+      : checkAnswers(form.fields, given, { mode: 'json', complete, previous: kept });
     for (const k of removed)
       if (!form.fields.some((f) => f.name === k) && !(k in current.fields))
         issues.push({ path: `fields.${k}`, message: 'is not a field of this form' });
     if (issues.length) throw validationFailed(issues.map((i) => ({ ...i, path: `body.${i.path}` })));
-    const fields = { ...kept, ...values };
+    const fields = isPlainForm(form) ? { ...kept, ...values } : values;
+    const quiz = current.status === 'completed' ? quizScore(form, fields) : null;
     const qualified = current.status === 'completed' && isQualified(form.settings.qualification, fields);
     const contactId = (await linkContact(trx, form, fields)) ?? current.contact_id;
     const [row] = await trx('submissions')
       .where({ id })
-      .update({ fields: JSON.stringify(fields), qualified, contact_id: contactId, updated_at: trx.fn.now() })
+      .update({
+        fields: JSON.stringify(fields),
+        qualified,
+        contact_id: contactId,
+        score: quiz?.score ?? null,
+        max_score: quiz?.max ?? null,
+        updated_at: trx.fn.now(),
+      })
       .returning(COLUMNS);
     await recordSubmissionEvent(trx, enqueue, 'submission.updated', teamId, form, row);
     if (qualified && !current.qualified) await recordSubmissionEvent(trx, enqueue, 'submission.qualified', teamId, form, row);

@@ -7,7 +7,10 @@ import type { ServiceDeps } from '../deps';
 import { conflict, notFound, validationFailed } from '../../core/errors';
 import { upsertContactByEmail, type ContactInput } from '../contacts/upsert';
 import type { EventType } from '../events';
-import { recordSubmissionEvent } from './events';
+import { recordSubmissionEvent, type SubmissionForEvent } from './events';
+import { checkAnswers, isPlainForm, quizScore } from './answers';
+import { nextStep, previousStep } from '../../domain/form-logic';
+import type { QuizScore } from '../../domain/quiz';
 import type { FormRow } from './forms';
 import { enqueueSubmissionNotification, notifiesOnSubmission } from './notify';
 import { insertSubmission, type NewSubmission } from './submission-insert';
@@ -21,6 +24,14 @@ export interface SubmitResult {
   created: boolean;
   /** true when the honeypot caught a bot: nothing was stored. */
   dropped: boolean;
+  /** With `nav`: the step to show next (null once the form is completed). */
+  step?: number | null;
+  /** With `nav`, on a partial save: whether `step` is the last one, and the fields the logic does not ask. */
+  last?: boolean;
+  hidden_fields?: string[];
+  /** Completed quiz submissions. */
+  score?: number;
+  max_score?: number;
 }
 
 /** Contact fields taken from well-known field names, besides the email. */
@@ -50,7 +61,7 @@ async function completionEvents(
   trx: Executor,
   enqueue: Enqueue,
   form: FormRow,
-  row: { id: string; fields: Record<string, FieldValue>; submitted_at: Date; metadata: Record<string, unknown>; qualified: boolean },
+  row: SubmissionForEvent & { qualified: boolean },
 ): Promise<void> {
   await recordSubmissionEvent(trx, enqueue, 'submission.created', form.team_id, form, row);
   if (row.qualified) await recordSubmissionEvent(trx, enqueue, 'submission.qualified', form.team_id, form, row);
@@ -68,8 +79,7 @@ export async function submitPublic(
   metadata: SubmissionMetadata,
   mode: ValueMode,
 ): Promise<SubmitResult> {
-  const status = body.status ?? 'completed';
-  if (body.website_url) return { id: randomUUID(), status, created: true, dropped: true };
+  if (body.website_url) return { id: randomUUID(), status: body.status ?? 'completed', created: true, dropped: true };
 
   let previous: { id: string; fields: Record<string, FieldValue>; metadata: SubmissionMetadata } | undefined;
   if (body.submission_id) {
@@ -83,18 +93,59 @@ export async function submitPublic(
         return r;
       });
   }
-  const { values, issues } = validateValues(form.fields, body.fields ?? {}, {
-    mode,
-    requireAll: status === 'completed',
-    previous: previous?.fields,
-  });
-  if (issues.length) throw validationFailed(issues, 'Some answers need attention');
-
-  const merged = { ...(previous?.fields ?? {}), ...values };
+  const step = body.nav ? (body.step ?? 0) : body.step;
+  let status = body.nav ? 'partial' : (body.status ?? 'completed');
+  let merged: Record<string, FieldValue>;
+  let nextShown: number | null | undefined;
+  let score: QuizScore | null = null;
+  let navInfo: { last: boolean; hidden_fields: string[] } | undefined;
+  if (isPlainForm(form) && step === undefined) {
+    const { values, issues } = validateValues(form.fields, body.fields ?? {}, {
+      mode,
+      requireAll: status === 'completed',
+      previous: previous?.fields,
+    });
+    if (issues.length) throw validationFailed(issues, 'Some answers need attention');
+    merged = { ...(previous?.fields ?? {}), ...values };
+  } else {
+    // Steps and logic: answers to fields the logic does not ask are dropped, required fields are
+    // checked among the asked ones (of this step, or all of them on completion).
+    let checked = checkAnswers(form.fields, body.fields ?? {}, {
+      mode,
+      complete: status === 'completed',
+      step: body.nav === 'back' ? undefined : step,
+      previous: previous?.fields,
+    });
+    if (body.nav === 'next' && !checked.issues.length && nextStep(checked.resolution, step ?? 0) === null) {
+      status = 'completed';
+      checked = checkAnswers(form.fields, body.fields ?? {}, { mode, complete: true, step, previous: previous?.fields });
+    }
+    if (checked.issues.length)
+      throw validationFailed(
+        checked.issues.map((i) => (i.path === 'step' ? { ...i, path: 'body.step' } : i)),
+        'Some answers need attention',
+      );
+    merged = checked.values;
+    if (body.nav === 'next') nextShown = status === 'completed' ? null : nextStep(checked.resolution, step ?? 0);
+    if (body.nav === 'back') nextShown = previousStep(checked.resolution, step ?? 0) ?? 0;
+    if (nextShown != null) {
+      const r = checked.resolution;
+      navInfo = {
+        last: nextStep(r, nextShown) === null,
+        hidden_fields: form.fields.filter((f) => !r.active.has(f.name)).map((f) => f.name),
+      };
+    }
+    if (status === 'completed') score = quizScore(form, merged, checked.resolution);
+  }
+  const extra = {
+    ...(nextShown !== undefined ? { step: nextShown } : {}),
+    ...(navInfo ?? {}),
+    ...(score ? { score: score.score, max_score: score.max } : {}),
+  };
   const qualified = status === 'completed' && isQualified(form.settings.qualification, merged);
 
   if (!previous) {
-    const row: NewSubmission = { status, qualified, fields: merged, metadata, contact: contactInput(form, merged) };
+    const row: NewSubmission = { status, qualified, fields: merged, metadata, contact: contactInput(form, merged), score };
     // Common path: one autocommit statement writes the contact, the submission and its events
     // (atomic without BEGIN/COMMIT). It writes nothing when the team has webhook subscriptions to
     // fan out to (or the form was unpublished meanwhile): then the transaction below does it. A
@@ -102,12 +153,12 @@ export async function submitPublic(
     const events: EventType[] =
       status === 'completed' ? ['submission.created', ...(qualified ? ['submission.qualified' as const] : [])] : [];
     const done = status === 'completed' && notifiesOnSubmission(form) ? null : await insertSubmission(deps.db, form, row, events);
-    if (done) return { id: done.id, status, created: true, dropped: false };
+    if (done) return { id: done.id, status, created: true, dropped: false, ...extra };
     return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
       const inserted = await insertSubmission(trx, form, row);
       if (!inserted) throw notFound('Form');
       if (status === 'completed') await completionEvents(trx, enqueue, form, inserted);
-      return { id: inserted.id, status, created: true, dropped: false };
+      return { id: inserted.id, status, created: true, dropped: false, ...extra };
     });
   }
 
@@ -124,13 +175,15 @@ export async function submitPublic(
         fields: JSON.stringify(merged),
         metadata: JSON.stringify(meta),
         qualified,
+        score: score?.score ?? null,
+        max_score: score?.max ?? null,
         contact_id: contactId,
         submitted_at: trx.raw(`date_trunc('milliseconds', now())`),
         updated_at: trx.fn.now(),
       })
-      .returning(['id', 'fields', 'metadata', 'submitted_at', 'qualified']);
+      .returning(['id', 'fields', 'metadata', 'submitted_at', 'qualified', 'score', 'max_score']);
     if (!row) throw conflict('This submission is already completed', 'invalid_transition');
     if (status === 'completed') await completionEvents(trx, enqueue, form, row);
-    return { id: row.id, status, created: false, dropped: false };
+    return { id: row.id, status, created: false, dropped: false, ...extra };
   });
 }

@@ -3,7 +3,10 @@ import type { Context } from 'koa';
 import type { FormRow } from '../../../services/forms/forms';
 import { embedBridge, frameAncestors } from '../embed/bridge';
 import { escapeHtml as e, page } from '../../../core/html';
-import { fieldHtml, type FieldState } from './fields-html';
+import type { FieldState } from './fields-html';
+import type { PageView } from '../../../services/forms/public-page';
+import type { QuizScore } from '../../../domain/quiz';
+import { onePageHtml, stepsHtml } from './steps-html';
 import { FORM_SCRIPT } from './script';
 import { formStyles } from './styles';
 
@@ -13,6 +16,8 @@ export interface PageOptions {
   search: string;
   referrer: string | null;
   state?: Partial<FieldState>;
+  /** Steps, resume token and the fields the logic asks (services/forms/public-page.ts). */
+  view?: PageView;
 }
 
 /** Query values as single strings. */
@@ -66,34 +71,43 @@ function shell(ctx: Context, title: string, body: string, embed: boolean, form?:
 
 /** The public form: usable without JavaScript, labels and errors tied to every control. */
 export function renderFormPage(ctx: Context, form: FormRow, opts: PageOptions): string {
-  const state: FieldState = { values: {}, errors: {}, query: queryValues(ctx), ...opts.state };
+  const state: FieldState = {
+    errors: {},
+    query: queryValues(ctx),
+    ...opts.state,
+    values: { ...(opts.view?.values ?? {}), ...(opts.state?.values ?? {}) },
+  };
+  const stepped = opts.view && opts.view.count > 1 ? opts.view : undefined;
   const errorCount = Object.keys(state.errors).length;
   const action = `/api/forms/${encodeURIComponent(form.id)}/submissions${opts.search}`;
   const successMessage = form.settings.success_message || 'Thank you! Your answers have been sent.';
   const body = `<main id="main">
 ${opts.embed ? '' : `<h1>${e(form.title)}</h1>`}
 ${form.description ? `<p class="description">${e(form.description)}</p>` : ''}
-<form id="fss-form" method="post" action="${e(action)}" data-redirect="${e(form.settings.redirect_url ?? '')}">
+<form id="fss-form" method="post" action="${e(action)}" data-redirect="${e(form.settings.redirect_url ?? '')}"${form.settings.show_score ? ' data-show-score="1"' : ''}>
 <div id="form-error" class="form-error" role="alert"${errorCount ? '' : ' hidden'}>${errorCount ? `Please correct ${errorCount} ${errorCount === 1 ? 'answer' : 'answers'}.` : ''}</div>
-<input type="hidden" name="status" value="completed">
+${stepped ? '' : '<input type="hidden" name="status" value="completed">'}
 <input type="hidden" name="tracking[referrer]" value="${e(opts.referrer ?? '')}">
 <div class="hp" aria-hidden="true"><label for="website_url">Leave this field empty</label><input type="text" id="website_url" name="website_url" tabindex="-1" autocomplete="off"></div>
-${form.fields.map((f) => fieldHtml(f, state)).join('\n')}
-<button type="submit">${e(form.settings.submit_label || 'Submit')}</button>
+${stepped ? stepsHtml(form, state, stepped) : `${onePageHtml(form, state, opts.view)}\n<button type="submit">${e(form.settings.submit_label || 'Submit')}</button>`}
 </form>
-<div id="form-success" class="success" role="status" tabindex="-1" hidden>${e(successMessage)}</div>
+<div id="form-success" class="success" role="status" tabindex="-1" hidden>${e(successMessage)}<p class="score" id="form-score" hidden></p></div>
 </main>
 <script>${opts.embed ? embedBridge('form') : ''}${FORM_SCRIPT}</script>`;
   return shell(ctx, form.title, body, opts.embed, form);
 }
 
-/** After a no-JS submission without redirect_url. */
-export function renderSuccessPage(ctx: Context, form: FormRow, embed: boolean): string {
+/** The quiz result line of the thank-you page. */
+export const scoreText = (s: QuizScore) => `You scored ${s.score} out of ${s.max}.`;
+
+/** After a no-JS submission without redirect_url; a quiz with `show_score` shows the score. */
+export function renderSuccessPage(ctx: Context, form: FormRow, embed: boolean, score?: QuizScore | null): string {
   const msg = form.settings.success_message || 'Thank you! Your answers have been sent.';
+  const result = score && form.settings.show_score ? `<p class="score" id="form-score">${e(scoreText(score))}</p>` : '';
   return shell(
     ctx,
     form.title,
-    `<main id="main">${embed ? '' : `<h1>${e(form.title)}</h1>`}<div class="success" role="status">${e(msg)}</div></main>`,
+    `<main id="main">${embed ? '' : `<h1>${e(form.title)}</h1>`}<div class="success" role="status">${e(msg)}${result}</div></main>`,
     embed,
     form,
   );

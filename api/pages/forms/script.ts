@@ -16,12 +16,20 @@ export const FORM_SCRIPT = String.raw`(function () {
   var ref = form.querySelector('input[name="tracking[referrer]"]');
   var embed = window.__fssEmbed;
   var submissionId = null, chain = Promise.resolve(), timer = null, dirty = false;
+  // Multi-step forms: the current step, the resume token and the progress (see steps-html.ts).
+  var stepInput = form.querySelector('input[name=step]');
+  var sidInput = form.querySelector('input[name=submission_id]');
+  var nextBtn = form.querySelector('button[value=next]');
+  var backBtn = form.querySelector('button[value=back]');
+  var progress = document.getElementById('form-progress');
+  if (sidInput) submissionId = sidInput.value;
 
   function collect() {
     var out = {};
     var nodes = form.querySelectorAll('[data-name]');
     for (var i = 0; i < nodes.length; i++) {
       var n = nodes[i], name = n.getAttribute('data-name'), type = n.getAttribute('data-type'), v;
+      if (n.closest('fieldset[disabled]')) continue;
       if (type === 'hidden') v = n.value;
       else if (type === 'multi_select') {
         v = [];
@@ -43,8 +51,9 @@ export const FORM_SCRIPT = String.raw`(function () {
     return out;
   }
 
-  function send(status) {
-    var body = { fields: collect(), status: status, tracking: { referrer: (ref && ref.value) || document.referrer || null } };
+  function send(status, nav) {
+    var body = { fields: collect(), tracking: { referrer: (ref && ref.value) || document.referrer || null } };
+    if (nav) { body.step = Number(stepInput.value); body.nav = nav; } else body.status = status;
     if (submissionId) body.submission_id = submissionId;
     if (hp && hp.value) body.website_url = hp.value;
     return fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) })
@@ -94,15 +103,50 @@ export const FORM_SCRIPT = String.raw`(function () {
     timer = setTimeout(savePartial, 800);
   });
 
+  function showStep(d) {
+    var steps = form.querySelectorAll('fieldset.step');
+    for (var i = 0; i < steps.length; i++) {
+      var on = Number(steps[i].getAttribute('data-step')) === d.step;
+      steps[i].hidden = !on;
+      steps[i].disabled = !on;
+    }
+    var conds = form.querySelectorAll('fieldset.cond');
+    var off = d.hidden_fields || [];
+    for (var k = 0; k < conds.length; k++) {
+      var hide = off.indexOf(conds[k].getAttribute('data-cond')) >= 0;
+      conds[k].hidden = hide;
+      conds[k].disabled = hide;
+    }
+    stepInput.value = String(d.step);
+    var count = progress.getAttribute('data-count');
+    document.getElementById('form-progress-text').textContent = 'Step ' + (d.step + 1) + ' of ' + count;
+    progress.querySelector('progress').value = d.step + 1;
+    nextBtn.textContent = nextBtn.getAttribute(d.last ? 'data-submit' : 'data-next');
+    backBtn.hidden = d.step === 0;
+    var first = form.querySelector('fieldset.step:not([disabled]) input:not([type=hidden]),fieldset.step:not([disabled]) select,fieldset.step:not([disabled]) textarea');
+    if (first) first.focus();
+  }
+
   form.addEventListener('submit', function (ev) {
     ev.preventDefault();
     clearTimeout(timer);
     dirty = false;
     clearErrors();
+    var nav = stepInput ? ((ev.submitter && ev.submitter.value) || 'next') : null;
     button.disabled = true;
-    chain = chain.then(function () { return send('completed'); }).then(function (r) {
+    chain = chain.then(function () { return send('completed', nav); }).then(function (r) {
       button.disabled = false;
+      if (r.status < 300 && r.body.data.status === 'partial' && nav) {
+        submissionId = r.body.data.id;
+        showStep(r.body.data);
+        return;
+      }
       if (r.status < 300) {
+        var score = document.getElementById('form-score');
+        if (score && form.getAttribute('data-show-score') && r.body.data.score !== undefined) {
+          score.textContent = 'You scored ' + r.body.data.score + ' out of ' + r.body.data.max_score + '.';
+          score.hidden = false;
+        }
         var redirect = form.getAttribute('data-redirect');
         if (embed) embed.post('form:submitted', { submission_id: r.body.data.id, redirect_url: redirect || null });
         if (redirect && !(embed && embed.managed)) { window.location.assign(redirect); return; }

@@ -22,5 +22,12 @@ button[disabled]{opacity:.6;cursor:progress}
 .success{font-size:1.1rem;padding:1rem;border-radius:6px;background:#dafbe1;border:1px solid #1a7f37}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .rating{display:flex;gap:.75rem;flex-wrap:wrap}
+.step{border:0;padding:0;margin:0;min-width:0}
+.cond{border:0;padding:0;margin:0}
+.progress{margin:0 0 1.25rem;color:#57606a;font-size:.9rem}
+.progress progress{display:block;width:100%;height:.5rem;margin-top:.25rem}
+.nav{display:flex;flex-direction:row-reverse;justify-content:flex-end;gap:.75rem}
+button.secondary{background:#fff;color:#1f2328;border:1px solid #8c959f}
+.score{font-weight:600;margin:.5rem 0 0}
 `;
 }

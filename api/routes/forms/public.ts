@@ -2,9 +2,11 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
 import { ApiError, notFound } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
-import { renderFormPage, renderMessagePage, renderSuccessPage } from '../../pages/forms/page';
+import { queryValues, renderFormPage, renderMessagePage, renderSuccessPage } from '../../pages/forms/page';
 import { findPublishedFormCached } from '../../../services/forms/form-cache';
 import { findPublishedForm, type FormRow } from '../../../services/forms/forms';
+import type { PublicSubmissionInput } from '../../../services/forms/schemas';
+import { pageView, withHiddenFromQuery, type PageView } from '../../../services/forms/public-page';
 import { submitPublic } from '../../../services/forms/submit';
 import { buildMetadata, recordFormView } from '../../../services/forms/tracking';
 import { idOrSlugParams, publicSubmissionBody, submissionReceipt } from './schema';
@@ -31,6 +33,20 @@ function recordView(deps: AppDeps, form: FormRow, ctx: Context): Promise<void> {
   return recordFormView(deps, { form, userAgent: ctx.get('user-agent'), utmSource: typeof utm === 'string' ? utm : undefined });
 }
 
+/** The page of a step: the page's own query string with the resume token and the step number. */
+function stepUrl(ctx: Context, form: FormRow, submissionId: string, step: number): string {
+  const q = new URLSearchParams(ctx.querystring);
+  q.set('resume', submissionId);
+  q.set('step', String(step));
+  return `/f/${encodeURIComponent(form.slug || form.id)}?${q.toString()}`;
+}
+
+/** The view to re-render a step after a no-JS validation error: the step that was posted, with its resume token. */
+async function errorView(deps: AppDeps, form: FormRow, ctx: Context, body: PublicSubmissionInput): Promise<PageView> {
+  const query = { ...queryValues(ctx), step: String(body.step ?? 0), ...(body.submission_id ? { resume: body.submission_id } : {}) };
+  return pageView(deps.db, form, query);
+}
+
 export const publicFormRoutes = [
   defineRoute({
     method: 'get',
@@ -46,8 +62,9 @@ export const publicFormRoutes = [
       const form = await findPublishedForm(deps.db, params.id_or_slug);
       if (!form) return notFoundPage(ctx);
       await recordView(deps, form, ctx);
+      const view = await pageView(deps.db, form, queryValues(ctx));
       ctx.status = 200;
-      ctx.body = renderFormPage(ctx, form, { embed: isEmbed(ctx), search: search(ctx), referrer: pageReferrer(ctx) });
+      ctx.body = renderFormPage(ctx, form, { embed: isEmbed(ctx), search: search(ctx), referrer: pageReferrer(ctx), view });
     },
   }),
   defineRoute({
@@ -82,17 +99,26 @@ export const publicFormRoutes = [
       }
       try {
         const metadata = buildMetadata(ctx, body.tracking, deps.config.COUNTRY_HEADER);
+        body.fields = withHiddenFromQuery(form.fields, body.fields, queryValues(ctx));
         const result = await submitPublic(deps, form, body, metadata, html ? 'form' : 'json');
+        const { id, status, step, last, hidden_fields, score, max_score } = result;
         if (!html) {
           ctx.status = result.created ? 201 : 200;
-          ctx.body = { data: { id: result.id, status: result.status } };
+          ctx.body = {
+            data: { id, status, ...(step != null ? { step, last, hidden_fields } : {}), ...(score != null ? { score, max_score } : {}) },
+          };
+        } else if (step != null && status === 'partial') {
+          // A step of a multi-step form was saved: show the next (or previous) one, resumable by URL.
+          ctx.status = 303;
+          ctx.redirect(stepUrl(ctx, form, id, step));
+          ctx.status = 303;
         } else if (form.settings.redirect_url && result.status === 'completed') {
           ctx.status = 303;
           ctx.redirect(form.settings.redirect_url);
           ctx.status = 303;
         } else {
           ctx.status = 200;
-          ctx.body = renderSuccessPage(ctx, form, isEmbed(ctx));
+          ctx.body = renderSuccessPage(ctx, form, isEmbed(ctx), score != null ? { score, max: max_score ?? 0 } : null);
         }
       } catch (err) {
         if (!html || !(err instanceof ApiError)) throw err;
@@ -111,6 +137,7 @@ export const publicFormRoutes = [
           search: search(ctx),
           referrer: body.tracking?.referrer ?? null,
           state: { values: body.fields ?? {}, errors },
+          view: await errorView(deps, form, ctx, body),
         });
       }
     },

@@ -30,3 +30,12 @@ export const analyticsAnswer = dataOf(zFormAnalytics);
 export const submissionAnswer = dataOf(zSubmission);
 export const submissionList = listOf(zSubmission);
 export const submissionReceipt = dataOf(zSubmissionReceipt);
+
+/** The export's query: the list's filters, a format and an optional BOM for spreadsheet programs. */
+export const exportQuery = z.strictObject({
+  format: z.enum(['csv', 'ndjson']).default('csv'),
+  bom: z.enum(['true', 'false', '1', '0']).optional(),
+  since: zTimestamp.optional(),
+  until: zTimestamp.optional(),
+  status: z.enum(['completed', 'partial']).optional(),
+});

@@ -1,7 +1,8 @@
 import { defineRoute } from '../../http/route';
 import { toPage } from '../../../services/pagination';
 import { zIdParams } from '../../../core/validate';
-import { formParams, submissionAnswer, submissionList, submissionListQuery, submissionPatchBody } from './schema';
+import { exportQuery, formParams, submissionAnswer, submissionList, submissionListQuery, submissionPatchBody } from './schema';
+import { exportSubmissions } from '../../../services/forms/export';
 import { deleteSubmission, getSubmission, listSubmissions, presentSubmission, updateSubmission } from '../../../services/forms/submissions';
 
 const tags = ['submissions'];
@@ -17,6 +18,27 @@ export const submissionRoutes = [
     query: submissionListQuery,
     response: submissionList,
     handler: ({ params, query, principal, deps }) => listSubmissions(deps.db, principal.teamId, params.form_id, toPage(query), query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/forms/:form_id/submissions/export',
+    auth: { scope: 'submissions:read' },
+    summary: 'Export submissions as CSV (RFC 4180, optional BOM) or NDJSON, streamed; same filters as the list',
+    tags,
+    params: formParams,
+    query: exportQuery,
+    response: { mediaType: 'text/csv', description: 'RFC 4180 CSV (format=csv, the default), streamed' },
+    alternate: { mediaType: 'application/x-ndjson', description: 'One JSON object per line (format=ndjson), streamed' },
+    raw: true,
+    handler: async ({ params, query, principal, deps, ctx }) => {
+      const bom = query.bom === 'true' || query.bom === '1';
+      const out = await exportSubmissions(deps.db, principal.teamId, params.form_id, { ...query, bom });
+      ctx.status = 200;
+      ctx.type = out.contentType;
+      ctx.set('Content-Disposition', `attachment; filename="${out.filename}"`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = out.stream;
+    },
   }),
   defineRoute({
     method: 'get',
