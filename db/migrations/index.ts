@@ -6,6 +6,7 @@ import * as m004 from './004_scheduling';
 import * as m005 from './005_sequences';
 import * as m006 from './006_oauth';
 import * as m007 from './007_webhook_slots';
+import * as m009 from './009_mail_events';
 import * as m010 from './010_accounts';
 import * as m013 from './013_booking_limits';
 import * as m014 from './014_booking_lifecycle';
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '005_sequences': m005,
   '006_oauth': m006,
   '007_webhook_slots': m007,
+  '009_mail_events': m009,
   '010_accounts': m010,
   '013_booking_limits': m013,
   '014_booking_lifecycle': m014,

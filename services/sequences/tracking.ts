@@ -45,9 +45,12 @@ export async function unsubscribeTarget(db: Db, token: string): Promise<{ masked
 export async function unsubscribeByToken(db: Db, outbox: OutboxStarter, token: string): Promise<boolean> {
   const send = await byToken(db, token);
   if (!send) return false;
-  await transactionWithOutbox(db, outbox, (trx, enqueue) =>
-    unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'one_click'),
-  );
+  await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
+    await trx('sequence_sends')
+      .where({ id: send.id })
+      .update({ unsubscribed_at: trx.raw('COALESCE(unsubscribed_at, now())') });
+    await unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'one_click');
+  });
   return true;
 }
 

@@ -86,6 +86,8 @@ export const authoringRoutes = [
     tags,
     summary: 'Enrollment counts and per-step delivered, opened, clicked, bounced and failed counts',
     params: zIdParams,
-    handler: async ({ deps, principal, params }) => ({ data: await sequenceAnalytics(deps.db, principal.teamId, params.id) }),
+    handler: async ({ deps, principal, params }) => ({
+      data: await sequenceAnalytics(deps.db, principal.teamId, params.id, deps.config.MAIL_BOUNCE_WINDOW),
+    }),
   }),
 ];

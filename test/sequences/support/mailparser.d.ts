@@ -9,6 +9,7 @@ declare module 'mailparser' {
     headers: Map<string, unknown>;
     to?: { text: string };
     from?: { text: string };
+    replyTo?: { text: string; value: Array<{ address?: string; name: string }> };
   }
   export function simpleParser(source: string | Buffer): Promise<ParsedMail>;
 }
