@@ -43,7 +43,7 @@ test('each message: stable Message-ID, VERP return path and Reply-To carrying it
   expect(send.token).toMatch(/^[0-9a-f]{32}$/);
   const mail = w.smtp.messages.find((m) => m.to === email)!;
   expect(mail.from).toBe(`bounce+${send.token}@bounces.test`);
-  expect(mail.parsed.replyTo?.value[0].address).toBe(`reply+${send.token}@reply.test`);
+  expect(mail.parsed.replyTo?.value?.[0].address).toBe(`reply+${send.token}@reply.test`);
   expect(mail.parsed.messageId).toBe(send.message_id);
   expect(send.message_id).toBe(`<seq.${e.id}.${send.step_id}@reply.test>`);
   expect(send.accepted_at).toBeInstanceOf(Date);
