@@ -7,6 +7,7 @@ export interface SequenceRow {
   description: string | null;
   status: string;
   exit_on_meeting_booked: boolean;
+  exit_on_reply: boolean;
   exit_on_added_to_sequence_ids: string[];
   skip_if_meeting_booked: boolean;
   send_from_email: string | null;
@@ -63,6 +64,7 @@ export function presentSequence(s: SequenceRow, steps?: StepRow[]) {
     description: s.description,
     status: s.status,
     exit_on_meeting_booked: s.exit_on_meeting_booked,
+    exit_on_reply: s.exit_on_reply,
     exit_on_added_to_sequence_ids: s.exit_on_added_to_sequence_ids,
     skip_if_meeting_booked: s.skip_if_meeting_booked,
     send_from_email: s.send_from_email,
