@@ -44,6 +44,8 @@ const schema = z.object({
     .transform((v) => parseInt(v, 10)),
   /** Send attempts answered with an SMTP 4xx before the message is recorded as a soft bounce. */
   MAIL_SOFT_BOUNCE_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** SendGrid Event Webhook verification key (base64 DER or PEM); unset: the endpoint answers 401. */
+  SENDGRID_WEBHOOK_PUBLIC_KEY: z.string().min(1).optional(),
   /** The inbound SMTP listener (bin/inbound.ts). */
   INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
   INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),

@@ -52,6 +52,8 @@ export interface RouteDef<
   response?: z.ZodType;
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */
   raw?: boolean;
+  /** Keep the exact request bytes as `ctx.request.rawBody` (signed provider webhooks). */
+  rawBody?: boolean;
   /** Honour the Idempotency-Key header (creating POSTs). */
   idempotent?: boolean;
   handler: (

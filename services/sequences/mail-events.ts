@@ -1,10 +1,10 @@
 import type { Db, Executor } from '../../db/knex';
-import type { Classified } from '../../domain/mail-classify';
+import type { Classified, MailClass } from '../../domain/mail-classify';
 import { transactionWithOutbox, type Enqueue, type OutboxStarter } from '../../temporal/outbox';
 import { exitEnrollments } from './exits';
 import { unsubscribeContact } from './unsubscribes';
 
-interface SendRow {
+export interface SendRow {
   id: string;
   team_id: string;
   sequence_id: string;
@@ -13,7 +13,7 @@ interface SendRow {
 }
 
 /** The sequence email a message answers: by VERP/Reply-To token first, then by Message-ID. */
-async function findSend(db: Executor, c: Classified): Promise<SendRow | undefined> {
+export async function findSend(db: Executor, c: Classified): Promise<SendRow | undefined> {
   const cols = ['id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id'];
   if (c.tokens.length) {
     const byToken = await db('sequence_sends').whereIn('token', c.tokens).where({ channel: 'email' }).first(cols);
@@ -23,8 +23,8 @@ async function findSend(db: Executor, c: Classified): Promise<SendRow | undefine
   return undefined;
 }
 
-async function act(trx: Executor, enqueue: Enqueue, send: SendRow, c: Classified): Promise<string> {
-  const cls = c.class;
+/** Record what came back on the send it answers, and act (exit, undeliverable, unsubscribe). */
+export async function applyToSend(trx: Executor, enqueue: Enqueue, send: SendRow, cls: MailClass): Promise<string> {
   const one = { teamId: send.team_id, enrollmentIds: [send.enrollment_id] };
   const sendRow = trx('sequence_sends').where({ id: send.id });
   switch (cls.kind) {
@@ -84,6 +84,6 @@ export async function applyMailEvent(
       .update({ kind: c.class.kind, detail: JSON.stringify(c), send_id: send?.id ?? null, processed_at: trx.fn.now() }, ['id']);
     if (claimed.length === 0) return { kind: c.class.kind, action: 'already_processed' };
     if (!send) return { kind: c.class.kind, action: 'unmatched' };
-    return { kind: c.class.kind, action: await act(trx, enqueue, send, c) };
+    return { kind: c.class.kind, action: await applyToSend(trx, enqueue, send, c.class) };
   });
 }

@@ -218,13 +218,6 @@ describe('exits stop the running workflow at once and record their reason', () =
     await expectExited(e.id, email, 'unenrolled', 'Removed from the sequence');
   });
 
-  test('hard bounce', async () => {
-    const { e, email } = await runningEnrollment();
-    const token = (await w.tdb.db('sequence_sends').where({ enrollment_id: e.id }).first()).token;
-    expect((await w.api.post('/api/hooks/email/bounce', { token, type: 'hard' })).status).toBe(202);
-    await expectExited(e.id, email, 'email_bounced', 'Email bounced');
-  });
-
   test('contact deleted', async () => {
     const { contact, email, e } = await runningEnrollment();
     await inTx(async (trx, enqueue) => {
