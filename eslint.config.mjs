@@ -46,7 +46,18 @@ const ioPaths = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.data/', '.cache/', 'test-artifacts/', 'coverage/', 'api/pages/**/*.client.js', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'node_modules/',
+      '.data/',
+      '.cache/',
+      'test-artifacts/',
+      'coverage/',
+      'api/pages/**/*.client.js',
+      'eslint.config.mjs',
+      'test/docs/client/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -5,6 +5,7 @@ import { requestIdAndErrors } from './http/errors-middleware';
 import { mountRoutes } from './http/mount';
 import type { RouteDef } from './http/route';
 import { allRoutes } from './routes';
+import { checkErrorAnswers } from './http/response-check';
 
 async function securityHeaders(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   ctx.set('X-Content-Type-Options', 'nosniff');
@@ -22,6 +23,7 @@ export function createApp(deps: AppDeps, routes: RouteDef[] = allRoutes()): Koa 
   const app = new Koa({ proxy: deps.config.TRUST_PROXY });
   app.silent = true;
   const router = mountRoutes(routes, deps);
+  if (deps.config.VALIDATE_RESPONSES) app.use(checkErrorAnswers);
   app.use(requestIdAndErrors);
   app.use(securityHeaders);
   app.use(router.routes());

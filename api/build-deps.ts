@@ -21,6 +21,10 @@ export function buildAppDeps(
     }),
     rateLimits: new RateLimits(db, {
       publicPerMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE,
+      pagesPerMinute: config.RATE_LIMIT_PAGES_PER_MINUTE,
+      availabilityPerMinute: config.RATE_LIMIT_AVAILABILITY_PER_MINUTE,
+      submitPerMinute: config.RATE_LIMIT_SUBMIT_PER_MINUTE,
+      submitPerTargetPerMinute: config.RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE,
       disabled: config.RATE_LIMIT_DISABLED,
       apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
       syncMs: config.RATE_LIMIT_SYNC_MS,

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
@@ -8,6 +10,7 @@ import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { createApp } from '../api/app';
 import { buildAppDeps } from '../api/build-deps';
 import type { AppDeps } from '../api/deps';
@@ -16,12 +19,14 @@ import { createApiKey } from '../services/api-keys';
 import { createSession } from '../services/sessions';
 import { parseConfig } from '../core/config';
 import { createMailer } from '../core/mailer';
+import { freePort, portAccepts } from '../core/ports';
 import { createSmsSender } from '../core/sms';
 import { ALL_SCOPES } from '../core/scopes';
 import { ensureEmbeddedPostgres } from '../db/embedded';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { findTemporalCli } from '../temporal/binaries';
+import { DEV_SERVER_SQLITE_ARGS } from '../temporal/dev-server';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
@@ -41,6 +46,10 @@ export interface BenchEnv {
   databaseUrl: string;
   /** The API in its own process (bin/api.ts), as deployed: measure this one. */
   baseUrl: string;
+  /** Every API process (BENCH_PROCESSES=n starts n; baseUrl is the first). */
+  apiUrls: string[];
+  /** Worker processes (bin/worker.ts) when BENCH_PROCESSES is set; else the worker runs in this process. */
+  workerProcesses: number;
   /** The same app inside the bench process, on the same database (for set-up calls). */
   inProcessUrl: string;
   deps: AppDeps;
@@ -55,17 +64,6 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
 async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
@@ -76,17 +74,13 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  let spawnError: Error | null = null;
+  child.once('error', (e) => (spawnError = e));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.end();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (up) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start`);
+    if (await portAccepts(port)) break;
+    if (spawnError || child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`${entry} did not start${spawnError ? `: ${(spawnError as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
@@ -98,6 +92,65 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * BENCH_PROCESSES=n: n API processes and n worker processes (bin/worker.ts, each with its relay
+ * loop) against the one Postgres and the one Temporal server, instead of one API process and the
+ * worker inside the bench process.
+ */
+export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? 0);
+
+/** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
+async function startWorkerProcess(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', 'bin/worker.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const rl = readline.createInterface({ input: child.stdout! });
+    rl.on('line', (line) => {
+      if (line.includes('worker running')) resolve();
+      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(`[worker ${child.pid}] ${line.slice(0, 400)}\n`);
+    });
+    child.once('exit', (code) => reject(new Error(`bin/worker.ts exited during start-up (${code})`)));
+  });
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * Which store the bench's Temporal dev server uses: `sqlite`, the file with the settings `npm run
+ * dev` uses (the default: what users run), or `memory` (BENCH_TEMPORAL=memory).
+ */
+export const BENCH_TEMPORAL_STORE: 'sqlite' | 'memory' = process.env.BENCH_TEMPORAL === 'memory' ? 'memory' : 'sqlite';
+
+/** A Temporal dev server (the real CLI) with our search attributes, on a fresh SQLite file or in memory. */
+export async function startDevServer(store: 'sqlite' | 'memory'): Promise<TestWorkflowEnvironment> {
+  let dir: string | undefined;
+  if (store === 'sqlite') dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fss-bench-temporal-'));
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: findTemporalCli() },
+      searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((n) => ({ name: n, type: 'KEYWORD' })) as never,
+      ...(dir ? { dbFilename: path.join(dir, 'temporal.sqlite') } : {}),
+      extraArgs: ['--log-level', 'error', ...(dir ? DEV_SERVER_SQLITE_ARGS : [])],
+    },
+  });
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    await teardown();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return env;
 }
 
 /**
@@ -137,7 +190,11 @@ export async function startBenchEnv(
     LOG_LEVEL: 'silent',
     RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    RATE_LIMIT_PAGES_PER_MINUTE: '100000000',
+    RATE_LIMIT_AVAILABILITY_PER_MINUTE: '100000000',
+    RATE_LIMIT_SUBMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
+    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
     ...opts.env,
   });
@@ -150,20 +207,18 @@ export async function startBenchEnv(
       logger: new DefaultLogger('WARN'),
       telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
     });
-    const env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: { type: 'existing-path', path: findTemporalCli() },
-        searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((n) => ({ name: n, type: 'KEYWORD' })) as never,
-        extraArgs: ['--log-level', 'error'],
-      },
-    });
+    const env = await startDevServer(BENCH_TEMPORAL_STORE);
     stops.unshift(() => env.teardown());
     // As in bin/worker.ts: the worker's outbox client shares its connection (eager starts).
     const workerClient = new Client({ connection: env.nativeConnection as NativeConnection });
     const outbox = new OutboxStarter(db, async () => workerClient, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, {
       eager: true,
+      leaseMs: config.OUTBOX_LEASE_MS,
     });
     const activityDeps: ActivityDeps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
+    // As bin/worker.ts: the relay makes a webhook's first attempt (BENCH_WEBHOOK_FIRST_ATTEMPT=workflow: the old path).
+    if (process.env.BENCH_WEBHOOK_FIRST_ATTEMPT !== 'workflow')
+      outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt(activityDeps));
     const worker = await Worker.create({
       connection: env.nativeConnection as NativeConnection,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -171,13 +226,25 @@ export async function startBenchEnv(
       activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
       maxConcurrentActivityTaskExecutions: 200,
     });
-    const running = worker.run();
-    const relay = await startRelayLoop(outbox, { databaseUrl, minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000, idleMs: 1000 });
-    stops.unshift(() => relay.stop());
-    stops.unshift(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
-      await running;
-    });
+    if (BENCH_PROCESSES > 0) {
+      // The worker processes do the work; this in-process worker is created but never run.
+      for (let i = 0; i < BENCH_PROCESSES; i++) {
+        const w = await startWorkerProcess({ ...benchProcessEnv(config), TEMPORAL_ADDRESS: env.address });
+        stops.unshift(() => w.stop());
+      }
+    } else {
+      const running = worker.run();
+      const relay = await startRelayLoop(outbox, {
+        databaseUrl,
+        minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000,
+        idleMs: 1000,
+      });
+      stops.unshift(() => relay.stop());
+      stops.unshift(async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
+        await running;
+      });
+    }
     temporal = { client: env.client, env, worker };
   }
 
@@ -195,12 +262,16 @@ export async function startBenchEnv(
   deps.config.baseUrl = baseUrl;
   stops.unshift(() => new Promise<void>((r) => server.close(() => r())));
 
-  // The API under measurement runs as it is deployed: bin/api.ts in its own process.
-  const api = await startProcess('bin/api.ts', {
-    ...benchProcessEnv(config),
-    ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}),
-  });
-  stops.unshift(() => api.stop());
+  // The API under measurement runs as it is deployed: bin/api.ts in its own process (or several).
+  const apiUrls: string[] = [];
+  for (let i = 0; i < Math.max(1, BENCH_PROCESSES); i++) {
+    const api = await startProcess('bin/api.ts', {
+      ...benchProcessEnv(config),
+      ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}),
+    });
+    stops.unshift(() => api.stop());
+    apiUrls.push(api.url);
+  }
 
   const team = await db.transaction(async (trx) => {
     const { teamId, user } = await createTeamWithOwner(trx, {
@@ -217,7 +288,9 @@ export async function startBenchEnv(
   return {
     db,
     databaseUrl,
-    baseUrl: api.url,
+    baseUrl: apiUrls[0],
+    apiUrls,
+    workerProcesses: temporal ? BENCH_PROCESSES : 0,
     inProcessUrl: baseUrl,
     deps,
     team,
@@ -259,7 +332,11 @@ function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: num
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
     RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    RATE_LIMIT_PAGES_PER_MINUTE: '100000000',
+    RATE_LIMIT_AVAILABILITY_PER_MINUTE: '100000000',
+    RATE_LIMIT_SUBMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
+    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
   };
@@ -269,15 +346,21 @@ function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: num
  * The baseline every figure is compared with: a bare Koa handler doing one `select 1` on a pool
  * of the same size, in its own process like the API, measured in the same run.
  */
-export async function baseline(env: BenchEnv, duration = 8, kind: 'select1' | 'user' = 'select1'): Promise<LoadResult> {
+export async function baseline(
+  env: BenchEnv,
+  duration = 8,
+  kind: 'select1' | 'user' | 'submission' = 'select1',
+  opts: { env?: Record<string, string>; load?: Partial<Parameters<typeof load>[0]>; path?: string } = {},
+): Promise<LoadResult> {
   const server = await startProcess('bench/baseline-server.ts', {
     ...benchProcessEnv(env.deps.config),
     BASELINE: kind,
     USER_ID: env.team.userId,
     TEAM_ID: env.team.teamId,
+    ...opts.env,
   });
   try {
-    return await load({ url: `${server.url}/`, duration });
+    return await load({ url: `${server.url}${opts.path ?? '/'}`, duration, ...opts.load });
   } finally {
     await server.stop();
   }

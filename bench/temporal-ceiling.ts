@@ -1,22 +1,26 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import type { BenchEnv } from './harness';
+import { BENCH_TEMPORAL_STORE, printResult, startDevServer, type BenchEnv } from './harness';
+
+type Rate = { rps: number; p50: number; p99: number };
 
 /**
  * The Temporal server's ceiling in this run: `count` empty workflows started and awaited with
  * `concurrency` in flight, on a worker of their own (separate task queue). A workflow per event
  * cannot go faster than this, so per-workflow features report their rate against it.
  */
-export async function emptyWorkflowRate(env: BenchEnv, count = 1000, concurrency = 8): Promise<{ rps: number; p50: number; p99: number }> {
-  if (!env.temporal) throw new Error('needs Temporal');
+export async function emptyWorkflowRate(env: BenchEnv | TestWorkflowEnvironment, count = 1000, concurrency = 8): Promise<Rate> {
+  const server: TestWorkflowEnvironment | undefined = 'deps' in env ? (env as BenchEnv).temporal?.env : (env as TestWorkflowEnvironment);
+  if (!server) throw new Error('needs Temporal');
   const taskQueue = `bench-ceiling-${Date.now()}`;
   const worker = await Worker.create({
-    connection: env.temporal.env.nativeConnection as NativeConnection,
+    connection: server.nativeConnection as NativeConnection,
     taskQueue,
     workflowsPath: require.resolve('./workflows'),
   });
   const running = worker.run();
   try {
-    const client = env.temporal.client;
+    const client = server.client;
     const latencies: number[] = [];
     let next = 0;
     const t0 = performance.now();
@@ -38,4 +42,28 @@ export async function emptyWorkflowRate(env: BenchEnv, count = 1000, concurrency
     worker.shutdown();
     await running;
   }
+}
+
+/**
+ * The ceiling of the bench's own server (the SQLite settings `npm run dev` uses, unless
+ * BENCH_TEMPORAL=memory), and beside it the same probe on a fresh in-memory dev server started for
+ * it (the figure earlier benches reported). Prints both and their ratio; returns the bench server's.
+ */
+export async function ceilings(env: BenchEnv, count = 1000, concurrency = 64): Promise<Rate> {
+  const own = await emptyWorkflowRate(env, count, concurrency);
+  printResult(
+    `baseline: empty workflows, dev server (${BENCH_TEMPORAL_STORE === 'sqlite' ? 'SQLite, npm run dev settings' : 'in memory'})`,
+    own,
+  );
+  if (BENCH_TEMPORAL_STORE === 'sqlite') {
+    const mem = await startDevServer('memory');
+    try {
+      const m = await emptyWorkflowRate(mem, count, concurrency);
+      printResult('beside it: empty workflows, in-memory dev server', m);
+      process.stdout.write(`  SQLite (WAL, synchronous=normal) / in memory: ${(own.rps / m.rps).toFixed(2)}\n`);
+    } finally {
+      await mem.teardown();
+    }
+  }
+  return own;
 }

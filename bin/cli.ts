@@ -7,6 +7,7 @@ import { ALL_SCOPES, isScope, PLANS, type Plan, type Scope } from '../core/scope
 import { ensureEmbeddedPostgres } from '../db/embedded';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
+import { runningDev } from './dev/state';
 
 /**
  * The CLI contract (stable; integrators and our acceptance checks use it):
@@ -47,6 +48,13 @@ async function withDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
+/** BASE_URL when set; else the URL of the `npm run dev` running on DATA_DIR; else http://localhost:$PORT. */
+function apiBaseUrl(): string {
+  const config = parseConfig();
+  if (process.env.BASE_URL) return config.baseUrl;
+  return runningDev(config.dataDir)?.base_url ?? config.baseUrl;
+}
+
 function out(json: boolean, value: Record<string, unknown>, human: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
 }
@@ -69,7 +77,7 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   const cmd = positionals.join(' ');
-  const baseUrl = parseConfig().baseUrl;
+  const baseUrl = apiBaseUrl();
 
   switch (cmd) {
     case 'bootstrap': {

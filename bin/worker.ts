@@ -1,6 +1,7 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { loadConfigOrExit, requireDatabaseUrl, requireProductionSending } from '../core/config';
 import { logger } from '../core/logger';
 import { createMailer } from '../core/mailer';
@@ -20,14 +21,19 @@ async function main(): Promise<void> {
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const outbox = new OutboxStarter(db, async () => client, config.TEMPORAL_TASK_QUEUE, config.TEMPORAL_MAX_CONCURRENT_STARTS, {
     eager: true,
+    leaseMs: config.OUTBOX_LEASE_MS,
   });
+  const deps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox }),
+    activities: createActivities(deps),
   });
+  // A webhook delivery's first attempt is made by the relay straight from its outbox row; only a
+  // failure becomes a retry workflow (DESIGN.md §2, docs/webhooks.md "First attempt").
+  outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt(deps));
 
   // The outbox relay: every workflow a commit asks for (OUTBOX_STARTS_FROM=worker, woken by the
   // API's NOTIFY), or only those whose start in the API did not happen (=api).

@@ -26,6 +26,12 @@ const schema = z.object({
    * relay starts them with eager workflow start) or the `api` process itself (its own client).
    */
   OUTBOX_STARTS_FROM: z.enum(['worker', 'api']).default('worker'),
+  /**
+   * How long the worker's relay holds an outbox row it handles itself (a webhook's first attempt):
+   * a worker lost mid-attempt frees it after this long and another worker repeats the attempt.
+   * It must outlast an attempt's waits and its HTTP timeout (docs/webhooks.md "First attempt").
+   */
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(25_000).max(600_000).default(30_000),
   TEMPORAL_TLS: bool.default(false),
   TEMPORAL_API_KEY: z.string().optional(),
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),
@@ -60,12 +66,24 @@ const schema = z.object({
   TWILIO_API_BASE_URL: z.url().optional(),
   REDIS_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public requests a minute per client IP, by bucket (api/http/rate-limit.ts). The default bucket: */
   RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** HTML pages, pixels, feeds, docs, health. */
+  RATE_LIMIT_PAGES_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
+  /** GET /api/calendar/availability. */
+  RATE_LIMIT_AVAILABILITY_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Form submissions and bookings, per IP. */
+  RATE_LIMIT_SUBMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Form submissions per form, bookings per booking page (or event type / host named), from all IPs. */
+  RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_DISABLED: bool.default(false),
   /** Requests a minute per API key (1,000 by the spec; support can raise it). */
   RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
   /** 0: every request increments the shared counter in Postgres; N: a process pushes its increments at most every N ms. */
   RATE_LIMIT_SYNC_MS: z.coerce.number().int().min(0).max(5000).default(100),
+  /** Webhooks may call loopback addresses (http too): for a local receiver in development; `npm run dev` turns it on. */
+  ALLOW_LOOPBACK_WEBHOOK_URLS: bool.default(false),
+  /** Webhooks may call private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), over https. Link-local and metadata addresses never. */
   ALLOW_PRIVATE_WEBHOOK_URLS: bool.default(false),
   COUNTRY_HEADER: z.string().default('cf-ipcountry'),
   TRUST_PROXY: bool.default(false),
@@ -83,6 +101,11 @@ const schema = z.object({
   VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily']).default('url'),
   DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
   DAILY_API_KEY: z.string().min(1).optional(),
+  /**
+   * Tests: check every success answer against the route's declared response schema (and every
+   * error answer against the error shape); a mismatch answers 500 response_schema_mismatch.
+   */
+  VALIDATE_RESPONSES: bool.default(false),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(10),
 });
 
@@ -108,6 +131,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(c.DATA_DIR ?? path.join(__dirname, '..', '.data')),
     baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
   };
+}
+
+/** The webhook URL policy of a config (domain/ssrf.ts UrlPolicy). */
+export function webhookUrlPolicy(c: Pick<Config, 'ALLOW_LOOPBACK_WEBHOOK_URLS' | 'ALLOW_PRIVATE_WEBHOOK_URLS'>): {
+  loopback: boolean;
+  private: boolean;
+} {
+  return { loopback: c.ALLOW_LOOPBACK_WEBHOOK_URLS, private: c.ALLOW_PRIVATE_WEBHOOK_URLS };
 }
 
 let cached: Config | undefined;

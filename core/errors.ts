@@ -17,7 +17,8 @@ export type ErrorCode =
   | 'rate_limited'
   | 'method_not_allowed'
   | 'internal_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'response_schema_mismatch';
 
 export interface ErrorDetail {
   path: string;

@@ -4,6 +4,7 @@ import type { Db, Executor } from '../db/knex';
 import { logger } from '../core/logger';
 import type * as workflows from '../workflows';
 import { toTypedSearchAttributes, type SearchAttributeName } from './search-attributes';
+import { DoneMarker, type DirectHandler } from './outbox-direct';
 
 /** The worker's workflows, by name (type only: nothing of the worker is loaded here). */
 type Workflows = typeof workflows;
@@ -38,6 +39,9 @@ interface OutboxRow {
   search_attributes: Record<string, string>;
   memo: Record<string, unknown>;
   start_at: Date | null;
+  leases: number;
+  attempts: number;
+  relayed_at: Date | null;
 }
 
 function outboxRow(start: WorkflowStart, defaultTaskQueue: string) {
@@ -81,6 +85,13 @@ export interface OutboxStarterOptions {
   kick?: 'start' | 'notify';
   /** Ask for eager workflow start: the client shares the worker's connection (worker process only). */
   eager?: boolean;
+  /** How long the relay leases a row it handles itself (config OUTBOX_LEASE_MS; default 30 s). */
+  leaseMs?: number;
+  /**
+   * Rows handled by direct handlers at once in this process (default 256): leased rows beyond
+   * what the endpoints can take only wait in memory (and may throttle into workflows).
+   */
+  directWindow?: number;
 }
 
 /**
@@ -94,6 +105,22 @@ export class OutboxStarter {
   fastPath = true;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly direct = new Map<string, DirectHandler>();
+  private directInFlight = 0;
+  private directWasFull = false;
+  private readonly directSettled: Array<() => void> = [];
+  /** Called when direct handling has room again after the window was full (the relay loop wakes). */
+  onDirectRoom?: () => void;
+  private readonly done = new DoneMarker(async (pairs) => {
+    try {
+      await this.db('outbox')
+        .whereIn(['id', 'leases'], pairs)
+        .whereNull('started_at')
+        .update({ started_at: this.db.fn.now(), lease_until: null });
+    } catch (err) {
+      logger.warn({ err }, 'outbox: marking relayed rows failed; their leases will expire');
+    }
+  });
 
   /**
    * `maxConcurrentStarts` bounds the start RPCs in flight from this process (fast path and relay
@@ -108,6 +135,29 @@ export class OutboxStarter {
     readonly maxConcurrentStarts = 4,
     private readonly opts: OutboxStarterOptions = {},
   ) {}
+
+  private get leaseMs(): number {
+    return this.opts.leaseMs ?? 30_000;
+  }
+
+  private get directWindow(): number {
+    return this.opts.directWindow ?? 256;
+  }
+
+  /**
+   * Let the relay handle rows of this workflow type itself (outbox-direct.ts): the worker
+   * registers the webhook delivery's first attempt here. The API's own starts (OUTBOX_STARTS_FROM
+   * =api) do not see handlers: such rows then start their workflow as before.
+   */
+  setDirect(workflowType: WorkflowName, handler: DirectHandler): void {
+    this.direct.set(workflowType, handler);
+  }
+
+  /** Wait until the rows this process is handling directly are finished (graceful shutdown). */
+  async drainDirect(): Promise<void> {
+    while (this.directInFlight > 0) await new Promise<void>((resolve) => this.directSettled.push(resolve));
+    await this.done.flush();
+  }
 
   /**
    * Start these rows soon, without waiting; failures are left to the relay. Ids queue up in the
@@ -137,8 +187,17 @@ export class OutboxStarter {
     while (this.queue.length > 0) {
       const chunk = this.queue.splice(0, 200);
       try {
-        await this.db.transaction((trx) =>
-          this.startRows(trx('outbox').whereIn('id', chunk).whereNull('started_at').forUpdate().skipLocked(), trx),
+        await this.db.transaction(async (trx) =>
+          this.startRows(
+            await trx('outbox')
+              .whereIn('id', chunk)
+              .whereNull('started_at')
+              .where((w) => w.whereNull('lease_until').orWhere('lease_until', '<', trx.fn.now()))
+              .forUpdate()
+              .skipLocked()
+              .select('*'),
+            trx,
+          ),
         );
       } catch (err) {
         logger.warn({ err }, 'outbox fast path failed; the relay will retry');
@@ -161,18 +220,75 @@ export class OutboxStarter {
     }
   }
 
-  /** One relay pass over rows older than `minAgeMs`. Returns how many were started. */
+  /**
+   * One relay pass over rows older than `minAgeMs`, in one statement: it leases up to `batch`
+   * pending rows (`FOR UPDATE SKIP LOCKED`, so relays in several workers never take the same row),
+   * then starts their workflows, or hands them to their direct handler (not awaited). A relay lost
+   * in between leaves the lease to expire; a start that already happened is only marked. Returns
+   * how many rows it started or handed over.
+   */
   async relay(minAgeMs = 2000, batch = 200): Promise<number> {
-    return this.db.transaction(async (trx) => {
-      const q = trx('outbox').whereNull('started_at');
-      if (minAgeMs > 0) q.where('created_at', '<', new Date(Date.now() - minAgeMs));
-      // Rows that failed before go last: a few that can never start must not hold up new ones.
-      q.orderBy([{ column: 'attempts' }, { column: 'id' }])
-        .limit(batch)
-        .forUpdate()
-        .skipLocked();
-      return this.startRows(q, trx);
-    });
+    const types = [...this.direct.keys()];
+    const pending = this.db('outbox')
+      .select('id')
+      .whereNull('started_at')
+      .where((w) => w.whereNull('lease_until').orWhere('lease_until', '<', this.db.fn.now()));
+    if (minAgeMs > 0) pending.where('created_at', '<', new Date(Date.now() - minAgeMs));
+    if (types.length > 0 && this.directInFlight >= this.directWindow) {
+      pending.whereNot((w) => w.whereIn('workflow_type', types).whereNull('relayed_at'));
+      this.directWasFull = true;
+    }
+    // Rows that failed before go last: a few that can never start must not hold up new ones.
+    pending
+      .orderBy([{ column: 'attempts' }, { column: 'id' }])
+      .limit(batch)
+      .forUpdate()
+      .skipLocked();
+    const rows: OutboxRow[] = await this.db('outbox')
+      .whereIn('id', pending)
+      .update({ lease_until: this.db.raw(`now() + ? * interval '1 millisecond'`, [this.leaseMs]), leases: this.db.raw('leases + 1') })
+      .returning('*');
+    rows.sort((a, b) => a.attempts - b.attempts || Number(a.id) - Number(b.id));
+    const isDirect = (r: OutboxRow) => this.direct.has(r.workflow_type) && r.relayed_at === null;
+    for (const row of rows.filter(isDirect)) this.handleDirect({ ...row, id: Number(row.id) });
+    const direct = rows.filter(isDirect).length;
+    return direct + (await this.startRows(rows.filter((r) => !isDirect(r))));
+  }
+
+  /** Run a leased row's handler, then mark it done or start its workflow (never throws). */
+  private handleDirect(row: OutboxRow): void {
+    const handler = this.direct.get(row.workflow_type)!;
+    this.directInFlight++;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), Math.max(1000, this.leaseMs - 3000));
+    void (async () => {
+      try {
+        const outcome = await handler({ id: row.id, workflowId: row.workflow_id, args: row.args, lease: row.leases, signal: abort.signal });
+        if ('done' in outcome) return this.done.add(row.id, row.leases);
+        // The direct part is over: what is left is an ordinary start, with the handler's arguments.
+        const n = await this.db('outbox')
+          .where({ id: row.id, leases: row.leases })
+          .whereNull('started_at')
+          .update({ args: JSON.stringify(outcome.start), relayed_at: this.db.fn.now(), lease_until: null });
+        if (n === 0) return; // leased again by another relay meanwhile: it takes over
+        const result = await this.startOne(await this.client(), { ...row, args: outcome.start });
+        if (result === true) await this.db('outbox').where({ id: row.id }).update({ started_at: this.db.fn.now(), lease_until: null });
+        else
+          await this.db('outbox')
+            .where({ id: row.id })
+            .update({ attempts: this.db.raw('attempts + 1'), last_error: result });
+      } catch (err) {
+        logger.warn({ err, outboxId: row.id }, 'outbox: direct handling failed; the lease will expire and the relay retries');
+      } finally {
+        clearTimeout(timer);
+        this.directInFlight--;
+        for (const resolve of this.directSettled.splice(0)) resolve();
+        if (this.directWasFull && this.directInFlight <= this.directWindow / 2) {
+          this.directWasFull = false;
+          this.onDirectRoom?.();
+        }
+      }
+    })();
   }
 
   private async slot(): Promise<void> {
@@ -217,8 +333,7 @@ export class OutboxStarter {
    * Start the rows with at most `maxConcurrentStarts` RPCs in flight; started rows are marked in
    * batches (one UPDATE per 200), failed ones get their error and an attempt more.
    */
-  private async startRows(query: ReturnType<Db>, trx: Executor = this.db): Promise<number> {
-    const rows: OutboxRow[] = await query.select('*');
+  private async startRows(rows: OutboxRow[], trx: Executor = this.db): Promise<number> {
     if (rows.length === 0) return 0;
     const client = await this.client();
     let started = 0;
@@ -226,7 +341,7 @@ export class OutboxStarter {
     const flush = async () => {
       const ids = pending;
       pending = [];
-      if (ids.length) await trx('outbox').whereIn('id', ids).update({ started_at: trx.fn.now() });
+      if (ids.length) await trx('outbox').whereIn('id', ids).update({ started_at: trx.fn.now(), lease_until: null });
     };
     const writes: Array<Promise<unknown>> = [];
     await Promise.all(
@@ -236,7 +351,7 @@ export class OutboxStarter {
           writes.push(
             trx('outbox')
               .where({ id: row.id })
-              .update({ attempts: trx.raw('attempts + 1'), last_error: outcome }),
+              .update({ attempts: trx.raw('attempts + 1'), last_error: outcome, lease_until: null }), // the next pass tries again
           );
           return;
         }

@@ -2,6 +2,9 @@ import { Client as PgClient } from 'pg';
 import { logger } from '../core/logger';
 import { OUTBOX_CHANNEL, type OutboxStarter } from './outbox';
 
+/** Rows a pass takes at most. */
+const BATCH = 200;
+
 export interface RelayLoopOptions {
   /** A dedicated connection LISTENs on OUTBOX_CHANNEL: a commit wakes the loop at once. */
   databaseUrl: string;
@@ -28,6 +31,11 @@ export async function startRelayLoop(outbox: OutboxStarter, opts: RelayLoopOptio
     woken = true;
     wake?.();
   });
+  // Rows handled directly (a webhook's first attempt) fill a window; room in it wakes the loop.
+  outbox.onDirectRoom = () => {
+    woken = true;
+    wake?.();
+  };
   try {
     await listener.connect();
     await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
@@ -40,13 +48,14 @@ export async function startRelayLoop(outbox: OutboxStarter, opts: RelayLoopOptio
       woken = false;
       let started = 0;
       try {
-        started = await outbox.relay(opts.minAgeMs, 200);
+        started = await outbox.relay(opts.minAgeMs, BATCH);
         await opts.afterPass?.();
       } catch (err) {
         logger.warn({ err }, 'outbox relay pass failed');
       }
       if (stopping) break;
-      if (started > 0 || woken) continue;
+      // Another pass at once only when this one was full or a commit came meanwhile.
+      if (started >= BATCH || woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, opts.idleMs);
         wake = () => {
@@ -65,6 +74,7 @@ export async function startRelayLoop(outbox: OutboxStarter, opts: RelayLoopOptio
         stopping = true;
         wake?.();
         await loop;
+        await outbox.drainDirect(); // attempts under way finish (their leases need not expire)
         await listener.end().catch(() => undefined);
       })();
       return stopped;

@@ -39,8 +39,8 @@ export async function openAttempt(
 }
 
 /**
- * The common case, a success, in one statement: the attempt row, the delivery, and the end of the
- * subscription's failure run. The subscription row is only written when something changes (or its
+ * The common case, a success, in one statement: the attempt row, the delivery, the endpoint slot
+ * (released), and the end of the subscription's failure run. The subscription row is only written when something changes (or its
  * last success is older than a second), so that a burst to one endpoint does not queue on its row.
  */
 async function closeSuccess(
@@ -57,10 +57,12 @@ async function closeSuccess(
        where attempt_key = ?
      ), d as (
        update webhook_deliveries set status = 'succeeded', next_attempt_at = null, completed_at = ?, updated_at = now() where id = ?
+     ), r as (
+       delete from webhook_inflight where subscription_id = ? and holder = ?
      )
      update webhook_subscriptions set failing_since = null, last_success_at = ?
      where id = ? and (failing_since is not null or last_success_at is null or last_success_at < ?::timestamptz - interval '1 second')`,
-    [o.statusCode, o.responseBody, o.durationMs, attemptKey, now, d.id, now, d.subscription_id, now],
+    [o.statusCode, o.responseBody, o.durationMs, attemptKey, now, d.id, d.subscription_id, attemptKey, now, d.subscription_id, now],
   );
 }
 
@@ -88,7 +90,7 @@ async function trackSubscription(trx: Executor, subscriptionId: string, outcome:
 }
 
 /**
- * Finish an attempt row and apply its consequences: the delivery's status and next attempt time,
+ * Finish an attempt row, release its endpoint slot (held under the attempt key), and apply its consequences: the delivery's status and next attempt time,
  * the subscription's failure run (a success resets it; 5 days of failures or a 410 disables it).
  * Returns the wait before the next retry, or null when this run is over.
  */
@@ -125,6 +127,7 @@ export async function closeAttempt(
         updated_at: trx.fn.now(),
       });
     await trackSubscription(trx, d.subscription_id, o.outcome, s.nowMs);
+    await trx('webhook_inflight').where({ subscription_id: d.subscription_id, holder: attemptKey }).delete();
   });
   return nextDelayMs;
 }

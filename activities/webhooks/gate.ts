@@ -1,4 +1,4 @@
-import { E_TIMEOUT, Semaphore, withTimeout, type SemaphoreInterface } from 'async-mutex';
+import { E_TIMEOUT, Semaphore, withTimeout } from 'async-mutex';
 
 /**
  * The worker's own share of the per-endpoint cap: attempts to one subscription queue here (FIFO,
@@ -6,25 +6,26 @@ import { E_TIMEOUT, Semaphore, withTimeout, type SemaphoreInterface } from 'asyn
  * slot. The Postgres lease (semaphore.ts) still enforces the cap across worker processes.
  */
 export class EndpointGate {
-  private readonly gates = new Map<string, { sem: SemaphoreInterface; users: number }>();
+  private readonly gates = new Map<string, { sem: Semaphore; users: number }>();
 
   constructor(
     private readonly capacity: number,
     private readonly waitMs: number,
   ) {}
 
-  /** Run `fn` holding one of the endpoint's local slots; `null` when none came free in time. */
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T | null> {
+  /** Run `fn` holding one of the endpoint's local slots; `null` when none came free within `waitMs`. */
+  async run<T>(key: string, fn: () => Promise<T>, waitMs = this.waitMs): Promise<T | null> {
     let gate = this.gates.get(key);
     if (!gate) {
-      gate = { sem: withTimeout(new Semaphore(this.capacity), this.waitMs), users: 0 };
+      gate = { sem: new Semaphore(this.capacity), users: 0 };
       this.gates.set(key, gate);
     }
     gate.users += 1;
     try {
       let release: () => void;
       try {
-        [, release] = await gate.sem.acquire();
+        // A waiter that timed out keeps its place and gives the slot straight back when reached.
+        [, release] = await withTimeout(gate.sem, waitMs).acquire();
       } catch (err) {
         if (err === E_TIMEOUT) return null;
         throw err;

@@ -22,9 +22,13 @@ export async function requestIdAndErrors(ctx: Context, next: Next): Promise<void
     if (e.status >= 500) logger.error({ err, requestId, path: ctx.path }, 'request failed');
     ctx.status = e.status;
     if (e.headers) ctx.set(e.headers);
-    ctx.body = {
-      error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}), request_id: requestId },
-    };
+    ctx.body =
+      ctx.state.errorShape === 'oauth'
+        ? {
+            error: oauthErrorCode(e),
+            error_description: e.details?.length ? `${e.message}: ${e.details[0].path} ${e.details[0].message}` : e.message,
+          }
+        : { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}), request_id: requestId } };
   }
   // Access log: never headers or bodies, so no credential or personal data reaches the log.
   if (logger.isLevelEnabled('info')) {
@@ -33,6 +37,13 @@ export async function requestIdAndErrors(ctx: Context, next: Next): Promise<void
     const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
     logger.info({ requestId, method: ctx.method, route, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
   }
+}
+
+/** RFC 6749 §5.2 `error` for errors raised before an OAuth handler runs (bad body, rate limit, crash). */
+function oauthErrorCode(e: ApiError): string {
+  if (e.status >= 500) return 'server_error';
+  if (e.status === 429) return 'rate_limited';
+  return 'invalid_request';
 }
 
 function toApiError(err: unknown): ApiError {

@@ -6,8 +6,10 @@ import { authenticate, readCredential } from './auth';
 import { ApiError, dashboardOnly, insufficientScope, validationFailed } from '../../core/errors';
 import { withIdempotency } from './idempotency';
 import type { Principal } from '../../core/principal';
+import type { Verdict } from './rate-limit';
 import { isDashboardOnly, routeScope, type RouteDef } from './route';
 import { parseOrThrow } from '../../core/validate';
+import { checkSuccessAnswer } from './response-check';
 
 export const BODY_LIMIT = '1mb';
 
@@ -90,14 +92,16 @@ function authorize(route: RouteDef, p: Principal): void {
   if (scope && !p.scopes.has(scope)) throw insufficientScope(scope);
 }
 
-/** Build the router from the route table. Every route runs: auth → rate limit → scope → parse → handler. */
+/** Build the router from the route table. Every route runs: auth → rate limit → scope → parse → per-target limit → handler. */
 export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
   const router = new Router();
   for (const route of routes) {
     router[route.method](route.path, async (ctx: Context) => {
       let principal: Principal | undefined;
+      let ipVerdict: Verdict | null = null;
+      if (route.errorShape) ctx.state.errorShape = route.errorShape;
       if (route.auth === 'public') {
-        await deps.rateLimits.checkIp(ctx);
+        if (route.rateLimit !== 'none') ipVerdict = await deps.rateLimits.checkIp(ctx, route.rateLimit);
       } else {
         try {
           principal = await authenticate(deps.db, readCredential(ctx));
@@ -116,11 +120,14 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
       const rawBody = await readBody(ctx, route);
       rejectNul(rawBody, 'body');
       const body = route.body ? parseOrThrow(route.body, rawBody, 'body') : undefined;
+      if (route.rateLimitTarget) await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict);
       const run = async () => {
         const result = await route.handler({ params, query, body, ctx, deps, principal } as never);
-        if (route.raw) return;
-        ctx.status = route.status ?? 200;
-        if (ctx.status !== 204) ctx.body = result;
+        if (!route.raw) {
+          ctx.status = route.status ?? 200;
+          if (ctx.status !== 204) ctx.body = result;
+        }
+        if (deps.config.VALIDATE_RESPONSES) checkSuccessAnswer(route, ctx);
       };
       if (route.idempotent && principal) {
         await withIdempotency(deps.db, ctx, `${principal.teamId}:${principal.credentialId}`, run);

@@ -10,15 +10,34 @@ import { SharedCounter } from './shared-counter';
 /** Requests an hour by team plan; null is unlimited. */
 export const PLAN_PER_HOUR: Record<Plan, number | null> = { free: 100, pro: 1000, enterprise: null };
 
-interface Verdict {
+export interface Verdict {
   limit: number;
   remaining: number;
   resetSeconds: number;
   blocked: boolean;
 }
 
-export interface RateLimitOptions {
+/**
+ * Per-IP buckets of public requests, each with its own limit a minute (docs/decisions.md):
+ * - `public`: everything public not listed below, and requests without a valid credential;
+ * - `pages`: HTML pages (form, booking, unsubscribe), tracking pixels and redirects, calendar feeds,
+ *   the API docs and health: cheap, and many visitors share one IP behind a NAT: a high limit;
+ * - `availability`: the booking widget's slot queries;
+ * - `submit`: form submissions and bookings: strict per IP, plus a per-target limit (form, page).
+ * Static assets (`/embed.js`) are not counted: they are served from memory with ETag and Cache-Control.
+ */
+export type PublicBucket = 'public' | 'pages' | 'availability' | 'submit';
+
+export interface PublicLimits {
   publicPerMinute: number;
+  pagesPerMinute: number;
+  availabilityPerMinute: number;
+  submitPerMinute: number;
+  /** Submissions to one form, or bookings on one page / event type, from all IPs together. */
+  submitPerTargetPerMinute: number;
+}
+
+export interface RateLimitOptions extends PublicLimits {
   disabled?: boolean;
   apiKeyPerMinute?: number;
   /** See SharedCounter: 0 counts every request in the store; N pushes a process's increments every N ms. */
@@ -35,7 +54,8 @@ export interface RateLimitOptions {
 export class RateLimits {
   private readonly limiters = new Map<string, SharedCounter>();
 
-  private readonly publicPerMinute: number;
+  private readonly perIp: Record<PublicBucket, number>;
+  private readonly perTarget: number;
   private readonly disabled: boolean;
   private readonly apiKeyPerMinute: number;
   private readonly syncMs: number;
@@ -44,7 +64,13 @@ export class RateLimits {
     private readonly db: Db,
     private readonly opts: RateLimitOptions,
   ) {
-    this.publicPerMinute = opts.publicPerMinute;
+    this.perIp = {
+      public: opts.publicPerMinute,
+      pages: opts.pagesPerMinute,
+      availability: opts.availabilityPerMinute,
+      submit: opts.submitPerMinute,
+    };
+    this.perTarget = opts.submitPerTargetPerMinute;
     this.disabled = opts.disabled ?? false;
     this.apiKeyPerMinute = opts.apiKeyPerMinute ?? 1000;
     this.syncMs = opts.syncMs ?? 0;
@@ -100,11 +126,22 @@ export class RateLimits {
     apply(ctx, await Promise.all(checks));
   }
 
-  /** Public endpoints: per client IP. */
-  async checkIp(ctx: Context): Promise<void> {
+  /** Public endpoints: per client IP, in the route's bucket. Returns the verdict for checkTarget. */
+  async checkIp(ctx: Context, bucket: PublicBucket = 'public'): Promise<Verdict | null> {
+    if (this.disabled) return null;
+    const n = this.perIp[bucket];
+    // 'ip' is the name the default bucket always had: its stored counters stay valid.
+    const v = await this.consume(this.limiter(bucket === 'public' ? 'ip' : `ip-${bucket}`, n, 60), ctx.ip || 'unknown', n);
+    apply(ctx, [v]);
+    return v;
+  }
+
+  /** `submit` routes: the per-target limit (a form, a booking page), shared by every IP; headers show the stricter. */
+  async checkTarget(ctx: Context, target: string, ipVerdict: Verdict | null): Promise<void> {
     if (this.disabled) return;
-    const n = this.publicPerMinute;
-    apply(ctx, [await this.consume(this.limiter('ip', n, 60), ctx.ip || 'unknown', n)]);
+    const n = this.perTarget;
+    const v = await this.consume(this.limiter('target', n, 60), target, n);
+    apply(ctx, ipVerdict ? [ipVerdict, v] : [v]);
   }
 }
 

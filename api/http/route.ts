@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Scope } from '../../core/scopes';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../../core/principal';
+import type { PublicBucket } from './rate-limit';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -14,6 +15,18 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
  * - `{staff: true}`: a session of a staff user.
  */
 export type RouteAuth = 'public' | { scope: Scope; dashboardOnly?: boolean } | { dashboardOnly: true; scope?: Scope } | { staff: true };
+
+/** A success answer that is not JSON. */
+export interface RawResponse {
+  mediaType: string;
+  description: string;
+  /** The success status when it is not the route's `status` (a redirect: 302/303). */
+  status?: number;
+}
+
+export function isRawResponse(r: RouteDef['response']): r is RawResponse {
+  return !!r && typeof r === 'object' && 'mediaType' in r;
+}
 
 export interface RouteInput<P, Q, B> {
   params: P;
@@ -48,8 +61,33 @@ export interface RouteDef<
   accepts?: Array<'json' | 'form'>;
   /** Success status; 204 sends no body. Default 200. */
   status?: number;
-  /** For the OpenAPI document only. */
-  response?: z.ZodType;
+  /**
+   * What a success answers: the zod schema of the JSON body (from the presenters), or a
+   * non-JSON answer (HTML page, redirect, iCalendar, image, script). Omitted only with status 204.
+   * The OpenAPI document shows it; the test app validates every real answer against it.
+   */
+  response?: z.ZodType | RawResponse;
+  /** A second media type of the same success answer (the no-JS form post gets HTML, JSON callers JSON). */
+  alternate?: RawResponse;
+  /**
+   * Hand-picked examples where a rule across fields (exactly one of…, variants) makes the example
+   * derived from the schema invalid. Checked against the schemas by test/docs/examples.test.ts.
+   */
+  examples?: { request?: unknown; response?: unknown; byStatus?: Record<number, unknown> };
+  /** Other statuses whose body is the declared response too (the health check's 503). */
+  alsoFor?: number[];
+  /** When the route answers 409, and why (the OpenAPI document lists it). */
+  conflict?: string;
+  /**
+   * Public routes: the per-IP bucket that counts them (api/http/rate-limit.ts, docs/decisions.md):
+   * `public` (default), `pages` (HTML pages, feeds, docs: high), `availability`, `submit` (form
+   * submissions and bookings: strict), or `none` (static assets served with ETag and Cache-Control).
+   */
+  rateLimit?: PublicBucket | 'none';
+  /** `submit` routes: the form or booking page the request targets, which has its own per-minute limit. */
+  rateLimitTarget?: (input: { params: Infer<P>; body: Infer<B> }) => string;
+  /** `oauth`: every error of the route is an RFC 6749 body `{error, error_description}` (token and revocation endpoints). */
+  errorShape?: 'oauth';
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */
   raw?: boolean;
   /** Keep the exact request bytes as `ctx.request.rawBody` (signed provider webhooks). */

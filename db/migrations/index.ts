@@ -8,6 +8,7 @@ import * as m006 from './006_oauth';
 import * as m007 from './007_webhook_slots';
 import * as m009 from './009_mail_events';
 import * as m010 from './010_accounts';
+import * as m012 from './012_outbox_leases';
 import * as m013 from './013_booking_limits';
 import * as m014 from './014_booking_lifecycle';
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '007_webhook_slots': m007,
   '009_mail_events': m009,
   '010_accounts': m010,
+  '012_outbox_leases': m012,
   '013_booking_limits': m013,
   '014_booking_lifecycle': m014,
 };

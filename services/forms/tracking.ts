@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { Executor } from '../../db/knex';
 import { deviceType } from '../../domain/device';
 import { textProblem } from '../../domain/form-fields';
 import { validationFailed, type ErrorDetail } from '../../core/errors';
@@ -44,4 +45,17 @@ export function buildMetadata(
   const country = ctx.get(countryHeader).trim();
   meta.country = /^[A-Za-z]{2}$/.test(country) && country.toUpperCase() !== 'XX' ? country.toUpperCase() : null;
   return meta;
+}
+
+/** A view of the public form page, for the analytics (device type from the User-Agent, utm_source). */
+export async function recordFormView(
+  deps: { db: Executor },
+  input: { form: { id: string; team_id: string }; userAgent: string; utmSource?: string },
+): Promise<void> {
+  await deps.db('form_views').insert({
+    team_id: input.form.team_id,
+    form_id: input.form.id,
+    device_type: deviceType(input.userAgent),
+    utm_source: input.utmSource ? input.utmSource.slice(0, 500) : null,
+  });
 }

@@ -2,6 +2,8 @@ import { randomToken, sha256Hex } from '../../core/crypto';
 import type { Db, Executor } from '../../db/knex';
 import { decodeIcon, readPngHeader, type AppDraft, type PngInfo } from '../../domain/app-checklist';
 import { notFound, validationFailed } from '../../core/errors';
+import { paginate, type Page } from '../pagination';
+import type { ServiceDeps } from '../deps';
 
 export const CLIENT_ID_PREFIX = 'svc_ci_';
 export const CLIENT_SECRET_PREFIX = 'svc_cs_';
@@ -196,4 +198,21 @@ export async function rotateSecret(db: Db, teamId: string, id: string) {
 export async function deleteApp(db: Db, teamId: string, id: string): Promise<void> {
   const n = await db('apps').where({ id, team_id: teamId }).delete();
   if (!n) throw notFound('App');
+}
+
+/** The team's apps (developer portal), newest first, with their install counts. */
+export function listTeamApps(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; page: Page }) {
+  const base = deps
+    .db('apps')
+    .where({ 'apps.team_id': input.teamId })
+    .select([...APP_COLUMNS, installsCount(deps.db)]);
+  return paginate(
+    base,
+    input.page,
+    [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    (r: AppRow) => presentApp(r, deps.config.baseUrl),
+  );
 }

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
 import { conflict, notFound } from '../../core/errors';
 import type { AppLive } from './apps';
+import { paginate, type Page } from '../pagination';
+import type { ServiceDeps } from '../deps';
 
 interface ListedRow {
   id: string;
@@ -114,4 +116,63 @@ export async function createRating(
     if ((err as { code?: string }).code === '23505') throw conflict('You have already reviewed this app; update or delete your review');
     throw err;
   }
+}
+
+const newestFirst = (alias: string) => [
+  { column: `${alias}.created_at`, order: 'desc' as const },
+  { column: `${alias}.id`, order: 'desc' as const },
+];
+
+/** The approved apps, filtered, newest approval first. */
+export function listListedApps(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { page: Page; category?: string; q?: string }) {
+  return paginate(
+    filterListed(listedApps(deps.db), input),
+    input.page,
+    [
+      { column: 'approved_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ],
+    (r) => presentListing(r, deps.config.baseUrl),
+  );
+}
+
+/** The PNG icon of an approved app. */
+export async function listedAppIcon(db: Db, id: string): Promise<Buffer> {
+  const row = await db('apps').where({ id }).whereNotNull('live').whereNotNull('icon_png').first('icon_png');
+  if (!row) throw notFound('Icon');
+  return row.icon_png as Buffer;
+}
+
+/** Public reviews of an approved app, newest first, with the author's name. */
+export async function listReviews(deps: Pick<ServiceDeps, 'db'>, input: { appId: string; page: Page }) {
+  await getListedApp(deps.db, input.appId);
+  const base = deps
+    .db('app_ratings as r')
+    .leftJoin('users as u', 'u.id', 'r.user_id')
+    .where({ 'r.app_id': input.appId })
+    .select('r.*', 'u.name as author_name');
+  return paginate(base, input.page, newestFirst('r'), presentRating);
+}
+
+/** Apps a user has installed (authorized) in their team, newest first. */
+export function listInstalledApps(deps: Pick<ServiceDeps, 'db'>, input: { userId: string; teamId: string; page: Page }) {
+  const base = deps
+    .db('app_installs as i')
+    .join('apps as a', 'a.id', 'i.app_id')
+    .where({ 'i.user_id': input.userId, 'i.team_id': input.teamId })
+    .whereNull('i.revoked_at')
+    .select('i.app_id', 'i.scopes', 'i.created_at', 'i.id', 'a.name', 'a.live', 'a.website_url');
+  return paginate(base, input.page, newestFirst('i'), (r) => ({
+    app_id: r.app_id,
+    name: r.live?.name ?? r.name,
+    website_url: r.live?.website_url ?? r.website_url,
+    scopes: r.scopes,
+    installed_at: r.created_at,
+  }));
+}
+
+/** Delete a user's review of an app; 404 when there is none. */
+export async function deleteRating(deps: Pick<ServiceDeps, 'db'>, input: { userId: string; teamId: string; appId: string }): Promise<void> {
+  const n = await deps.db('app_ratings').where({ app_id: input.appId, user_id: input.userId, team_id: input.teamId }).delete();
+  if (!n) throw notFound('Review');
 }

@@ -5,6 +5,7 @@ import { validationFailed } from '../../core/errors';
 import { resolveContext, type BookingContext } from './context';
 import { limitedEventType } from './booking-limits';
 import { loadHostSchedules } from './host-schedules';
+import type { ServiceDeps } from '../deps';
 
 const MAX_RANGE_DAYS = 62;
 
@@ -29,29 +30,30 @@ export async function slotsFor(db: Db, ctx: BookingContext, from: number, to: nu
 
 /** Variant A: one date, UTC ISO strings; round-robin adds round_robin and available_host_count. */
 export async function availabilityA(
-  db: Db,
-  q: {
-    user_id: string;
-    team_id: string;
+  deps: Pick<ServiceDeps, 'db'>,
+  input: {
+    userId: string;
+    teamId: string;
     date: string;
     duration?: number;
     timezone?: string;
-    event_type_id?: string;
-    scheduling_page_id?: string;
+    eventTypeId?: string;
+    pageId?: string;
   },
 ) {
-  const zone = q.timezone ?? 'UTC';
+  const { db } = deps;
+  const zone = input.timezone ?? 'UTC';
   const now = Date.now();
   const ctx = await resolveContext(db, {
-    teamId: q.team_id,
-    userId: q.user_id,
-    eventTypeId: q.event_type_id,
-    pageId: q.scheduling_page_id,
-    duration: q.duration,
+    teamId: input.teamId,
+    userId: input.userId,
+    eventTypeId: input.eventTypeId,
+    pageId: input.pageId,
+    duration: input.duration,
   });
   const dateRange = (() => {
     try {
-      return localDayRange(q.date, q.date, zone, now, 'query.');
+      return localDayRange(input.date, input.date, zone, now, 'query.');
     } catch (err) {
       throw validationFailed([
         { path: 'query.date', message: (err as { details?: Array<{ message: string }> }).details?.[0]?.message ?? 'invalid date' },
@@ -60,7 +62,7 @@ export async function availabilityA(
   })();
   const slots = await slotsFor(db, ctx, dateRange.from, dateRange.to, now);
   return {
-    date: q.date,
+    date: input.date,
     duration: ctx.rules.durationMinutes,
     timezone: zone,
     available_slots: slots.map((s) => ({
@@ -72,12 +74,16 @@ export async function availabilityA(
 }
 
 /** Variant B: a date range, offset-bearing ISO strings in the requested timezone. */
-export async function availabilityB(db: Db, q: { event_type_id: string; start_date: string; end_date: string; timezone: string }) {
+export async function availabilityB(
+  deps: Pick<ServiceDeps, 'db'>,
+  input: { eventTypeId: string; startDate: string; endDate: string; timezone: string },
+) {
+  const { db } = deps;
   const now = Date.now();
-  const ctx = await resolveContext(db, { eventTypeId: q.event_type_id });
-  const { from, to } = localDayRange(q.start_date, q.end_date, q.timezone, now, 'query.');
+  const ctx = await resolveContext(db, { eventTypeId: input.eventTypeId });
+  const { from, to } = localDayRange(input.startDate, input.endDate, input.timezone, now, 'query.');
   const slots = await slotsFor(db, ctx, from, to, now);
-  const local = (ms: number) => DateTime.fromMillis(ms, { zone: q.timezone }).toISO({ suppressMilliseconds: true });
+  const local = (ms: number) => DateTime.fromMillis(ms, { zone: input.timezone }).toISO({ suppressMilliseconds: true });
   return {
     data: {
       slots: slots.map((s) => ({
@@ -85,7 +91,7 @@ export async function availabilityB(db: Db, q: { event_type_id: string; start_da
         end: local(s.end),
         ...(ctx.mode === 'round_robin' ? { round_robin: true, available_host_count: s.hostIds.length } : {}),
       })),
-      timezone: q.timezone,
+      timezone: input.timezone,
       event_type: { id: ctx.eventType!.id, title: ctx.eventType!.title, duration_minutes: ctx.eventType!.duration_minutes },
     },
   };

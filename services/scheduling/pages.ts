@@ -152,3 +152,17 @@ export async function deletePage(db: Db, teamId: string, id: string): Promise<vo
   const n = await db('scheduling_pages').where({ id, team_id: teamId }).delete();
   if (!n) throw notFound('Scheduling page');
 }
+
+/** The public booking widget's data: a published page by slug and its active event types, or null. */
+export async function publishedPageBySlug(
+  deps: { db: Executor },
+  input: { slug: string },
+): Promise<{ page: PageRow; eventTypes: EventTypeRow[] } | null> {
+  const { db } = deps;
+  const page = await db('scheduling_pages').where({ slug: input.slug, status: 'published' }).first();
+  if (!page) return null;
+  const eventTypes = await db('event_types')
+    .where({ scheduling_page_id: page.id, is_active: true })
+    .orderBy([{ column: 'position' }, { column: 'created_at' }]);
+  return { page, eventTypes };
+}

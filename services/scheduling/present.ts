@@ -1,4 +1,7 @@
 /** Row → API shapes of the scheduling resources (interface-spec "Resources and their fields"). */
+import { z } from 'zod';
+import { zId, zIsoTime } from '../envelope';
+import { MEETING_STATUSES } from '../../domain/meeting-state';
 
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
@@ -202,3 +205,195 @@ export function presentSchedule(s: ScheduleRow, overrides: OverrideRow[]) {
     updated_at: iso(s.updated_at),
   };
 }
+
+/* ---- Answer schemas: the same shapes as the presenters above (OpenAPI document, response check). ---- */
+
+const nullableTime = zIsoTime.nullable();
+
+export const zPageSummary = z
+  .strictObject({
+    id: zId,
+    title: z.string(),
+    slug: z.string(),
+    description: z.string(),
+    type: z.string(),
+    page_type: z.enum(['one_on_one', 'round_robin', 'group']),
+    status: z.enum(['draft', 'published']),
+    settings: z.record(z.string(), z.unknown()),
+    host_user_ids: z.array(zId),
+    created_at: zIsoTime,
+    updated_at: zIsoTime,
+    published_at: nullableTime,
+  })
+  .meta({ id: 'SchedulingPageSummary' });
+
+export const zEventType = z
+  .strictObject({
+    id: zId,
+    scheduling_page_id: zId,
+    title: z.string(),
+    slug: z.string(),
+    description: z.string(),
+    duration_minutes: z.number().int(),
+    location_type: z.string(),
+    location: z.string().nullable(),
+    is_active: z.boolean(),
+    color: z.string(),
+    position: z.number().int(),
+    buffer_time_before: z.number().int(),
+    buffer_time_after: z.number().int(),
+    min_notice_minutes: z.number().int(),
+    max_booking_days: z.number().int(),
+    max_bookings_per_day: z.number().int().nullable().meta({ description: "Per host, in the host's timezone; null: no limit" }),
+    max_bookings_per_week: z.number().int().nullable().meta({ description: 'Per host, Monday to Sunday; null: no limit' }),
+    start_time_increment: z.number().int(),
+    requires_confirmation: z.boolean(),
+    guests_allowed: z.boolean(),
+    created_at: zIsoTime,
+    updated_at: zIsoTime,
+  })
+  .meta({ id: 'EventType' });
+
+export const zPage = zPageSummary.extend({ remove_branding: z.boolean(), event_types: z.array(zEventType) }).meta({ id: 'SchedulingPage' });
+
+const meetingStatus = z.enum(MEETING_STATUSES);
+
+export const zMeetingSummary = z
+  .strictObject({
+    id: zId,
+    title: z.string(),
+    attendee_name: z.string(),
+    attendee_email: z.string(),
+    attendee_phone: z.string().nullable(),
+    start_time: zIsoTime,
+    end_time: zIsoTime,
+    timezone: z.string(),
+    status: meetingStatus,
+    meeting_link: z.string().nullable(),
+    notes: z.string().nullable(),
+    guests: z.array(z.string()),
+    contact_id: zId.nullable(),
+    host_user_id: zId,
+    event_type_id: zId.nullable(),
+    scheduling_page_id: zId.nullable(),
+    cancellation_reason: z.string().nullable(),
+    rescheduled_from_id: zId.nullable().meta({ description: 'The meeting this one replaced by a reschedule' }),
+    rescheduled_to_id: zId.nullable().meta({ description: 'The meeting that replaced this one (status rescheduled)' }),
+    confirmation_email_sent: z.boolean(),
+    created_at: zIsoTime,
+    updated_at: zIsoTime,
+    ai_notes: z.strictObject({ summary: z.string(), action_items: z.array(z.string()) }).nullable(),
+  })
+  .meta({ id: 'MeetingSummary' });
+
+export const zMeeting = zMeetingSummary
+  .extend({
+    recording: z.strictObject({ url: z.string(), duration_seconds: z.number() }).nullable(),
+    field_values: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Meeting' });
+
+export const zSchedule = z
+  .strictObject({
+    id: zId,
+    user_id: zId,
+    name: z.string(),
+    timezone: z.string(),
+    is_default: z.boolean(),
+    rules: z.array(z.strictObject({ day: z.number().int(), start: z.string(), end: z.string(), enabled: z.boolean() })),
+    date_overrides: z.array(
+      z.strictObject({
+        id: zId,
+        date: z.string(),
+        is_unavailable: z.boolean(),
+        start: z.string().nullable(),
+        end: z.string().nullable(),
+        reason: z.string(),
+      }),
+    ),
+    created_at: zIsoTime,
+    updated_at: zIsoTime,
+  })
+  .meta({ id: 'AvailabilitySchedule' });
+
+const slotExtras = { round_robin: z.literal(true).optional(), available_host_count: z.number().int().optional() };
+
+/** Variant A of GET /api/calendar/availability (services/scheduling/availability.ts availabilityA). */
+export const zAvailabilityA = z
+  .strictObject({
+    date: z.string(),
+    duration: z.number().int(),
+    timezone: z.string(),
+    available_slots: z.array(z.strictObject({ start: zIsoTime, end: zIsoTime, ...slotExtras })),
+  })
+  .meta({ id: 'CalendarAvailabilityA' });
+
+/** Variant B (availabilityB): offset-bearing times in the requested zone, and the event type. */
+export const zAvailabilityB = z
+  .strictObject({
+    data: z.strictObject({
+      slots: z.array(z.strictObject({ start: zIsoTime, end: zIsoTime, ...slotExtras })),
+      timezone: z.string(),
+      event_type: z.strictObject({ id: zId, title: z.string(), duration_minutes: z.number().int() }),
+    }),
+  })
+  .meta({ id: 'CalendarAvailabilityB' });
+
+/** Variant A of POST /api/calendar/book (presentBookingA). */
+export const zBookingA = z
+  .strictObject({
+    success: z.literal(true),
+    meeting: zMeeting.pick({
+      id: true,
+      event_type_id: true,
+      scheduling_page_id: true,
+      host_user_id: true,
+      contact_id: true,
+      start_time: true,
+      end_time: true,
+      status: true,
+      meeting_link: true,
+      timezone: true,
+      created_at: true,
+    }),
+    event: z.strictObject({ id: zId, summary: z.string(), start: zIsoTime, end: zIsoTime, htmlLink: z.string() }),
+    meeting_link: z.string().nullable(),
+  })
+  .meta({ id: 'CalendarBookingA' });
+
+export const zBookingB = z.strictObject({ data: zMeeting }).meta({ id: 'CalendarBookingB' });
+
+/** The answer of variant A of the booking endpoint: the meeting, its calendar event and its link. */
+export function presentBookingA(
+  meeting: MeetingRow,
+  event: { id: string; summary: string; start_time: Date; end_time: Date },
+  baseUrl: string,
+) {
+  const m = presentMeeting(meeting);
+  return {
+    success: true as const,
+    meeting: {
+      id: m.id,
+      event_type_id: m.event_type_id,
+      scheduling_page_id: m.scheduling_page_id,
+      host_user_id: m.host_user_id,
+      contact_id: m.contact_id,
+      start_time: m.start_time,
+      end_time: m.end_time,
+      status: m.status,
+      meeting_link: m.meeting_link,
+      timezone: m.timezone,
+      created_at: m.created_at,
+    },
+    event: {
+      id: event.id,
+      summary: event.summary,
+      start: new Date(event.start_time).toISOString(),
+      end: new Date(event.end_time).toISOString(),
+      htmlLink: `${baseUrl}/api/v1/meetings/${m.id}`,
+    },
+    meeting_link: m.meeting_link,
+  };
+}
+
+export const zCalendarFeed = z.strictObject({ user_id: zId, url: z.string() }).meta({ id: 'CalendarFeed' });

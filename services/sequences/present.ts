@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { zId, zIsoTime } from '../envelope';
 import { exitReasonLabel } from '../../domain/exit-reasons';
 
 export interface SequenceRow {
@@ -90,3 +92,91 @@ export function presentEnrollment(e: EnrollmentRow) {
     updated_at: e.updated_at,
   };
 }
+
+/* ---- Answer schemas: the shapes of the presenters above and of the sequence analytics. ---- */
+
+export const zStep = z
+  .strictObject({
+    id: zId,
+    sequence_id: zId,
+    position: z.number().int(),
+    channel: z.enum(['email', 'sms']),
+    delay: z.strictObject({ value: z.number().int(), unit: z.enum(['minutes', 'hours', 'days']) }),
+    subject: z.string().nullable(),
+    body: z.string(),
+    created_at: zIsoTime,
+    updated_at: zIsoTime,
+  })
+  .meta({ id: 'SequenceStep' });
+
+export const zSequence = z
+  .strictObject({
+    id: zId,
+    name: z.string(),
+    description: z.string().nullable(),
+    status: z.enum(['draft', 'active', 'paused', 'archived']),
+    exit_on_meeting_booked: z.boolean(),
+    exit_on_reply: z.boolean(),
+    exit_on_added_to_sequence_ids: z.array(zId),
+    skip_if_meeting_booked: z.boolean(),
+    send_from_email: z.string().nullable(),
+    send_from_number: z.string().nullable(),
+    sending_window: z.strictObject({ days: z.array(z.number().int()), start: z.string(), end: z.string() }).nullable(),
+    steps: z.array(zStep).optional(),
+    created_at: zIsoTime,
+    updated_at: zIsoTime,
+  })
+  .meta({ id: 'Sequence' });
+
+export const zEnrollment = z
+  .strictObject({
+    id: zId,
+    sequence_id: zId,
+    contact_id: zId,
+    status: z.enum(['active', 'completed', 'exited', 'skipped']),
+    skip_reason: z.string().nullable(),
+    exit_reason: z.string().nullable(),
+    exit_reason_label: z.string().nullable(),
+    current_step: z.number().int(),
+    enrolled_at: zIsoTime,
+    updated_at: zIsoTime,
+  })
+  .meta({ id: 'Enrollment' });
+
+export const zUnsubscribe = z
+  .strictObject({
+    id: zId,
+    contact_id: zId,
+    email: z.string().nullable(),
+    channel: z.enum(['email', 'sms']),
+    source: z.string(),
+    created_at: zIsoTime,
+  })
+  .meta({ id: 'Unsubscribe' });
+
+const stepCounts = {
+  sent: z.number().int(),
+  accepted: z.number().int(),
+  delivered: z.number().int(),
+  opened: z.number().int(),
+  clicked: z.number().int(),
+  bounced: z.number().int(),
+  hard_bounced: z.number().int(),
+  soft_bounced: z.number().int(),
+  complained: z.number().int(),
+  replied: z.number().int(),
+  auto_replied: z.number().int(),
+  unsubscribed: z.number().int(),
+  failed: z.number().int(),
+};
+
+export const zSequenceAnalytics = z
+  .strictObject({
+    enrolled: z.number().int(),
+    active: z.number().int(),
+    completed: z.number().int(),
+    exited: z.number().int(),
+    skipped: z.number().int(),
+    steps: z.array(z.strictObject({ step_id: zId, position: z.number().int(), channel: z.enum(['email', 'sms']), ...stepCounts })),
+  })
+  .meta({ id: 'SequenceAnalytics' });

@@ -28,14 +28,15 @@ export async function createDeliveries(
       subscriptionIds.map((sid) => ({ team_id: event.teamId, subscription_id: sid, event_id: event.id, event_type: event.type, body })),
     )
     .returning(['id', 'subscription_id']);
-  for (const row of rows) {
-    await enqueue(
+  // One multi-row outbox INSERT for all of them.
+  await enqueue(
+    rows.map((row) =>
       deliveryStart(
         { deliveryId: row.id, subscriptionId: row.subscription_id, teamId: event.teamId, eventType: event.type, trigger },
         event.id,
       ),
-    );
-  }
+    ),
+  );
   return rows.map((r) => r.id);
 }
 

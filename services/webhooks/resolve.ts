@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { bareHost, checkWebhookUrl, isBlockedAddress } from '../../domain/ssrf';
+import { bareHost, checkWebhookUrl, classifyAddress, isAllowedClass, refusal, type UrlPolicy } from '../../domain/ssrf';
 
 export interface ResolvedTarget {
   url: URL;
@@ -27,19 +27,26 @@ export async function resolveHost(host: string, timeoutMs = 3000): Promise<Array
   }
 }
 
+/** The first address the policy refuses, with its class. */
+function firstRefused(addresses: Array<{ address: string }>, policy: UrlPolicy) {
+  for (const a of addresses) {
+    const c = classifyAddress(a.address);
+    if (!isAllowedClass(c, policy)) return { address: a.address, class: c };
+  }
+  return null;
+}
+
 /**
- * Delivery-time check: resolve the URL's host and refuse it when any address is private,
- * loopback, link-local or metadata (unless allowed). Returns the address to pin.
+ * Delivery-time check: resolve the URL's host and refuse it when any address is not allowed by the
+ * policy (link-local and metadata never are). Returns the address to pin.
  */
-export async function resolveDeliveryTarget(rawUrl: string, allowPrivate: boolean): Promise<ResolvedTarget> {
-  const checked = checkWebhookUrl(rawUrl, allowPrivate);
+export async function resolveDeliveryTarget(rawUrl: string, policy: UrlPolicy): Promise<ResolvedTarget> {
+  const checked = checkWebhookUrl(rawUrl, policy);
   if (!checked.ok) throw new BlockedTargetError(`URL refused: ${checked.reason}`);
   const addresses = await resolveHost(bareHost(checked.url));
   if (addresses.length === 0) throw new Error('DNS lookup returned no address');
-  if (!allowPrivate) {
-    const bad = addresses.find((a) => isBlockedAddress(a.address));
-    if (bad) throw new BlockedTargetError(`URL refused: ${bareHost(checked.url)} resolves to a blocked address (${bad.address})`);
-  }
+  const bad = firstRefused(addresses, policy);
+  if (bad) throw new BlockedTargetError(`URL refused: ${bareHost(checked.url)} resolves to ${bad.address}: ${refusal(bad.class)}`);
   return { url: checked.url, address: addresses[0].address, family: addresses[0].family };
 }
 
@@ -50,21 +57,20 @@ export async function resolveDeliveryTarget(rawUrl: string, allowPrivate: boolea
  */
 export async function checkSubscriptionUrl(
   rawUrl: string,
-  allowPrivate: boolean,
+  policy: UrlPolicy,
 ): Promise<{ ok: true; url: string } | { ok: false; reason: string }> {
-  const checked = checkWebhookUrl(rawUrl, allowPrivate);
+  const checked = checkWebhookUrl(rawUrl, policy);
   if (!checked.ok) return checked;
   const host = bareHost(checked.url);
-  if (!allowPrivate && !isIP(host)) {
+  if (!isIP(host)) {
     let addresses: Array<{ address: string }> = [];
     try {
       addresses = await resolveHost(host, 2000);
     } catch {
       addresses = [];
     }
-    if (addresses.some((a) => isBlockedAddress(a.address))) {
-      return { ok: false, reason: 'must not point to a private, loopback or link-local address' };
-    }
+    const bad = firstRefused(addresses, policy);
+    if (bad) return { ok: false, reason: refusal(bad.class) };
   }
   return { ok: true, url: checked.url.toString() };
 }

@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/knex';
 import { generateWebhookSecret } from '../../domain/webhook-signature';
 import { notFound, validationFailed } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
+import type { UrlPolicy } from '../../domain/ssrf';
 import { checkSubscriptionUrl } from './resolve';
 
 export const WEBHOOK_EVENTS = ['submission.created', 'submission.qualified', 'submission.updated', 'submission.deleted'] as const;
@@ -51,8 +52,8 @@ export function presentSubscription(r: SubscriptionRow) {
   };
 }
 
-async function validUrl(url: string, allowPrivate: boolean): Promise<string> {
-  const r = await checkSubscriptionUrl(url, allowPrivate);
+async function validUrl(url: string, policy: UrlPolicy): Promise<string> {
+  const r = await checkSubscriptionUrl(url, policy);
   if (!r.ok) throw validationFailed([{ path: 'body.url', message: r.reason }]);
   return r.url;
 }
@@ -77,8 +78,8 @@ export interface CreateInput {
   status?: 'active' | 'disabled';
 }
 
-export async function createSubscription(db: Db, teamId: string, input: CreateInput, allowPrivate: boolean) {
-  const url = await validUrl(input.url, allowPrivate);
+export async function createSubscription(db: Db, teamId: string, input: CreateInput, policy: UrlPolicy) {
+  const url = await validUrl(input.url, policy);
   await assertFormOfTeam(db, teamId, input.form_id);
   const secret = generateWebhookSecret();
   const disabled = input.status === 'disabled';
@@ -114,10 +115,10 @@ export async function listSubscriptions(db: Db, teamId: string, page: Page, stat
 
 export type UpdateInput = Partial<CreateInput>;
 
-export async function updateSubscription(db: Db, teamId: string, id: string, input: UpdateInput, allowPrivate: boolean) {
+export async function updateSubscription(db: Db, teamId: string, id: string, input: UpdateInput, policy: UrlPolicy) {
   const current = await getSubscriptionRow(db, teamId, id);
   const patch: Record<string, unknown> = {};
-  if (input.url !== undefined) patch.url = await validUrl(input.url, allowPrivate);
+  if (input.url !== undefined) patch.url = await validUrl(input.url, policy);
   if (input.events !== undefined) patch.events = [...new Set(input.events)];
   if (input.form_id !== undefined) {
     await assertFormOfTeam(db, teamId, input.form_id);

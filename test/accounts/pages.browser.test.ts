@@ -1,5 +1,5 @@
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumPath } from '../helpers/browser-path';
+import type { Browser } from 'playwright-core';
+import { describeWithBrowser, hasChromium, launchChromium } from '../helpers/browser';
 import { client } from '../helpers/http';
 import { addMember } from '../../services/team';
 import { linkToken, mailsTo, unique, useAccountsWorld } from './support';
@@ -7,37 +7,17 @@ import { linkToken, mailsTo, unique, useAccountsWorld } from './support';
 /** The public account pages in headless Chromium with JavaScript off: accept an invitation, reset a password. */
 const w = useAccountsWorld();
 let browser: Browser | undefined;
-const exe = chromiumPath();
 
 beforeAll(async () => {
-  if (exe) {
-    browser = await chromium.launch({
-      executablePath: exe,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
-  } else if (process.env.REQUIRE_BROWSER === '1') {
-    throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
-  } else {
-    console.warn('\n*** Chromium not found: the account pages browser tests did NOT run ***\n');
-  }
+  if (hasChromium) browser = await launchChromium(); // without it, every test below is reported as skipped
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-// Chosen at load time: without Chromium these tests are reported as skipped (reason printed in beforeAll), never as passed.
-const describeBrowser = exe ? describe : xdescribe;
 const signIn = (email: string, password: string) => client(w.app.baseUrl).post('/api/auth/login', { email, password });
 
-describeBrowser('account pages in Chromium (JavaScript disabled)', () => {
+describeWithBrowser('account pages in Chromium (JavaScript disabled)', () => {
   it('accepts an invitation: a wrong password is explained, then the account is created', async () => {
     const email = unique('browser-invitee');
     const created = await client(w.app.baseUrl, w.team.session).post('/api/v1/team/invitations', { email, role: 'admin' });

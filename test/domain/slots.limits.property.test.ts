@@ -67,7 +67,7 @@ describe('slot engine: booking limits', () => {
         const offered = new Set(unlimited.map((u) => u.start));
         for (const s of limited) expect(offered.has(s.start)).toBe(true);
       }),
-      { numRuns: 100 },
+      { numRuns: 50 },
     );
   });
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { alwaysAvailable, publishedEventType } from '../scheduling/helpers';
+import { itWithBrowser } from '../helpers/browser';
 import { makeForm as createForm, useEmbedWorld } from './world';
 import { ARTIFACTS, STORAGE_SPY, hostEvents, waitForHostEvent } from './browser';
 
@@ -8,7 +9,7 @@ import { ARTIFACTS, STORAGE_SPY, hostEvents, waitForHostEvent } from './browser'
  * Keyboard and focus behaviour of the popup, the JS API, the per-form allow-list as the browser
  * enforces it, no cookie/storage access on the host, and a booking page booked from a popup.
  */
-const w = useEmbedWorld('embed behaviour');
+const w = useEmbedWorld();
 
 async function makeForm(slug: string, settings: Record<string, unknown> = {}) {
   return createForm(w, slug, settings, [{ type: 'text', label: 'Company', name: 'company' }]);
@@ -21,90 +22,93 @@ const activeInHost = (page: Page) =>
   });
 
 describe('popup keyboard use', () => {
-  it('traps focus, closes on Esc (also typed inside the form), on the overlay and by the API, and returns focus to the opener', async () => {
-    if (!w.browser) return;
-    await makeForm('embed-keys');
-    const url = w.host.page(
-      '/keys.html',
-      '<button id="embed" type="button" data-form="embed-keys" data-mode="popup" data-label="Contact form">Contact us</button>',
-    );
-    const context = await w.browser.newContext();
-    await context.addInitScript(STORAGE_SPY);
-    const page = await context.newPage();
-    await page.goto(url);
-    const trigger = page.getByRole('button', { name: 'Contact us' });
-    const dialog = page.getByRole('dialog', { name: 'Contact form' });
-    expect(await trigger.getAttribute('aria-haspopup')).toBe('dialog');
-
-    // Open from the keyboard: focus moves to the dialog's Close button.
-    await trigger.focus();
-    await page.keyboard.press('Enter');
-    await dialog.waitFor({ state: 'visible' });
-    expect(await trigger.getAttribute('aria-expanded')).toBe('true');
-    expect(await trigger.getAttribute('aria-controls')).toBe(await dialog.getAttribute('id'));
-    expect(await activeInHost(page)).toMatchObject({ label: 'Close', inDialog: true });
-    await waitForHostEvent(page, 'form:ready', 'embed');
-
-    // Tab walks Close → form controls → back to Close, never onto the host page behind.
-    const frame = page.frames().find((f) => f.url().includes('/f/embed-keys'))!;
-    const seen: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      await page.keyboard.press('Tab');
-      const a = await activeInHost(page);
-      expect(a.inDialog).toBe(true);
-      seen.push(
-        a.tag === 'IFRAME' ? `frame:${await frame.evaluate(() => document.activeElement?.id || document.activeElement?.tagName)}` : a.label,
+  itWithBrowser(
+    'traps focus, closes on Esc (also typed inside the form), on the overlay and by the API, and returns focus to the opener',
+    async () => {
+      await makeForm('embed-keys');
+      const url = w.host.page(
+        '/keys.html',
+        '<button id="embed" type="button" data-form="embed-keys" data-mode="popup" data-label="Contact form">Contact us</button>',
       );
-    }
-    expect(seen.slice(0, 4)).toEqual(['frame:f-email', 'frame:f-company', 'frame:BUTTON', 'Close']);
-    // Shift+Tab from Close wraps to the form (the iframe).
-    await page.keyboard.press('Shift+Tab');
-    await page.keyboard.press('Shift+Tab');
-    expect((await activeInHost(page)).inDialog).toBe(true);
+      const context = await w.browser.newContext();
+      await context.addInitScript(STORAGE_SPY);
+      const page = await context.newPage();
+      await page.goto(url);
+      const trigger = page.getByRole('button', { name: 'Contact us' });
+      const dialog = page.getByRole('dialog', { name: 'Contact form' });
+      expect(await trigger.getAttribute('aria-haspopup')).toBe('dialog');
 
-    // Esc typed inside the form (the host never sees that key) closes it; focus returns to the opener.
-    await page.frameLocator('iframe').getByLabel('Email').fill('typing@example.com');
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
-    expect(await activeInHost(page)).toMatchObject({ id: 'embed', inDialog: false });
-    expect(await trigger.getAttribute('aria-expanded')).toBe('false');
-    await waitForHostEvent(page, 'form:closed', 'embed');
+      // Open from the keyboard: focus moves to the dialog's Close button.
+      await trigger.focus();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'visible' });
+      expect(await trigger.getAttribute('aria-expanded')).toBe('true');
+      expect(await trigger.getAttribute('aria-controls')).toBe(await dialog.getAttribute('id'));
+      expect(await activeInHost(page)).toMatchObject({ label: 'Close', inDialog: true });
+      await waitForHostEvent(page, 'form:ready', 'embed');
 
-    // Reopen: the answers typed so far are still there; Esc on the Close button closes too.
-    await trigger.click();
-    await dialog.waitFor({ state: 'visible' });
-    expect(await page.frameLocator('iframe').getByLabel('Email').inputValue()).toBe('typing@example.com');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'embed-popup-keyboard.png') });
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
-    expect((await activeInHost(page)).id).toBe('embed');
+      // Tab walks Close → form controls → back to Close, never onto the host page behind.
+      const frame = page.frames().find((f) => f.url().includes('/f/embed-keys'))!;
+      const seen: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        await page.keyboard.press('Tab');
+        const a = await activeInHost(page);
+        expect(a.inDialog).toBe(true);
+        seen.push(
+          a.tag === 'IFRAME'
+            ? `frame:${await frame.evaluate(() => document.activeElement?.id || document.activeElement?.tagName)}`
+            : a.label,
+        );
+      }
+      expect(seen.slice(0, 4)).toEqual(['frame:f-email', 'frame:f-company', 'frame:BUTTON', 'Close']);
+      // Shift+Tab from Close wraps to the form (the iframe).
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Shift+Tab');
+      expect((await activeInHost(page)).inDialog).toBe(true);
 
-    // The overlay closes it.
-    await trigger.click();
-    await dialog.waitFor({ state: 'visible' });
-    await page.mouse.click(5, 700);
-    await dialog.waitFor({ state: 'hidden' });
+      // Esc typed inside the form (the host never sees that key) closes it; focus returns to the opener.
+      await page.frameLocator('iframe').getByLabel('Email').fill('typing@example.com');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await activeInHost(page)).toMatchObject({ id: 'embed', inDialog: false });
+      expect(await trigger.getAttribute('aria-expanded')).toBe('false');
+      await waitForHostEvent(page, 'form:closed', 'embed');
 
-    // The JavaScript API.
-    expect(await page.evaluate(() => (window as any).FssEmbed.open('#embed'))).toBe(true);
-    await dialog.waitFor({ state: 'visible' });
-    await page.evaluate(() => (window as any).FssEmbed.toggle());
-    await dialog.waitFor({ state: 'hidden' });
-    await page.evaluate(() => (window as any).FssEmbed.toggle('#embed'));
-    await dialog.waitFor({ state: 'visible' });
-    await page.evaluate(() => (window as any).FssEmbed.close('#embed'));
-    await dialog.waitFor({ state: 'hidden' });
-    expect(await page.evaluate(() => (window as any).FssEmbed.open('#missing'))).toBe(false);
-    expect((await hostEvents(page)).filter((e) => e.type === 'form:closed').length).toBe(5);
+      // Reopen: the answers typed so far are still there; Esc on the Close button closes too.
+      await trigger.click();
+      await dialog.waitFor({ state: 'visible' });
+      expect(await page.frameLocator('iframe').getByLabel('Email').inputValue()).toBe('typing@example.com');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'embed-popup-keyboard.png') });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect((await activeInHost(page)).id).toBe('embed');
 
-    // Nothing in the host page read or wrote cookies or storage; the spy itself works.
-    expect(await page.evaluate(() => (window as any).__storageTouched)).toEqual([]);
-    expect(await page.evaluate(() => (void document.cookie, (window as any).__storageTouched))).toEqual(['cookie']);
-    await context.close();
-  });
+      // The overlay closes it.
+      await trigger.click();
+      await dialog.waitFor({ state: 'visible' });
+      await page.mouse.click(5, 700);
+      await dialog.waitFor({ state: 'hidden' });
 
-  it('ignores messages that do not come from the service origin', async () => {
-    if (!w.browser) return;
+      // The JavaScript API.
+      expect(await page.evaluate(() => (window as any).FssEmbed.open('#embed'))).toBe(true);
+      await dialog.waitFor({ state: 'visible' });
+      await page.evaluate(() => (window as any).FssEmbed.toggle());
+      await dialog.waitFor({ state: 'hidden' });
+      await page.evaluate(() => (window as any).FssEmbed.toggle('#embed'));
+      await dialog.waitFor({ state: 'visible' });
+      await page.evaluate(() => (window as any).FssEmbed.close('#embed'));
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await page.evaluate(() => (window as any).FssEmbed.open('#missing'))).toBe(false);
+      expect((await hostEvents(page)).filter((e) => e.type === 'form:closed').length).toBe(5);
+
+      // Nothing in the host page read or wrote cookies or storage; the spy itself works.
+      expect(await page.evaluate(() => (window as any).__storageTouched)).toEqual([]);
+      expect(await page.evaluate(() => (void document.cookie, (window as any).__storageTouched))).toEqual(['cookie']);
+      await context.close();
+    },
+  );
+
+  itWithBrowser('ignores messages that do not come from the service origin', async () => {
     await makeForm('embed-forged');
     const url = w.host.page('/forged.html', '<div id="embed" data-form="embed-forged"></div>');
     const page = await w.browser.newPage();
@@ -123,8 +127,7 @@ describe('popup keyboard use', () => {
 });
 
 describe('per-form allow-list', () => {
-  it('the browser refuses to show a form whose allow-list excludes the host origin, and shows one that lists it', async () => {
-    if (!w.browser) return;
+  itWithBrowser('the browser refuses to show a form whose allow-list excludes the host origin, and shows one that lists it', async () => {
     await makeForm('embed-excluded', { embed_allowed_origins: ['https://example.com'] });
     await makeForm('embed-included', { embed_allowed_origins: ['https://example.com', w.host.origin] });
     const url = w.host.page(
@@ -153,8 +156,7 @@ describe('per-form allow-list', () => {
 });
 
 describe('booking page in a popup', () => {
-  it('books a slot and the host page sees booking:scheduled with the meeting id', async () => {
-    if (!w.browser) return;
+  itWithBrowser('books a slot and the host page sees booking:scheduled with the meeting id', async () => {
     await alwaysAvailable(w.tdb.db, w.team.userId, 'UTC');
     const { slug } = await publishedEventType(
       w.app.baseUrl,

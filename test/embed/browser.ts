@@ -1,32 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath } from '../helpers/browser-path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 
-/** Shared set-up of the embed browser tests: Chromium (or a loud note that it is missing), artifacts, host-page helpers. */
+/** Shared set-up of the embed browser tests: Chromium, artifacts, host-page helpers. */
 export const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
 
-export async function launchBrowser(what: string): Promise<Browser | undefined> {
-  const executablePath = chromiumPath();
-  if (!executablePath) {
-    const msg = `Chromium not found: the ${what} browser tests did NOT run (apt-get install chromium)`;
-    if (process.env.REQUIRE_BROWSER === '1') throw new Error(msg);
-    console.warn(`\n*** ${msg} ***\n`);
-    return undefined;
-  }
+/** Chromium for a suite whose tests are declared with itWithBrowser (its hooks do not run when they are skipped). */
+export async function launchBrowser(): Promise<Browser> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({
-    executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return launchChromium();
 }
 
 export interface HostEvent {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { itWithBrowser } from '../helpers/browser';
 import { useEmbedWorld } from './world';
 import { ARTIFACTS, hostEvents, hostMessages, waitForHostEvent } from './browser';
 
@@ -9,7 +10,7 @@ import { ARTIFACTS, hostEvents, hostMessages, waitForHostEvent } from './browser
  * (DOM event and postMessage), and find the submission through the API with the host page's
  * tracking parameters and URL. Screenshots of every mode go to test-artifacts/.
  */
-const w = useEmbedWorld('embed modes');
+const w = useEmbedWorld();
 
 const TRACKING = '?utm_source=host-src&utm_medium=cpc&utm_campaign=spring&tracking_id=trk-1&visitor_id=v-9&unrelated=x';
 
@@ -61,8 +62,7 @@ const MODES: ModeCase[] = [
 ];
 
 describe.each(MODES.map((m) => [m.mode, m] as const))('embed mode %s', (mode, c) => {
-  it('opens, submits, tells the host page, and stores the host page tracking values', async () => {
-    if (!w.browser) return; // announced loudly by launchBrowser
+  itWithBrowser('opens, submits, tells the host page, and stores the host page tracking values', async () => {
     const slug = `embed-${mode}`;
     const form = await makeForm(slug);
     const hostUrl = w.host.page(`/${mode}.html`, c.markup(slug)) + TRACKING;
@@ -129,8 +129,7 @@ describe.each(MODES.map((m) => [m.mode, m] as const))('embed mode %s', (mode, c)
 });
 
 describe('inline embed sizing', () => {
-  it('sizes the iframe to its content (no inner scroll bar) and follows it when the content grows or shrinks', async () => {
-    if (!w.browser) return;
+  itWithBrowser('sizes the iframe to its content (no inner scroll bar) and follows it when the content grows or shrinks', async () => {
     await makeForm('embed-tall', 6);
     const url = w.host.page('/tall.html', '<div id="embed" data-form="embed-tall"></div>');
     const page = await w.browser.newPage({ viewport: { width: 900, height: 700 } });

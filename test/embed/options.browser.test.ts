@@ -1,3 +1,4 @@
+import { itWithBrowser } from '../helpers/browser';
 import { makeForm as createForm, useEmbedWorld } from './world';
 import { hostMessages, waitForHostEvent } from './browser';
 
@@ -5,7 +6,7 @@ import { hostMessages, waitForHostEvent } from './browser';
  * Options of embed.js (auto-open, exit intent, data-hidden values, redirect after submit) and a
  * plain `<iframe src=".../f/<slug>?embed=1">` without the script.
  */
-const w = useEmbedWorld('embed options');
+const w = useEmbedWorld();
 
 async function makeForm(slug: string, settings: Record<string, unknown> = {}) {
   return createForm(w, slug, settings, [{ type: 'hidden', label: 'Plan', name: 'plan' }]);
@@ -18,8 +19,7 @@ async function onlySubmission(formId: string) {
 }
 
 describe('embed.js options', () => {
-  it('auto-opens a slider after N seconds and passes data-hidden values (the host URL wins for tracking)', async () => {
-    if (!w.browser) return;
+  itWithBrowser('auto-opens a slider after N seconds and passes data-hidden values (the host URL wins for tracking)', async () => {
     const form = await makeForm('embed-auto');
     const url = w.host.page(
       '/auto.html',
@@ -38,8 +38,7 @@ describe('embed.js options', () => {
     expect(s.metadata).toMatchObject({ utm_source: 'newsletter', utm_medium: 'embed' });
   });
 
-  it('opens on exit intent (the pointer leaves through the top of the page), once', async () => {
-    if (!w.browser) return;
+  itWithBrowser('opens on exit intent (the pointer leaves through the top of the page), once', async () => {
     await makeForm('embed-exit');
     const url = w.host.page('/exit.html', '<div id="embed" data-form="embed-exit" data-mode="popup" data-open-on-exit="true"></div>');
     const page = await w.browser.newPage();
@@ -58,8 +57,7 @@ describe('embed.js options', () => {
     await page.close();
   });
 
-  it('a form with redirect_url sends the host page there after a submission from the embed', async () => {
-    if (!w.browser) return;
+  itWithBrowser('a form with redirect_url sends the host page there after a submission from the embed', async () => {
     const thanks = w.host.page('/thanks.html', '<p id="thanks">Thank you page of the host</p>');
     const form = await makeForm('embed-redirect', { redirect_url: thanks });
     const url = w.host.page('/redirect.html', '<button id="embed" type="button" data-form="embed-redirect">Sign up</button>');
@@ -77,8 +75,7 @@ describe('embed.js options', () => {
 });
 
 describe('plain iframe without embed.js', () => {
-  it('posts its height and events to the parent (origin from the referrer) and submits', async () => {
-    if (!w.browser) return;
+  itWithBrowser('posts its height and events to the parent (origin from the referrer) and submits', async () => {
     const form = await makeForm('embed-plain');
     const url = w.host.page(
       '/plain.html',

@@ -7,16 +7,16 @@ import { startHostSite, type HostSite } from './host';
 export interface EmbedWorld extends ApiWorld {
   /** The host page on another origin. */
   host: HostSite;
-  /** Undefined when Chromium is missing (the suite then says so loudly, or fails under REQUIRE_BROWSER=1). */
-  browser: Browser | undefined;
+  /** Launched in beforeAll; the suites declare their tests with itWithBrowser (skipped without Chromium). */
+  browser: Browser;
 }
 
 /** A database, the app, a team, the cross-origin host site and Chromium for one suite; all torn down after it. */
-export function useEmbedWorld(what: string): EmbedWorld {
+export function useEmbedWorld(): EmbedWorld {
   const w = useApiWorld<EmbedWorld>();
   beforeAll(async () => {
     w.host = await startHostSite(w.app.baseUrl);
-    w.browser = await launchBrowser(what);
+    w.browser = await launchBrowser();
   });
   afterAll(async () => {
     await w.browser?.close();

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { chromiumPath } from '../helpers/browser-path';
+import { itWithBrowser, launchChromium } from '../helpers/browser';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
@@ -11,16 +11,7 @@ import { client } from '../helpers/http';
  * The public form in headless Chromium: fill it, trigger a validation error, fix it, submit; then
  * check through the API that the submission, its tracking values and the contact exist.
  */
-const exe = chromiumPath();
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
-
-function browserMissing(): boolean {
-  if (exe) return false;
-  const msg = 'Chromium not found: the form page browser tests did NOT run (apt-get install chromium)';
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(msg);
-  console.warn(`\n*** ${msg} ***\n`);
-  return true;
-}
 
 let tdb: TestDatabase;
 let app: TestApp;
@@ -33,20 +24,7 @@ beforeAll(async () => {
   app = await startTestApp(tdb.db);
   team = await createTestTeam(tdb.db);
   api = client(app.baseUrl, team.apiKey);
-  if (exe) {
-    browser = await chromium.launch({
-      executablePath: exe,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
-  }
+  browser = await launchChromium();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
 afterAll(async () => {
@@ -75,8 +53,7 @@ async function makeForm(slug: string) {
 }
 
 describe('public form page in Chromium', () => {
-  it('shows a validation error beside the field, then submits with tracking values and creates the contact', async () => {
-    if (browserMissing()) return;
+  itWithBrowser('shows a validation error beside the field, then submits with tracking values and creates the contact', async () => {
     const form = await makeForm('browser-form');
     const page = await browser!.newPage();
     const problems: string[] = [];
@@ -130,8 +107,7 @@ describe('public form page in Chromium', () => {
     expect(total.body.meta.total).toBe(1); // progress saves continued the same submission
   });
 
-  it('works without JavaScript: a plain form post lands on the success page with the tracking values', async () => {
-    if (browserMissing()) return;
+  itWithBrowser('works without JavaScript: a plain form post lands on the success page with the tracking values', async () => {
     const form = await makeForm('no-js-form');
     const context = await browser!.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -55,6 +57,29 @@ it('bootstrap --json prints exactly one JSON line with a working key', async () 
   await cli(['keys', 'revoke', '--id', key.id], { DATABASE_URL: tdb.url });
   await new Promise((r) => setTimeout(r, 3100)); // another process's credential cache lasts at most 3 s
   expect((await client(app.baseUrl, key.api_key).get('/api/v1/team')).status).toBe(401);
+}, 60_000);
+
+it('bootstrap prints the URL of the running `npm run dev` (BASE_URL wins; without a dev server, PORT)', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fss-cli-'));
+  // A stand-in for the launcher: a live process with bin/dev.ts in its command line, and its dev.json.
+  const launcher = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1000)', 'bin/dev.ts'], { stdio: 'ignore' });
+  try {
+    fs.writeFileSync(
+      path.join(dataDir, 'dev.json'),
+      JSON.stringify({ pid: launcher.pid, children: {}, base_url: 'http://localhost:4321' }),
+    );
+    const env = { DATABASE_URL: tdb.url, DATA_DIR: dataDir };
+    const base = async (extra: Record<string, string> = {}) =>
+      JSON.parse((await cli(['bootstrap', '--json'], { ...env, ...extra })).stdout).base_url;
+    expect(await base()).toBe('http://localhost:4321');
+    expect(await base({ BASE_URL: 'https://api.example.test' })).toBe('https://api.example.test');
+    launcher.kill();
+    await new Promise((r) => launcher.once('exit', r));
+    expect(await base({ PORT: '3999' })).toBe('http://localhost:3999');
+  } finally {
+    launcher.kill();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }, 60_000);
 
 it('rejects unknown scopes and bad arguments with exit code 2 and nothing on stdout', async () => {

@@ -29,7 +29,9 @@ export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Reco
     // Suites run their own workers without the relay loop: the API starts workflows itself
     // (test/foundation/outbox.test.ts covers the worker-side starts).
     OUTBOX_STARTS_FROM: 'api',
-    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
+    // Every answer is checked against the route's declared response schema (api/http/response-check.ts).
+    VALIDATE_RESPONSES: 'true',
     DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? '.data/test-files',
     ...opts.env,
   });

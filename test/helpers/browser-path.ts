@@ -1,8 +1,13 @@
 import fs from 'node:fs';
 
-/** Debian's chromium, or CHROMIUM_PATH. Null when absent (browser tests then say loudly that they did not run). */
+/**
+ * CHROMIUM_PATH when set (only that one: `CHROMIUM_PATH=/nonexistent` simulates a machine without
+ * a browser), else Debian's chromium. Null when absent: the browser tests are then skipped.
+ */
 export function chromiumPath(): string | null {
-  for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+  const candidates =
+    process.env.CHROMIUM_PATH !== undefined ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  for (const p of candidates) {
     if (p && fs.existsSync(p)) return p;
   }
   return null;

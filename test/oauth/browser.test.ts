@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { s256Challenge } from '../../domain/pkce';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { chromiumPath } from '../helpers/browser-path';
+import { itWithBrowser, launchChromium } from '../helpers/browser';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
@@ -13,18 +13,10 @@ import { completeAppInput } from './helpers';
 let tdb: TestDatabase;
 let app: TestApp;
 let team: TestTeam;
-let browser: Browser | null = null;
+let browser: Browser | undefined;
 let callbackServer: http.Server;
 let callbackUrl: string;
 const received: URL[] = [];
-
-/** Browser tests run on Debian's chromium; without it they say so loudly (or fail when REQUIRE_BROWSER=1). */
-function browserAvailable(): boolean {
-  if (chromiumPath()) return true;
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error('REQUIRE_BROWSER=1 but chromium is not installed');
-  console.warn('⚠️  chromium not found: the OAuth consent browser test did NOT run');
-  return false;
-}
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -38,21 +30,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => callbackServer.listen(0, '127.0.0.1', () => r()));
   callbackUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
-  const path = chromiumPath();
-  if (path) {
-    browser = await chromium.launch({
-      executablePath: path,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
-  }
+  browser = await launchChromium(); // only when itWithBrowser runs the test: hooks of skipped tests do not run
 });
 afterAll(async () => {
   await browser?.close();
@@ -61,8 +39,7 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-it('logs in, approves on the consent page, and lands on the callback with the code and the state', async () => {
-  if (!browserAvailable()) return;
+itWithBrowser('logs in, approves on the consent page, and lands on the callback with the code and the state', async () => {
   const created = await client(app.baseUrl, team.session).post(
     '/api/v1/apps',
     completeAppInput({

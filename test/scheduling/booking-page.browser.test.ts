@@ -1,6 +1,6 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { chromiumPath } from '../helpers/browser-path';
+import { itWithBrowser, launchChromium } from '../helpers/browser';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { alwaysAvailable, publishedEventType } from './helpers';
@@ -8,31 +8,14 @@ import { alwaysAvailable, publishedEventType } from './helpers';
 let tdb: TestDatabase;
 let app: TestApp;
 let team: TestTeam;
-let browser: Browser | undefined;
-const executablePath = chromiumPath();
+let browser: Browser;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   app = await startTestApp(tdb.db);
   team = await createTestTeam(tdb.db);
   await alwaysAvailable(tdb.db, team.userId, 'America/New_York');
-  if (!executablePath) {
-    if (process.env.REQUIRE_BROWSER === '1') throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
-    console.warn('\n*** Chromium not found: the booking page browser test did NOT run ***\n');
-    return;
-  }
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -41,8 +24,7 @@ afterAll(async () => {
 });
 
 describe('booking page /book/:page_slug', () => {
-  it('lists event types, shows free days and slots in the visitor timezone, books, and confirms', async () => {
-    if (!browser) return; // announced loudly in beforeAll
+  itWithBrowser('lists event types, shows free days and slots in the visitor timezone, books, and confirms', async () => {
     const { slug } = await publishedEventType(
       app.baseUrl,
       team,

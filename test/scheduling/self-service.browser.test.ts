@@ -2,8 +2,8 @@
 // `/booking/<token>`, where the attendee cancels, or picks a new time; the emails each party gets
 // are read from a real SMTP server. Runs the booking and cleanup workflows on the Temporal test server.
 import ICAL from 'ical.js';
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumPath } from '../helpers/browser-path';
+import type { Browser } from 'playwright-core';
+import { describeWithBrowser, hasChromium, launchChromium } from '../helpers/browser';
 import { client } from '../helpers/http';
 import type { Mail } from '../helpers/smtp';
 import { withWorker } from '../helpers/temporal';
@@ -11,18 +11,12 @@ import { publishedEventType } from './helpers';
 import { useSchedulingWorld } from './support/world';
 
 const HOUR = 3_600_000;
-const executablePath = chromiumPath();
 const w = useSchedulingWorld({ timezone: 'Europe/Paris' });
 const { mails, waitForMail } = w;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!executablePath) {
-    if (process.env.REQUIRE_BROWSER === '1') throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
-    console.warn('\n*** Chromium not found: the self-service browser test did NOT run ***\n');
-    return;
-  }
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-quic'] });
+  if (hasChromium) browser = await launchChromium(); // without it, every test below is reported as skipped
 });
 afterAll(async () => {
   await browser?.close();
@@ -63,9 +57,8 @@ const dayAt = (daysAhead: number, hourUtc: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), hourUtc);
 };
 
-describe('attendee self-service /booking/<token>', () => {
+describeWithBrowser('attendee self-service /booking/<token>', () => {
   it('the cancel link cancels with a reason; everyone invited gets the CANCEL', async () => {
-    if (!browser) return; // announced loudly in beforeAll
     await withWorker(w.env, w.activities(), async () => {
       const id = await book(dayAt(3, 9), ['guest@example.com']);
       const confirmations = await waitForMail(id, 'confirmation', 3);
@@ -107,7 +100,6 @@ describe('attendee self-service /booking/<token>', () => {
   });
 
   it('the reschedule link offers free times of the same event type; picking one moves the meeting (same UID, SEQUENCE 1)', async () => {
-    if (!browser) return;
     await withWorker(w.env, w.activities(), async () => {
       const startMs = dayAt(4, 9); // 10:00 or 11:00 in Paris
       const id = await book(startMs);
@@ -144,8 +136,7 @@ describe('attendee self-service /booking/<token>', () => {
   });
 
   it('a forged or unknown token is a 404 page', async () => {
-    if (!browser) return;
-    const page = await browser.newPage();
+    const page = await browser!.newPage();
     const res = await page.goto(`${w.app.baseUrl}/booking/00000000000000000000000000000000.c1234567.AAAAAAAAAAAAAAAAAAAAAA`);
     expect(res?.status()).toBe(404);
     await expect(page.locator('h1').textContent()).resolves.toBe('Link not found');

@@ -139,6 +139,7 @@ describe('video providers on bookings', () => {
         cancellation_reason: 'cannot make it',
       });
       expect(res.status).toBe(200);
+      await describeWhenStarted(`meeting-cleanup-${id}`); // started right after the PATCH's commit
       await env.client.workflow.getHandle(`meeting-cleanup-${id}`).result();
       expect(daily.rooms.has(room)).toBe(false);
       expect(daily.calls.some((c) => c.method === 'DELETE' && c.path === `/v1/rooms/${room}`)).toBe(true);

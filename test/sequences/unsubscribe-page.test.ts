@@ -1,6 +1,6 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { chromiumPath } from '../helpers/browser-path';
+import { hasChromium, itWithBrowser, launchChromium } from '../helpers/browser';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { makeContact, makeEnrollment, makeSequence } from './support/factory';
@@ -10,28 +10,12 @@ let tdb: TestDatabase;
 let app: TestApp;
 let team: TestTeam;
 let browser: Browser | undefined;
-const exe = chromiumPath();
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   app = await startTestApp(tdb.db);
   team = await createTestTeam(tdb.db);
-  if (exe) {
-    browser = await chromium.launch({
-      executablePath: exe,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
-  } else if (process.env.REQUIRE_BROWSER === '1') {
-    throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
-  }
+  if (hasChromium) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -59,13 +43,9 @@ async function sentEmail(email: string): Promise<{ token: string; contactId: str
   return { token, contactId, enrollmentId };
 }
 
-test('the page shows whom it unsubscribes, and its button unsubscribes and exits the enrollment', async () => {
-  if (!browser) {
-    console.warn('Chromium not found: the /u/<token> browser test did NOT run');
-    return;
-  }
+itWithBrowser('the page shows whom it unsubscribes, and its button unsubscribes and exits the enrollment', async () => {
   const { token, contactId, enrollmentId } = await sentEmail('reader@example.com');
-  const page = await browser.newPage();
+  const page = await browser!.newPage();
   const res = await page.goto(`${app.baseUrl}/u/${token}`);
   expect(res?.status()).toBe(200);
   expect(await page.title()).toBe('Unsubscribe');
@@ -86,12 +66,8 @@ test('the page shows whom it unsubscribes, and its button unsubscribes and exits
   await page.close();
 });
 
-test('an unknown token gets a 404 page, and values are escaped', async () => {
-  if (!browser) {
-    console.warn('Chromium not found: the /u/<token> browser test did NOT run');
-    return;
-  }
-  const page = await browser.newPage();
+itWithBrowser('an unknown token gets a 404 page, and values are escaped', async () => {
+  const page = await browser!.newPage();
   const res = await page.goto(`${app.baseUrl}/u/unknown-token-123`);
   expect(res?.status()).toBe(404);
   expect(await page.textContent('h1')).toBe('Link not found');

@@ -1,5 +1,7 @@
 import { onContactDeleted, onMeetingBooked } from '../../services/sequences/hooks';
 import { transactionWithOutbox } from '../../temporal/outbox';
+import { http } from '../helpers/http';
+import { alwaysAvailable, dayFromNow, publishedEventType } from '../scheduling/helpers';
 import { makeContact } from './support/factory';
 import { useWorld } from './support/world';
 
@@ -241,19 +243,49 @@ describe('exits stop the running workflow at once and record their reason', () =
   });
 });
 
-test('a cancelled meeting does not exit the enrollment', async () => {
-  const exists = (await w.tdb.db.raw(`SELECT to_regclass('public.meetings') IS NOT NULL AS ok`)).rows[0].ok;
-  if (!exists) {
-    console.warn('meetings table (scheduling feature) not migrated yet: cancelled-meeting exit check not exercised');
-    return;
-  }
-  const seq = await sequence({ steps: [emailStep(0), emailStep(1)], exit_on_meeting_booked: true });
+test('a meeting booked, then cancelled after the contact exited: the exit stands, and the contact may be enrolled again', async () => {
+  const seq = await sequence({ steps: [emailStep(0), emailStep(3)], exit_on_meeting_booked: true });
   const contact = await makeContact(w.tdb.db, w.team.teamId);
+  const email = await contactEmail(contact);
   const e = await enrollOne(seq.id, contact);
-  const { insertMeeting } = await import('./support/meetings');
-  const meetingId = await insertMeeting(w.tdb.db, w.team.teamId, contact, 'cancelled');
-  await inTx((trx, enqueue) => onMeetingBooked(trx, enqueue, { teamId: w.team.teamId, contactId: contact, meetingId }));
-  expect(await w.result(e.id)).toMatchObject({ status: 'completed', sent: 2 });
+  while (mailsTo(email).length < 1) await new Promise((r) => setTimeout(r, 50));
+  await waitingFor(e.id, seq.steps[1].id);
+
+  // The contact books on the public booking page (the same endpoint, same email): the booking exits the enrollment.
+  await alwaysAvailable(w.tdb.db, w.team.userId);
+  const { eventTypeId } = await publishedEventType(w.app.baseUrl, w.team);
+  const day = dayFromNow(2);
+  const av = await http(
+    w.app.baseUrl,
+    'get',
+    `/api/calendar/availability?event_type_id=${eventTypeId}&start_date=${day}&end_date=${day}&timezone=UTC`,
+  );
+  expect(av.status).toBe(200);
+  const slot = av.body.data.slots[0] as { start: string; end: string };
+  const booked = await http(w.app.baseUrl, 'post', '/api/calendar/book', {
+    body: { event_type_id: eventTypeId, start_time: slot.start, end_time: slot.end, timezone: 'UTC', name: 'Ada', email },
+  });
+  expect(booked.status).toBe(201);
+  expect(booked.body.data.contact_id).toBe(contact);
+  await closedWithoutSkipping(e.id);
+  expect(await w.result(e.id)).toMatchObject({ status: 'exited', reason: 'meeting_booked' });
+
+  // Later the meeting is cancelled. The exit stands: nothing restarts the sequence, the 3-day step never goes out.
+  const cancelled = await w.api.patch(`/api/v1/meetings/${booked.body.data.id}`, {
+    status: 'cancelled',
+    cancellation_reason: 'Cannot make it',
+  });
+  expect(cancelled.status).toBe(200);
+  expect(await w.tdb.db('sequence_enrollments').where({ id: e.id }).first()).toMatchObject({
+    status: 'exited',
+    exit_reason: 'meeting_booked',
+  });
+  expect(mailsTo(email)).toHaveLength(1);
+
+  // A cancelled meeting no longer counts as booked: enrolling the contact again (by hand, or by an
+  // automation) is not skipped as meeting_already_booked.
+  const followUp = await sequence({ name: 'After a cancellation', steps: [emailStep(10)], skip_if_meeting_booked: true });
+  expect(await enrollOne(followUp.id, contact)).toMatchObject({ status: 'active', skip_reason: null });
 });
 
 test('pausing holds enrollments at their next step and resuming continues them', async () => {

@@ -49,8 +49,9 @@ export default async function globalSetup(): Promise<void> {
   process.env.FSS_TEST_WORKFLOW_BUNDLE = bundlePath;
 
   if (!chromiumPath()) {
-    const msg = 'Chromium was not found: the browser tests will NOT run. Install it with `apt-get install chromium`.';
-    if (process.env.REQUIRE_BROWSER === '1') throw new Error(msg);
+    const msg =
+      'Chromium was not found: the browser tests are SKIPPED (counted as skipped in the summary). Install it with `apt-get install chromium`, or set CHROMIUM_PATH.';
+    if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1: ${msg}`);
     process.stderr.write(`\n\n**********\n${msg}\n**********\n\n`);
   }
 }

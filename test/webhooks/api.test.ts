@@ -7,14 +7,18 @@ import { client } from '../helpers/http';
 
 let tdb: TestDatabase;
 let app: TestApp;
-let strict: TestApp; // ALLOW_PRIVATE_WEBHOOK_URLS=false
+let strict: TestApp; // ALLOW_LOOPBACK_WEBHOOK_URLS=false, ALLOW_PRIVATE_WEBHOOK_URLS=false (production defaults)
+let privateOnly: TestApp;
+let both: TestApp;
 let team: TestTeam;
 let other: TestTeam;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   app = await startTestApp(tdb.db);
-  strict = await startTestApp(tdb.db, { env: { ALLOW_PRIVATE_WEBHOOK_URLS: 'false' } });
+  strict = await startTestApp(tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'false' } });
+  privateOnly = await startTestApp(tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'false', ALLOW_PRIVATE_WEBHOOK_URLS: 'true' } });
+  both = await startTestApp(tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'true', ALLOW_PRIVATE_WEBHOOK_URLS: 'true' } });
   team = await createTestTeam(tdb.db);
   other = await createTestTeam(tdb.db);
   app.deps.outbox.fastPath = false; // no Temporal here: starts wait in the outbox
@@ -22,6 +26,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await strict.close();
+  await privateOnly.close();
+  await both.close();
   await tdb.drop();
 });
 
@@ -64,30 +70,78 @@ describe('subscriptions', () => {
     expect(list.body.meta).toMatchObject({ page: 1, per_page: 100 });
   });
 
-  it('refuses non-https, private and link-local URLs unless the config allows loopback', async () => {
-    const s = client(strict.baseUrl, team.apiKey);
+  // Each address class against each setting: `strict` allows neither, the test default allows
+  // loopback (as `npm run dev` does), `privateOnly` private ranges, `both` both.
+  const NEVER = [
+    'https://169.254.169.254/latest',
+    'http://169.254.169.254/latest',
+    'https://[fd00:ec2::254]/h',
+    'https://[fe80::1]/h',
+    'https://100.100.100.200/h',
+    'https://metadata.google.internal/computeMetadata/v1',
+    'https://0.0.0.0/h',
+    'https://[::ffff:169.254.169.254]/h',
+    'https://224.0.0.1/h',
+  ];
+  const LOOPBACK = [
+    'http://127.0.0.1:4000/h',
+    'https://127.0.0.1/h',
+    'https://[::1]/h',
+    'http://localhost:3000/h',
+    'https://api.localhost/h',
+  ];
+  const PRIVATE = [
+    'https://10.1.2.3/h',
+    'https://172.16.0.5/h',
+    'https://192.168.1.10/h',
+    'https://[fd12:3456::1]/h',
+    'https://build.internal/h',
+  ];
+  const create = (a: TestApp, url: string) =>
+    client(a.baseUrl, team.apiKey).post('/api/v1/webhooks', { url, events: ['submission.created'] });
+  async function statuses(a: TestApp, urls: string[]): Promise<Array<[string, number]>> {
+    const out: Array<[string, number]> = [];
+    for (const url of urls) out.push([url, (await create(a, url)).status]);
+    return out;
+  }
+  const all = (urls: string[], status: number) => urls.map((u) => [u, status]);
+
+  it('by default (production): https to public hosts only', async () => {
     for (const url of [
       'http://example.com/h',
-      'http://127.0.0.1:4000/h',
-      'https://127.0.0.1/h',
-      'https://10.1.2.3/h',
-      'https://169.254.169.254/latest',
-      'https://[::1]/h',
-      'https://[fd00:ec2::254]/h',
-      'https://localhost/h',
       'ftp://example.com/h',
       'https://user:pw@example.com/h',
       'not a url',
+      ...LOOPBACK,
+      ...PRIVATE,
+      ...NEVER,
     ]) {
-      const res = await s.post('/api/v1/webhooks', { url, events: ['submission.created'] });
+      const res = await create(strict, url);
       expect([url, res.status, res.body.error?.code]).toEqual([url, 400, 'validation_failed']);
       expect(res.body.error.details[0].path).toBe('body.url');
     }
-    const ok = await s.post('/api/v1/webhooks', { url: 'https://hooks.example.com/h', events: ['submission.created'] });
-    expect(ok.status).toBe(201);
-    // The permissive config (tests, development) allows loopback http, but no other http.
-    expect((await api().post('/api/v1/webhooks', { url: 'http://localhost:3000/h', events: ['submission.created'] })).status).toBe(201);
-    expect((await api().post('/api/v1/webhooks', { url: 'http://example.com/h', events: ['submission.created'] })).status).toBe(400);
+    expect((await create(strict, 'https://hooks.example.com/h')).status).toBe(201);
+  });
+
+  it('ALLOW_LOOPBACK_WEBHOOK_URLS (on under npm run dev): loopback, http included; still no private range, no other http', async () => {
+    expect(await statuses(app, LOOPBACK)).toEqual(all(LOOPBACK, 201));
+    expect(await statuses(app, [...PRIVATE, 'http://example.com/h', 'http://10.1.2.3/h'])).toEqual(
+      all([...PRIVATE, 'http://example.com/h', 'http://10.1.2.3/h'], 400),
+    );
+    const res = await create(app, 'https://10.1.2.3/h');
+    expect(res.body.error.details[0].message).toMatch(/private address \(ALLOW_PRIVATE_WEBHOOK_URLS/);
+  });
+
+  it('ALLOW_PRIVATE_WEBHOOK_URLS: private ranges over https; not loopback, not http', async () => {
+    expect(await statuses(privateOnly, PRIVATE)).toEqual(all(PRIVATE, 201));
+    expect(await statuses(privateOnly, [...LOOPBACK, 'http://10.1.2.3/h'])).toEqual(all([...LOOPBACK, 'http://10.1.2.3/h'], 400));
+  });
+
+  it('link-local and metadata addresses are refused whatever the config says', async () => {
+    expect(await statuses(both, NEVER)).toEqual(all(NEVER, 400));
+    const res = await create(both, 'https://169.254.169.254/latest');
+    expect(res.body.error.details[0].message).toMatch(/link-local, metadata or reserved/);
+    expect(await statuses(both, [LOOPBACK[0], PRIVATE[0]])).toEqual(all([LOOPBACK[0], PRIVATE[0]], 201));
   });
 
   it('validates events and form_id; a form of another team is not found', async () => {

@@ -14,7 +14,7 @@ export const createWebhookEnv = createTimeSkippingEnv;
 
 /** Webhook activities on a test database, with the test config (loopback receivers allowed). */
 export function testActivities(db: Db, env: TestWorkflowEnvironment, extraEnv: Record<string, string> = {}) {
-  const config = parseConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_WEBHOOK_URLS: 'true', ...extraEnv });
+  const config = parseConfig({ NODE_ENV: 'test', ALLOW_LOOPBACK_WEBHOOK_URLS: 'true', ...extraEnv });
   const outbox = new OutboxStarter(db, async () => env.client, config.TEMPORAL_TASK_QUEUE);
   const deps = { db, config, outbox } as unknown as ActivityDeps; // mail and SMS are not used by webhooks
   return { outbox, activities: webhooksActivities(deps) };
@@ -31,7 +31,7 @@ export async function startWorker(
 }
 
 export async function subscribe(db: Db, teamId: string, url: string, extra: Partial<CreateInput> = {}) {
-  return createSubscription(db, teamId, { url, events: ['submission.created'], ...extra }, true);
+  return createSubscription(db, teamId, { url, events: ['submission.created'], ...extra }, { loopback: true, private: false });
 }
 
 /** Record an event as the forms feature does, then run the outbox relay (deterministic start). */

@@ -1,6 +1,8 @@
 import { continueAsNew, proxyLocalActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AttemptInput, AttemptResult, WebhookActivities } from '../../activities/webhooks';
-import type { DeliveryWorkflowInput } from './contract';
+import type { DeliveryWorkflowInput, DeliveryWorkflowState } from './contract';
+
+export type { DeliveryWorkflowState } from './contract';
 import { throttleDelayMs } from '../../domain/webhook-retry';
 
 // The HTTP attempt is never retried by Temporal: this workflow owns the schedule (with durable sleeps).
@@ -18,23 +20,22 @@ const { finishLostWebhookAttempt } = proxyLocalActivities<Pick<WebhookActivities
   retry: { initialInterval: '1s', maximumInterval: '1m', backoffCoefficient: 2 },
 });
 
-export interface DeliveryWorkflowState {
-  retryIndex: number;
-  seq: number;
-}
-
 /**
  * One delivery of one event to one subscription (`webhook-<subscription_id>-<event_id>`, or
  * `…-retry-<n>` for a manual retry). Attempts follow DESIGN.md's schedule with jitter; each
- * attempt's outcome (and the next wait) is decided and logged by the activity.
+ * attempt's outcome (and the next wait) is decided and logged by the activity. In production the
+ * worker's relay makes the first attempt itself and starts this workflow only when it fails (or
+ * could not be made), with `state` carrying the schedule on from there.
  */
 export async function webhookDeliveryWorkflow(
   input: DeliveryWorkflowInput,
   state: DeliveryWorkflowState = { retryIndex: 0, seq: 0 },
 ): Promise<string> {
   const { workflowId } = workflowInfo();
+  if (state.finished) return state.finished;
   let { retryIndex, seq } = state;
   let waits = 0;
+  if (state.resumeAtMs !== undefined && state.resumeAtMs > Date.now()) await sleep(state.resumeAtMs - Date.now());
   for (;;) {
     if (workflowInfo().historyLength > 5000) await continueAsNew<typeof webhookDeliveryWorkflow>(input, { retryIndex, seq });
     seq += 1;

@@ -1,13 +1,19 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zIanaZone, zIdParams, zUuid } from '../../../core/validate';
+import { toPage } from '../../../services/pagination';
+import { zIdParams } from '../../../core/validate';
 import { contactDetail, deleteContact, listContacts, updateContact } from '../../../services/contacts/contacts';
 import { addTag, removeTag } from '../../../services/contacts/tags';
-import { text } from '../../../services/forms/schemas';
+import {
+  contactAnswer,
+  contactList,
+  contactListQuery,
+  contactPatchBody,
+  contactTagBody,
+  contactTagParams,
+  contactWithTagsAnswer,
+} from './schema';
 
 const tags = ['contacts'];
-const contactTagParams = z.strictObject({ id: zUuid, tag_id: zUuid });
 
 export const contactRoutes = [
   defineRoute({
@@ -16,13 +22,8 @@ export const contactRoutes = [
     auth: { scope: 'contacts:read' },
     summary: 'List contacts (newest first); filter by form_id, email, tag_id, or search with q',
     tags,
-    query: z.object({
-      ...paginationQuery,
-      form_id: zUuid.optional(),
-      tag_id: zUuid.optional(),
-      email: text(254, 1).optional(),
-      q: text(200, 1).optional(),
-    }),
+    query: contactListQuery,
+    response: contactList,
     handler: ({ query, principal, deps }) => listContacts(deps.db, principal.teamId, toPage(query), query),
   }),
   defineRoute({
@@ -32,6 +33,7 @@ export const contactRoutes = [
     summary: 'Read a contact with its tags, enrollments, meetings and submissions',
     tags,
     params: zIdParams,
+    response: contactAnswer,
     handler: async ({ params, principal, deps }) => ({ data: await contactDetail(deps.db, principal.teamId, params.id) }),
   }),
   defineRoute({
@@ -41,23 +43,9 @@ export const contactRoutes = [
     summary: 'Update a contact; custom_fields merge by key and a null value removes the key',
     tags,
     params: zIdParams,
-    body: z.strictObject({
-      email: z.email().max(254).nullable().optional(),
-      phone: z
-        .string()
-        .max(30)
-        .regex(/^\+?[0-9 ()\-.]{5,30}$/, { error: 'must be a phone number' })
-        .nullable()
-        .optional(),
-      first_name: text(200).nullable().optional(),
-      last_name: text(200).nullable().optional(),
-      timezone: zIanaZone.nullable().optional(),
-      custom_fields: z
-        .record(z.string().min(1).max(100), z.unknown())
-        .refine((o) => Object.keys(o).length <= 200, { error: 'at most 200 keys' })
-        .refine((o) => JSON.stringify(o).length <= 64 * 1024, { error: 'must be at most 64 KB' })
-        .optional(),
-    }),
+    body: contactPatchBody,
+    response: contactAnswer,
+    conflict: 'Another contact of the team has this email',
     handler: async ({ params, body, principal, deps }) => ({ data: await updateContact(deps.db, principal.teamId, params.id, body) }),
   }),
   defineRoute({
@@ -77,7 +65,8 @@ export const contactRoutes = [
     summary: 'Add a tag to a contact (already there is fine); answers with the contact',
     tags,
     params: zIdParams,
-    body: z.strictObject({ tag_id: zUuid }),
+    body: contactTagBody,
+    response: contactWithTagsAnswer,
     handler: async ({ params, body, principal, deps }) => ({ data: await addTag(deps.db, principal.teamId, params.id, body.tag_id) }),
   }),
   defineRoute({

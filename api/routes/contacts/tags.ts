@@ -1,8 +1,6 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zUuid } from '../../../core/validate';
-import { text } from '../../../services/forms/schemas';
+import { toPage } from '../../../services/pagination';
+import { tagAnswer, tagBody, tagList, tagListQuery, tagParams } from './schema';
 import { createTag, deleteTag, listTags } from '../../../services/contacts/tags';
 
 const tags = ['contact tags'];
@@ -14,7 +12,8 @@ export const tagRoutes = [
     auth: { scope: 'contacts:read' },
     summary: "List the team's contact tags",
     tags,
-    query: z.object({ ...paginationQuery }),
+    query: tagListQuery,
+    response: tagList,
     handler: ({ query, principal, deps }) => listTags(deps.db, principal.teamId, toPage(query)),
   }),
   defineRoute({
@@ -23,7 +22,9 @@ export const tagRoutes = [
     auth: { scope: 'contacts:write' },
     summary: 'Create a tag (names are unique per team, case-insensitively)',
     tags,
-    body: z.strictObject({ name: text(100, 1).refine((s) => s.trim().length > 0, { error: 'must not be blank' }) }),
+    body: tagBody,
+    response: tagAnswer,
+    conflict: 'The team already has a tag with this name',
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => ({ data: await createTag(deps.db, principal.teamId, body.name.trim()) }),
@@ -34,7 +35,7 @@ export const tagRoutes = [
     auth: { scope: 'contacts:write' },
     summary: 'Delete a tag; it is removed from every contact',
     tags,
-    params: z.strictObject({ tag_id: zUuid }),
+    params: tagParams,
     status: 204,
     handler: ({ params, principal, deps }) => deleteTag(deps.db, principal.teamId, params.tag_id),
   }),

@@ -1,11 +1,10 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zIdParams, zTimestamp } from '../../../core/validate';
+import { toPage } from '../../../services/pagination';
+import { zIdParams } from '../../../core/validate';
 import { formAnalytics } from '../../../services/forms/analytics';
 import { forgetCachedForm } from '../../../services/forms/form-cache';
 import { createForm, deleteForm, getForm, listForms, presentForm, updateForm } from '../../../services/forms/forms';
-import { createFormBody, FORM_STATUSES, updateFormBody } from '../../../services/forms/schemas';
+import { analyticsAnswer, analyticsQuery, createFormBody, formAnswer, formList, formListQuery, updateFormBody } from './schema';
 
 const tags = ['forms'];
 
@@ -16,7 +15,8 @@ export const formRoutes = [
     auth: { scope: 'forms:read' },
     summary: 'List forms (newest first)',
     tags,
-    query: z.object({ ...paginationQuery, status: z.enum(FORM_STATUSES).optional() }),
+    query: formListQuery,
+    response: formList,
     handler: ({ query, principal, deps }) => listForms(deps.db, principal.teamId, toPage(query), query.status),
   }),
   defineRoute({
@@ -26,6 +26,19 @@ export const formRoutes = [
     summary: 'Create a form (`name` is an alias of `title`)',
     tags,
     body: createFormBody,
+    examples: {
+      request: {
+        title: 'Contact us',
+        slug: 'contact-us',
+        status: 'published',
+        fields: [
+          { type: 'text', label: 'Your name', name: 'name', required: true },
+          { type: 'email', label: 'Email', name: 'email', required: true },
+        ],
+      },
+    },
+    response: formAnswer,
+    conflict: 'The slug is taken (by another form of the team, or by a published form)',
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => ({ data: presentForm(await createForm(deps.db, principal.teamId, body)) }),
@@ -37,6 +50,7 @@ export const formRoutes = [
     summary: 'Read a form with its fields and settings',
     tags,
     params: zIdParams,
+    response: formAnswer,
     handler: async ({ params, principal, deps }) => ({ data: presentForm(await getForm(deps.db, principal.teamId, params.id)) }),
   }),
   defineRoute({
@@ -47,6 +61,8 @@ export const formRoutes = [
     tags,
     params: zIdParams,
     body: updateFormBody,
+    response: formAnswer,
+    conflict: 'The slug is taken (by another form of the team, or by a published form)',
     handler: async ({ params, body, principal, deps }) => {
       const form = await updateForm(deps.db, principal.teamId, params.id, body);
       forgetCachedForm(deps.db, form.id);
@@ -73,7 +89,8 @@ export const formRoutes = [
     summary: 'Views, starts, partial and completed counts, rates, by utm_source and device_type',
     tags,
     params: zIdParams,
-    query: z.object({ since: zTimestamp.optional(), until: zTimestamp.optional() }),
+    query: analyticsQuery,
+    response: analyticsAnswer,
     handler: async ({ params, query, principal, deps }) => ({ data: await formAnalytics(deps.db, principal.teamId, params.id, query) }),
   }),
 ];

@@ -1,18 +1,15 @@
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { deviceType } from '../../../domain/device';
 import type { AppDeps } from '../../deps';
 import { ApiError, notFound } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
 import { renderFormPage, renderMessagePage, renderSuccessPage } from '../../pages/forms/page';
 import { findPublishedFormCached } from '../../../services/forms/form-cache';
 import { findPublishedForm, type FormRow } from '../../../services/forms/forms';
-import { publicSubmissionBody } from '../../../services/forms/schemas';
 import { submitPublic } from '../../../services/forms/submit';
-import { buildMetadata } from '../../../services/forms/tracking';
+import { buildMetadata, recordFormView } from '../../../services/forms/tracking';
+import { idOrSlugParams, publicSubmissionBody, submissionReceipt } from './schema';
 
 const tags = ['public forms'];
-const idOrSlug = z.strictObject({ id_or_slug: z.string().min(1).max(200) });
 
 const isEmbed = (ctx: Context) => ctx.query.embed === '1';
 const search = (ctx: Context) => (ctx.querystring ? `?${ctx.querystring}` : '');
@@ -29,14 +26,9 @@ function pageReferrer(ctx: Context): string | null {
   return ref ? ref.slice(0, 2048) : null;
 }
 
-async function recordView(deps: AppDeps, form: FormRow, ctx: Context): Promise<void> {
+function recordView(deps: AppDeps, form: FormRow, ctx: Context): Promise<void> {
   const utm = ctx.query.utm_source;
-  await deps.db('form_views').insert({
-    team_id: form.team_id,
-    form_id: form.id,
-    device_type: deviceType(ctx.get('user-agent')),
-    utm_source: typeof utm === 'string' && utm ? utm.slice(0, 500) : null,
-  });
+  return recordFormView(deps, { form, userAgent: ctx.get('user-agent'), utmSource: typeof utm === 'string' ? utm : undefined });
 }
 
 export const publicFormRoutes = [
@@ -44,10 +36,12 @@ export const publicFormRoutes = [
     method: 'get',
     path: '/f/:id_or_slug',
     auth: 'public',
+    rateLimit: 'pages',
     raw: true,
     summary: 'The public form page (HTML); tracking parameters in the query string are kept',
     tags,
-    params: idOrSlug,
+    params: idOrSlugParams,
+    response: { mediaType: 'text/html', description: 'The form page (HTML); a 404 page when the form is not published' },
     handler: async ({ params, ctx, deps }) => {
       const form = await findPublishedForm(deps.db, params.id_or_slug);
       if (!form) return notFoundPage(ctx);
@@ -60,11 +54,23 @@ export const publicFormRoutes = [
     method: 'post',
     path: '/api/forms/:id_or_slug/submissions',
     auth: 'public',
+    rateLimit: 'submit',
+    // Per form as the URL names it (id or slug): a form reached by both names gets the limit twice at most.
+    rateLimitTarget: ({ params }) => `form:${params.id_or_slug.toLowerCase()}`,
     raw: true,
     summary: 'Submit answers (JSON, or form-encoded from the no-JS page); submission_id continues a partial one',
     tags,
-    params: idOrSlug,
+    params: idOrSlugParams,
     body: publicSubmissionBody,
+    status: 201,
+    // JSON: 201 (200 when a partial submission is continued) with the receipt. The no-JS form post
+    // gets the success page (HTML) or a 303 to the form's redirect_url.
+    response: submissionReceipt,
+    alternate: {
+      mediaType: 'text/html',
+      description: "A form-encoded post (the no-JS page) gets the success page, or a 303 to the form's redirect_url.",
+    },
+    conflict: '`invalid_transition`: the submission_id names a submission that is already completed',
     accepts: ['json', 'form'],
     handler: async ({ params, body, ctx, deps }) => {
       const html = ctx.request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zIdParams, zTimestamp, zUuid } from '../../../core/validate';
+import { toPage } from '../../../services/pagination';
+import { zIdParams } from '../../../core/validate';
+import { formParams, submissionAnswer, submissionList, submissionListQuery, submissionPatchBody } from './schema';
 import { deleteSubmission, getSubmission, listSubmissions, presentSubmission, updateSubmission } from '../../../services/forms/submissions';
 
 const tags = ['submissions'];
@@ -13,13 +13,9 @@ export const submissionRoutes = [
     auth: { scope: 'submissions:read' },
     summary: "List a form's submissions (newest first); since/until are exclusive bounds on submitted_at",
     tags,
-    params: z.strictObject({ form_id: zUuid }),
-    query: z.object({
-      ...paginationQuery,
-      since: zTimestamp.optional(),
-      until: zTimestamp.optional(),
-      status: z.enum(['completed', 'partial']).optional(),
-    }),
+    params: formParams,
+    query: submissionListQuery,
+    response: submissionList,
     handler: ({ params, query, principal, deps }) => listSubmissions(deps.db, principal.teamId, params.form_id, toPage(query), query),
   }),
   defineRoute({
@@ -29,6 +25,7 @@ export const submissionRoutes = [
     summary: 'Read a submission',
     tags,
     params: zIdParams,
+    response: submissionAnswer,
     handler: async ({ params, principal, deps }) => ({
       data: presentSubmission(await getSubmission(deps.db, principal.teamId, params.id)),
     }),
@@ -40,7 +37,8 @@ export const submissionRoutes = [
     summary: 'Update answers: keys merge, null removes one; records submission.updated',
     tags,
     params: zIdParams,
-    body: z.strictObject({ fields: z.record(z.string().max(64), z.unknown()) }),
+    body: submissionPatchBody,
+    response: submissionAnswer,
     handler: async ({ params, body, principal, deps }) => ({
       data: presentSubmission(await updateSubmission(deps, principal.teamId, params.id, body.fields)),
     }),

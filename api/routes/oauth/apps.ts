@@ -1,61 +1,9 @@
-import { z } from 'zod';
-import { ALL_SCOPES } from '../../../core/scopes';
-import { APP_CATEGORIES, redirectUriProblem } from '../../../domain/app-checklist';
-import { paginate, paginationQuery, toPage } from '../../../services/pagination';
+import { toPage } from '../../../services/pagination';
 import { defineRoute } from '../../http/route';
-import { zIdParams, zText } from '../../../core/validate';
-import {
-  APP_COLUMNS,
-  createApp,
-  deleteApp,
-  getTeamApp,
-  installsCount,
-  presentApp,
-  rotateSecret,
-  type AppRow,
-} from '../../../services/oauth/apps';
+import { zIdParams } from '../../../core/validate';
+import { createApp, deleteApp, getTeamApp, listTeamApps, presentApp, rotateSecret } from '../../../services/oauth/apps';
 import { decide, submitApp, updateApp } from '../../../services/oauth/review';
-
-const zHttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
-const zHttpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2000);
-const zRedirectUri = z
-  .string()
-  .max(2000)
-  .superRefine((v, c) => {
-    const p = redirectUriProblem(v);
-    if (p) c.addIssue({ code: 'custom', message: `redirect URI ${p}` });
-  });
-
-const fields = {
-  name: zText(100).trim().min(1),
-  description: zText(2000).trim().min(1),
-  short_description: zText(500).trim().nullable(),
-  website_url: zHttpUrl,
-  privacy_policy_url: zHttpUrl.nullable(),
-  terms_url: zHttpUrl.nullable(),
-  documentation_url: zHttpUrl.nullable(),
-  category: z.enum(APP_CATEGORIES).nullable(),
-  redirect_uris: z.array(zRedirectUri).min(1).max(20),
-  scopes: z.array(z.enum(ALL_SCOPES)).min(1),
-  screenshots: z.array(zHttpsUrl).max(10),
-  icon: z.string().max(1_000_000).nullable(),
-};
-
-const createBody = z.strictObject({
-  ...fields,
-  short_description: fields.short_description.optional(),
-  privacy_policy_url: fields.privacy_policy_url.optional(),
-  terms_url: fields.terms_url.optional(),
-  documentation_url: fields.documentation_url.optional(),
-  category: fields.category.optional(),
-  screenshots: fields.screenshots.optional(),
-  icon: fields.icon.optional(),
-});
-const patchBody = z.strictObject(
-  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as {
-    [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]>;
-  },
-);
+import { appAnswer, appCreateBody, appList, appPatchBody, appWithSecretAnswer, decisionAnswer, decisionBody, listQuery } from './schema';
 
 export const appsRoutes = [
   defineRoute({
@@ -64,22 +12,9 @@ export const appsRoutes = [
     auth: { dashboardOnly: true },
     summary: "List the team's OAuth apps (developer portal)",
     tags: ['apps'],
-    query: z.object({ ...paginationQuery }),
-    handler: async ({ query, principal, deps }) => {
-      const base = deps
-        .db('apps')
-        .where({ 'apps.team_id': principal.teamId })
-        .select([...APP_COLUMNS, installsCount(deps.db)]);
-      return paginate(
-        base,
-        toPage(query),
-        [
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ],
-        (r: AppRow) => presentApp(r, deps.config.baseUrl),
-      );
-    },
+    query: listQuery,
+    response: appList,
+    handler: ({ query, principal, deps }) => listTeamApps(deps, { teamId: principal.teamId, page: toPage(query) }),
   }),
   defineRoute({
     method: 'post',
@@ -87,7 +22,8 @@ export const appsRoutes = [
     auth: { dashboardOnly: true },
     summary: 'Register an OAuth app; client_secret is in this response only',
     tags: ['apps'],
-    body: createBody,
+    body: appCreateBody,
+    response: appWithSecretAnswer,
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => {
@@ -102,6 +38,7 @@ export const appsRoutes = [
     summary: 'Read one app, with its total installs and review stage',
     tags: ['apps'],
     params: zIdParams,
+    response: appAnswer,
     handler: async ({ params, principal, deps }) => ({
       data: presentApp(await getTeamApp(deps.db, principal.teamId, params.id), deps.config.baseUrl),
     }),
@@ -113,7 +50,8 @@ export const appsRoutes = [
     summary: 'Update settings, branding, descriptions or callback URLs; on an approved app, scope or redirect URI changes re-enter review',
     tags: ['apps'],
     params: zIdParams,
-    body: patchBody,
+    body: appPatchBody,
+    response: appAnswer,
     handler: async ({ params, body, principal, deps }) => ({
       data: presentApp(await updateApp(deps, principal.teamId, params.id, body), deps.config.baseUrl),
     }),
@@ -135,6 +73,7 @@ export const appsRoutes = [
     summary: 'Issue a new client secret (shown once); the old one stops working',
     tags: ['apps'],
     params: zIdParams,
+    response: appWithSecretAnswer,
     handler: async ({ params, principal, deps }) => {
       const { app, secret } = await rotateSecret(deps.db, principal.teamId, params.id);
       return { data: { ...presentApp(app, deps.config.baseUrl), client_secret: secret } };
@@ -147,6 +86,8 @@ export const appsRoutes = [
     summary: 'Submit the app for review (or resubmit after changes were requested); a 400 lists every missing checklist item',
     tags: ['apps'],
     params: zIdParams,
+    response: appAnswer,
+    conflict: '`invalid_transition`: the app is already in review',
     handler: async ({ params, principal, deps }) => ({
       data: presentApp(await submitApp(deps, principal.teamId, params.id), deps.config.baseUrl),
     }),
@@ -158,7 +99,9 @@ export const appsRoutes = [
     summary: 'Staff reviewer decision on the current review stage',
     tags: ['apps', 'staff'],
     params: zIdParams,
-    body: z.strictObject({ stage_outcome: z.enum(['approve', 'request_changes', 'reject']), notes: zText(5000).nullable().optional() }),
+    body: decisionBody,
+    response: decisionAnswer,
+    conflict: '`invalid_transition`: the app is not at a stage awaiting a decision',
     status: 202,
     handler: async ({ params, body, principal, deps }) => ({
       data: await decide(deps, principal.userId, params.id, body.stage_outcome, body.notes ?? null),

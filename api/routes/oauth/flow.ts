@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { checkLoginCsrf, setCookie, SESSION_COOKIE } from '../../../services/oauth/browser-session';
 import { decideAuthorize, loginReturn, sendPage, showAuthorize } from '../../../services/oauth/consent';
@@ -7,9 +6,7 @@ import { handleTokenRequest } from '../../../services/oauth/server';
 import { errorPage } from '../../../services/oauth/pages/pages';
 import { login, SESSION_TTL_MS } from '../../../services/sessions';
 import { ApiError } from '../../../core/errors';
-
-/** Form fields are checked by the OAuth handlers themselves, so errors come back in RFC 6749 form. */
-const formBody = z.record(z.string(), z.unknown());
+import { formBody, revokeBody, tokenAnswer, tokenBody } from './schema';
 
 export const oauthFlowRoutes = [
   defineRoute({
@@ -19,6 +16,10 @@ export const oauthFlowRoutes = [
     summary: 'OAuth 2.0 authorization endpoint (code flow, PKCE S256): login page, then consent page',
     tags: ['oauth'],
     raw: true,
+    response: {
+      mediaType: 'text/html',
+      description: 'The sign-in page, then the consent page (HTML); errors redirect to the client with error=…',
+    },
     handler: ({ ctx, deps }) => showAuthorize(ctx, deps),
   }),
   defineRoute({
@@ -30,6 +31,11 @@ export const oauthFlowRoutes = [
     accepts: ['form'],
     body: formBody,
     raw: true,
+    response: {
+      mediaType: 'text/html',
+      status: 302,
+      description: "A redirect to the client's redirect_uri with code and state (or error=access_denied)",
+    },
     handler: ({ ctx, deps, body }) => decideAuthorize(ctx, deps, body),
   }),
   defineRoute({
@@ -41,6 +47,11 @@ export const oauthFlowRoutes = [
     accepts: ['form'],
     body: formBody,
     raw: true,
+    response: {
+      mediaType: 'text/html',
+      status: 303,
+      description: 'A redirect back to the consent page; the sign-in page again (401) on a wrong password',
+    },
     handler: async ({ ctx, deps, body }) => {
       const back = await loginReturn(ctx, deps, body.return_to);
       if (!back) return;
@@ -71,22 +82,26 @@ export const oauthFlowRoutes = [
     method: 'post',
     path: '/api/oauth/token',
     auth: 'public',
-    summary: 'OAuth 2.0 token endpoint: authorization_code (with PKCE code_verifier) and refresh_token grants',
+    summary: 'OAuth 2.0 token endpoint: authorization_code (with PKCE code_verifier) and refresh_token grants; errors in RFC 6749 form',
     tags: ['oauth'],
     accepts: ['form'],
-    body: formBody,
+    body: tokenBody,
+    errorShape: 'oauth',
     raw: true,
+    response: tokenAnswer,
     handler: ({ ctx, deps, body }) => handleTokenRequest(ctx, deps.db, body),
   }),
   defineRoute({
     method: 'post',
     path: '/api/oauth/revoke',
     auth: 'public',
-    summary: 'OAuth 2.0 token revocation (RFC 7009): access or refresh token',
+    summary: 'OAuth 2.0 token revocation (RFC 7009): access or refresh token; 200 with an empty body, errors in RFC 6749 form',
     tags: ['oauth'],
     accepts: ['form'],
-    body: formBody,
+    body: revokeBody,
+    errorShape: 'oauth',
     raw: true,
+    response: { mediaType: 'text/plain', description: 'RFC 7009: 200 with an empty body, whether or not the token was valid' },
     handler: ({ ctx, deps, body }) => handleRevokeRequest(ctx, deps.db, body),
   }),
 ];

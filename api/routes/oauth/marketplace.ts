@@ -1,16 +1,30 @@
-import { z } from 'zod';
-import { APP_CATEGORIES } from '../../../domain/app-checklist';
 import { notFound } from '../../../core/errors';
-import { paginate, paginationQuery, toPage } from '../../../services/pagination';
+import { toPage } from '../../../services/pagination';
 import { defineRoute } from '../../http/route';
-import { zIdParams, zText, zUuid } from '../../../core/validate';
+import { zIdParams } from '../../../core/validate';
 import { disconnectApp } from '../../../services/oauth/revoke';
-import { createRating, filterListed, getListedApp, listedApps, presentListing, presentRating } from '../../../services/oauth/marketplace';
-
-const order = [
-  { column: 'created_at', order: 'desc' as const },
-  { column: 'id', order: 'desc' as const },
-];
+import {
+  createRating,
+  deleteRating,
+  getListedApp,
+  listedAppIcon,
+  listInstalledApps,
+  listListedApps,
+  listReviews,
+  presentListing,
+  presentRating,
+} from '../../../services/oauth/marketplace';
+import {
+  appIdParams,
+  installedAppList,
+  listingAnswer,
+  listingList,
+  listQuery,
+  marketplaceQuery,
+  reviewAnswer,
+  reviewBody,
+  reviewList,
+} from './schema';
 
 export const marketplaceRoutes = [
   defineRoute({
@@ -19,17 +33,9 @@ export const marketplaceRoutes = [
     auth: 'public',
     summary: 'Approved apps, filterable by category and searchable, with rating and install count',
     tags: ['marketplace'],
-    query: z.object({ ...paginationQuery, category: z.enum(APP_CATEGORIES).optional(), q: zText(200).optional() }),
-    handler: async ({ query, deps }) =>
-      paginate(
-        filterListed(listedApps(deps.db), query),
-        toPage(query),
-        [
-          { column: 'approved_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ],
-        (r) => presentListing(r, deps.config.baseUrl),
-      ),
+    query: marketplaceQuery,
+    response: listingList,
+    handler: ({ query, deps }) => listListedApps(deps, { page: toPage(query), category: query.category, q: query.q }),
   }),
   defineRoute({
     method: 'get',
@@ -38,6 +44,7 @@ export const marketplaceRoutes = [
     summary: 'One approved app',
     tags: ['marketplace'],
     params: zIdParams,
+    response: listingAnswer,
     handler: async ({ params, deps }) => ({ data: presentListing(await getListedApp(deps.db, params.id), deps.config.baseUrl) }),
   }),
   defineRoute({
@@ -48,12 +55,12 @@ export const marketplaceRoutes = [
     tags: ['marketplace'],
     params: zIdParams,
     raw: true,
+    response: { mediaType: 'image/png', description: 'The PNG icon' },
     handler: async ({ params, ctx, deps }) => {
-      const row = await deps.db('apps').where({ id: params.id }).whereNotNull('live').whereNotNull('icon_png').first('icon_png');
-      if (!row) throw notFound('Icon');
+      const png = await listedAppIcon(deps.db, params.id);
       ctx.type = 'image/png';
       ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.body = row.icon_png;
+      ctx.body = png;
     },
   }),
   defineRoute({
@@ -63,21 +70,9 @@ export const marketplaceRoutes = [
     summary: 'Public ratings and reviews of an approved app',
     tags: ['marketplace'],
     params: zIdParams,
-    query: z.object({ ...paginationQuery }),
-    handler: async ({ params, query, deps }) => {
-      await getListedApp(deps.db, params.id);
-      const base = deps
-        .db('app_ratings as r')
-        .leftJoin('users as u', 'u.id', 'r.user_id')
-        .where({ 'r.app_id': params.id })
-        .select('r.*', 'u.name as author_name');
-      return paginate(
-        base,
-        toPage(query),
-        order.map((o) => ({ ...o, column: `r.${o.column}` })),
-        presentRating,
-      );
-    },
+    query: listQuery,
+    response: reviewList,
+    handler: ({ params, query, deps }) => listReviews(deps, { appId: params.id, page: toPage(query) }),
   }),
 ];
 
@@ -88,27 +83,10 @@ export const meAppsRoutes = [
     auth: { scope: 'user:read' },
     summary: 'Apps the acting user has installed (authorized)',
     tags: ['user', 'apps'],
-    query: z.object({ ...paginationQuery }),
-    handler: async ({ query, principal, deps }) => {
-      const base = deps
-        .db('app_installs as i')
-        .join('apps as a', 'a.id', 'i.app_id')
-        .where({ 'i.user_id': principal.userId, 'i.team_id': principal.teamId })
-        .whereNull('i.revoked_at')
-        .select('i.app_id', 'i.scopes', 'i.created_at', 'i.id', 'a.name', 'a.live', 'a.website_url');
-      return paginate(
-        base,
-        toPage(query),
-        order.map((o) => ({ ...o, column: `i.${o.column}` })),
-        (r) => ({
-          app_id: r.app_id,
-          name: r.live?.name ?? r.name,
-          website_url: r.live?.website_url ?? r.website_url,
-          scopes: r.scopes,
-          installed_at: r.created_at,
-        }),
-      );
-    },
+    query: listQuery,
+    response: installedAppList,
+    handler: ({ query, principal, deps }) =>
+      listInstalledApps(deps, { userId: principal.userId, teamId: principal.teamId, page: toPage(query) }),
   }),
   defineRoute({
     method: 'delete',
@@ -116,7 +94,7 @@ export const meAppsRoutes = [
     auth: { scope: 'user:write' },
     summary: 'Disconnect an app: its tokens for this user are revoked',
     tags: ['user', 'apps'],
-    params: z.strictObject({ app_id: zUuid }),
+    params: appIdParams,
     status: 204,
     handler: async ({ params, principal, deps }) => {
       if (!(await disconnectApp(deps.db, principal.userId, principal.teamId, params.app_id))) throw notFound('Installed app');
@@ -128,13 +106,10 @@ export const meAppsRoutes = [
     auth: { scope: 'user:write' },
     summary: 'Rate and review an approved app (one review per user per app)',
     tags: ['user', 'marketplace'],
-    body: z.strictObject({
-      app_id: zUuid,
-      rating: z.number().int().min(1).max(5),
-      title: zText(200).nullable().optional(),
-      body: zText(5000).nullable().optional(),
-    }),
+    body: reviewBody,
     status: 201,
+    response: reviewAnswer,
+    conflict: 'You have already reviewed this app',
     handler: async ({ body, principal, deps }) => ({ data: presentRating(await createRating(deps.db, principal, body)) }),
   }),
   defineRoute({
@@ -143,14 +118,9 @@ export const meAppsRoutes = [
     auth: { scope: 'user:write' },
     summary: "Delete the acting user's review of an app",
     tags: ['user', 'marketplace'],
-    params: z.strictObject({ app_id: zUuid }),
+    params: appIdParams,
     status: 204,
-    handler: async ({ params, principal, deps }) => {
-      const n = await deps
-        .db('app_ratings')
-        .where({ app_id: params.app_id, user_id: principal.userId, team_id: principal.teamId })
-        .delete();
-      if (!n) throw notFound('Review');
-    },
+    handler: ({ params, principal, deps }) =>
+      deleteRating(deps, { userId: principal.userId, teamId: principal.teamId, appId: params.app_id }),
   }),
 ];

@@ -1,18 +1,19 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zIanaZone, zIdParams, zText, zUuid } from '../../../core/validate';
+import { toPage } from '../../../services/pagination';
+import { zIdParams } from '../../../core/validate';
 import { rotateFeed } from '../../../services/scheduling/feed';
 import { addOverride, deleteOverride, listSchedules, readSchedule, updateSchedule } from '../../../services/scheduling/schedules';
+import {
+  feedAnswer,
+  feedBody,
+  overrideBody,
+  overrideParams,
+  scheduleAnswer,
+  scheduleList,
+  scheduleListQuery,
+  schedulePatchBody,
+} from './schema';
 
-const zTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, { error: 'must be HH:MM' });
-const zDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' })
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), { error: 'must be a real date' });
-const rule = z
-  .strictObject({ day: z.number().int().min(0).max(6), start: zTime, end: zTime, enabled: z.boolean() })
-  .refine((r) => r.start < r.end, { error: 'end must be after start', path: ['end'] });
 const tags = ['availability'];
 
 export const availabilityRoutes = [
@@ -22,7 +23,8 @@ export const availabilityRoutes = [
     auth: { scope: 'scheduling:read' },
     tags,
     summary: 'List availability schedules (read-only through the API)',
-    query: z.strictObject({ ...paginationQuery, user_id: zUuid.optional() }),
+    query: scheduleListQuery,
+    response: scheduleList,
     handler: ({ query, principal, deps }) => listSchedules(deps.db, principal.teamId, toPage(query), query.user_id),
   }),
   defineRoute({
@@ -32,6 +34,7 @@ export const availabilityRoutes = [
     tags,
     summary: 'Read a schedule with its rules and date overrides',
     params: zIdParams,
+    response: scheduleAnswer,
     handler: async ({ params, principal, deps }) => ({ data: await readSchedule(deps.db, principal.teamId, params.id) }),
   }),
   defineRoute({
@@ -41,7 +44,8 @@ export const availabilityRoutes = [
     tags,
     summary: "Dashboard: edit a schedule's name, timezone and weekly rules",
     params: zIdParams,
-    body: z.strictObject({ name: zText(200).min(1).optional(), timezone: zIanaZone.optional(), rules: z.array(rule).max(50).optional() }),
+    body: schedulePatchBody,
+    response: scheduleAnswer,
     handler: async ({ params, body, principal, deps }) => ({ data: await updateSchedule(deps.db, principal.teamId, params.id, body) }),
   }),
   defineRoute({
@@ -52,18 +56,9 @@ export const availabilityRoutes = [
     status: 201,
     summary: 'Dashboard: add a date override (it replaces the whole day)',
     params: zIdParams,
-    body: z
-      .strictObject({
-        date: zDate,
-        is_unavailable: z.boolean(),
-        start: zTime.optional(),
-        end: zTime.optional(),
-        reason: zText(500).optional(),
-      })
-      .refine((o) => o.is_unavailable || (o.start !== undefined && o.end !== undefined && o.start < o.end), {
-        error: 'an available override needs start before end',
-        path: ['start'],
-      }),
+    body: overrideBody,
+    response: scheduleAnswer,
+    conflict: 'An override for this date already exists',
     handler: async ({ params, body, principal, deps }) => ({ data: await addOverride(deps.db, principal.teamId, params.id, body) }),
   }),
   defineRoute({
@@ -73,7 +68,7 @@ export const availabilityRoutes = [
     tags,
     status: 204,
     summary: 'Dashboard: remove a date override',
-    params: z.strictObject({ id: zUuid, override_id: zUuid }),
+    params: overrideParams,
     handler: ({ params, principal, deps }) => deleteOverride(deps.db, principal.teamId, params.id, params.override_id),
   }),
   defineRoute({
@@ -83,7 +78,8 @@ export const availabilityRoutes = [
     tags,
     status: 201,
     summary: "Create or rotate a host's secret iCalendar feed URL (shown once)",
-    body: z.strictObject({ user_id: zUuid.optional() }),
+    body: feedBody,
+    response: feedAnswer,
     handler: async ({ body, principal, deps }) => ({
       data: await rotateFeed(deps.db, deps.config.baseUrl, principal.teamId, body.user_id ?? principal.userId),
     }),

@@ -1,63 +1,19 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { parseOrThrow, zIanaZone, zText, zTimestamp, zUuid } from '../../../core/validate';
 import { availabilityA, availabilityB } from '../../../services/scheduling/availability';
 import { book } from '../../../services/scheduling/booking';
 import { renderFeed } from '../../../services/scheduling/feed';
-import { presentMeeting } from '../../../services/scheduling/present';
+import { presentBookingA, presentMeeting } from '../../../services/scheduling/present';
+import {
+  availabilityAnswer,
+  availabilityQuery,
+  bookBody,
+  bookingAnswer,
+  feedParams,
+  isAvailabilityB,
+  isBookingB,
+  bookingTarget,
+} from './schema';
 
-const zDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' });
-const zDuration = z
-  .string()
-  .regex(/^\d+$/, { error: 'must be a whole number of minutes' })
-  .transform(Number)
-  .pipe(z.number().int().min(5).max(720));
-const zEmail = z.email({ error: 'must be an email address' }).max(254);
-const zGuests = z.array(zEmail).max(20);
-const zObject = z.record(z.string().max(100), z.unknown());
-
-const availabilityQueryA = z.strictObject({
-  user_id: zUuid,
-  team_id: zUuid,
-  date: zDate,
-  duration: zDuration.optional(),
-  timezone: zIanaZone.optional(),
-  event_type_id: zUuid.optional(),
-  scheduling_page_id: zUuid.optional(),
-});
-const availabilityQueryB = z.strictObject({ event_type_id: zUuid, start_date: zDate, end_date: zDate, timezone: zIanaZone });
-
-const bookBodyA = z.strictObject({
-  user_id: zUuid,
-  team_id: zUuid,
-  start: zTimestamp,
-  end: zTimestamp,
-  attendee_email: zEmail,
-  attendee_name: zText(200).optional(),
-  title: zText(200).optional(),
-  description: zText(5000).optional(),
-  timezone: zIanaZone.optional(),
-  event_type_id: zUuid.optional(),
-  scheduling_page_id: zUuid.optional(),
-  guests: zGuests.optional(),
-  notes: zText(5000).optional(),
-  lead_capture_data: zObject.optional(),
-  custom_fields: zObject.optional(),
-});
-const bookBodyB = z.strictObject({
-  event_type_id: zUuid,
-  start_time: zTimestamp,
-  end_time: zTimestamp,
-  timezone: zIanaZone,
-  name: zText(200).min(1),
-  email: zEmail,
-  phone: zText(40).optional(),
-  guests: zGuests.optional(),
-  notes: zText(5000).optional(),
-});
-
-/** DESIGN.md §3: variant B when it carries start_date/end_date (availability) or start_time/name/email (booking). */
-const isVariantB = (o: Record<string, unknown>, keys: string[]) => keys.some((k) => k in o);
 const tags = ['calendar'];
 
 export const calendarRoutes = [
@@ -68,10 +24,30 @@ export const calendarRoutes = [
     tags,
     summary:
       'Free slots for the booking widget (variant A: user_id, team_id, date; variant B: event_type_id, start_date, end_date, timezone)',
-    query: z.looseObject({}),
-    handler: async ({ query, deps }) => {
-      if (isVariantB(query, ['start_date', 'end_date'])) return availabilityB(deps.db, parseOrThrow(availabilityQueryB, query, 'query'));
-      return availabilityA(deps.db, parseOrThrow(availabilityQueryA, query, 'query'));
+    query: availabilityQuery,
+    response: availabilityAnswer,
+    rateLimit: 'availability',
+    handler: ({ query, deps }) => {
+      if (isAvailabilityB(query) && 'start_date' in query) {
+        return availabilityB(deps, {
+          eventTypeId: query.event_type_id,
+          startDate: query.start_date,
+          endDate: query.end_date,
+          timezone: query.timezone,
+        });
+      }
+      if ('user_id' in query) {
+        return availabilityA(deps, {
+          userId: query.user_id,
+          teamId: query.team_id,
+          date: query.date,
+          duration: query.duration,
+          timezone: query.timezone,
+          eventTypeId: query.event_type_id,
+          pageId: query.scheduling_page_id,
+        });
+      }
+      throw new Error('unreachable: the query parsed as neither variant');
     },
   }),
   defineRoute({
@@ -81,10 +57,13 @@ export const calendarRoutes = [
     tags,
     status: 201,
     summary: 'Book a slot (variant A answers {success, meeting, event, meeting_link}; variant B {data: meeting}); a taken slot gets 409',
-    body: z.looseObject({}),
-    handler: async ({ body, deps }) => {
-      if (isVariantB(body, ['start_time', 'name', 'email'])) {
-        const b = parseOrThrow(bookBodyB, body, 'body');
+    body: bookBody,
+    response: bookingAnswer,
+    rateLimit: 'submit',
+    rateLimitTarget: ({ body }) => bookingTarget(body),
+    conflict: '`slot_unavailable`: the slot was taken meanwhile (no host is free at that time)',
+    handler: async ({ body: b, deps }) => {
+      if (isBookingB(b) && 'start_time' in b) {
         const { meeting } = await book(deps, {
           eventTypeId: b.event_type_id,
           start: Date.parse(b.start_time),
@@ -100,52 +79,28 @@ export const calendarRoutes = [
         });
         return { data: presentMeeting(meeting) };
       }
-      const a = parseOrThrow(bookBodyA, body, 'body');
-      const lead = a.lead_capture_data ?? {};
+      if (!('start' in b)) throw new Error('unreachable: the body parsed as neither variant');
+      const lead = b.lead_capture_data ?? {};
       const phone = typeof lead.phone === 'string' ? lead.phone.slice(0, 40) : undefined;
       const { meeting, event } = await book(deps, {
-        teamId: a.team_id,
-        userId: a.user_id,
-        eventTypeId: a.event_type_id,
-        pageId: a.scheduling_page_id,
-        start: Date.parse(a.start),
-        end: Date.parse(a.end),
-        attendeeEmail: a.attendee_email,
-        attendeeName: a.attendee_name,
+        teamId: b.team_id,
+        userId: b.user_id,
+        eventTypeId: b.event_type_id,
+        pageId: b.scheduling_page_id,
+        start: Date.parse(b.start),
+        end: Date.parse(b.end),
+        attendeeEmail: b.attendee_email,
+        attendeeName: b.attendee_name,
         attendeePhone: phone,
-        title: a.title,
-        description: a.description,
-        timezone: a.timezone ?? 'UTC',
-        guests: a.guests ?? [],
-        notes: a.notes,
-        fieldValues: { ...lead, ...(a.custom_fields ?? {}) },
-        contactCustomFields: a.custom_fields,
+        title: b.title,
+        description: b.description,
+        timezone: b.timezone ?? 'UTC',
+        guests: b.guests ?? [],
+        notes: b.notes,
+        fieldValues: { ...lead, ...(b.custom_fields ?? {}) },
+        contactCustomFields: b.custom_fields,
       });
-      const m = presentMeeting(meeting);
-      return {
-        success: true,
-        meeting: {
-          id: m.id,
-          event_type_id: m.event_type_id,
-          scheduling_page_id: m.scheduling_page_id,
-          host_user_id: m.host_user_id,
-          contact_id: m.contact_id,
-          start_time: m.start_time,
-          end_time: m.end_time,
-          status: m.status,
-          meeting_link: m.meeting_link,
-          timezone: m.timezone,
-          created_at: m.created_at,
-        },
-        event: {
-          id: event.id,
-          summary: event.summary,
-          start: new Date(event.start_time).toISOString(),
-          end: new Date(event.end_time).toISOString(),
-          htmlLink: `${deps.config.baseUrl}/api/v1/meetings/${m.id}`,
-        },
-        meeting_link: m.meeting_link,
-      };
+      return presentBookingA(meeting, event, deps.config.baseUrl);
     },
   }),
   defineRoute({
@@ -154,14 +109,10 @@ export const calendarRoutes = [
     auth: 'public',
     tags,
     raw: true,
+    rateLimit: 'pages',
     summary: "A host's iCalendar feed at its secret URL",
-    params: z.strictObject({
-      token: z
-        .string()
-        .min(8)
-        .max(200)
-        .regex(/^[A-Za-z0-9_.-]+$/),
-    }),
+    params: feedParams,
+    response: { mediaType: 'text/calendar', description: 'The iCalendar (RFC 5545) feed of the host’s meetings' },
     handler: async ({ params, ctx, deps }) => {
       ctx.set('Content-Type', 'text/calendar; charset=utf-8');
       ctx.set('Cache-Control', 'private, max-age=300');

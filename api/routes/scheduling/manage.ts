@@ -1,21 +1,13 @@
 import type { Context } from 'koa';
 import { DateTime } from 'luxon';
-import { z } from 'zod';
 import { ApiError } from '../../../core/errors';
-import { zText } from '../../../core/validate';
 import { actOnLink, openLink, rescheduleSlots, type OpenedLink } from '../../../services/scheduling/self-service';
 import { defineRoute } from '../../http/route';
 import { doneMessagePage, linkNotFoundPage, MANAGE_CSP, managePage, type ManageView } from '../../pages/booking/manage';
 import type { AppDeps } from '../../deps';
+import { manageBody, manageParams as params, manageQuery } from './schema';
 
 const tags = ['pages'];
-const params = z.strictObject({
-  token: z
-    .string()
-    .min(20)
-    .max(120)
-    .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be a link token' }),
-});
 
 function html(ctx: Context, status: number, body: string): void {
   ctx.status = status;
@@ -62,11 +54,16 @@ export const manageRoutes = [
     method: 'get',
     path: '/booking/:token',
     auth: 'public',
+    rateLimit: 'pages',
     tags,
     raw: true,
+    response: {
+      mediaType: 'text/html',
+      description: 'The manage page of a booking (HTML); 404 page for an unknown link, 409 when it can no longer act',
+    },
     summary: 'Attendee cancel/reschedule and host confirm/decline page of a signed link',
     params,
-    query: z.strictObject({ date: z.iso.date({ error: 'must be a date YYYY-MM-DD' }).optional() }),
+    query: manageQuery,
     handler: async ({ ctx, deps, params: p, query }) => {
       const link = await openLink(deps, p.token);
       if (!link) return html(ctx, 404, linkNotFoundPage());
@@ -79,10 +76,14 @@ export const manageRoutes = [
     auth: 'public',
     tags,
     raw: true,
+    response: {
+      mediaType: 'text/html',
+      description: 'The manage page of a booking (HTML); 404 page for an unknown link, 409 when it can no longer act',
+    },
     accepts: ['form'],
     summary: "Carry out a signed link's action (form post from its page)",
     params,
-    body: z.strictObject({ reason: zText(2000).optional(), start: z.iso.datetime({ offset: true }).optional() }),
+    body: manageBody,
     handler: async ({ ctx, deps, params: p, body }) => {
       const link = await openLink(deps, p.token);
       if (!link) return html(ctx, 404, linkNotFoundPage());

@@ -1,77 +1,29 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zIdParams, zText, zUuid } from '../../../core/validate';
+import { toPage } from '../../../services/pagination';
+import { zIdParams } from '../../../core/validate';
 import {
   createEventType,
   deleteEventType,
   getEventTypeRow,
-  INCREMENTS,
   listEventTypes,
-  LOCATION_TYPES,
   updateEventType,
 } from '../../../services/scheduling/event-types';
-import { createPage, deletePage, listPages, PAGE_TYPES, readPage, updatePage } from '../../../services/scheduling/pages';
+import { createPage, deletePage, listPages, readPage, updatePage } from '../../../services/scheduling/pages';
 import { presentEventType } from '../../../services/scheduling/present';
-import { SLUG_RE } from '../../../services/scheduling/slug';
+import {
+  createEventTypeBody,
+  createPageBody,
+  eventTypeAnswer,
+  eventTypeList,
+  eventTypeParams,
+  pageAnswer,
+  pageList,
+  pageListQuery,
+  plainListQuery,
+  updateEventTypeBody,
+  updatePageBody,
+} from './schema';
 
-const zSlug = z.string().min(1).max(80).regex(SLUG_RE, { error: 'must be lowercase words joined by -' });
-const minutes = (max: number) => z.number().int().min(0).max(max);
-
-const pageFields = {
-  title: zText(200).min(1),
-  slug: zSlug.optional(),
-  description: zText(5000).optional(),
-  page_type: z.enum(PAGE_TYPES).optional(),
-  status: z.enum(['draft', 'published']).optional(),
-  settings: z
-    .strictObject({
-      confirmation_message: zText(2000).optional(),
-      show_avatar: z.boolean().optional(),
-      redirect_url: z
-        .url({ protocol: /^https?$/ })
-        .max(2000)
-        .optional(),
-    })
-    .optional(),
-  remove_branding: z.boolean().optional(),
-  host_user_ids: z.array(zUuid).min(1).max(50).optional(),
-};
-const createPageBody = z.strictObject(pageFields);
-const updatePageBody = z.strictObject({ ...pageFields, title: pageFields.title.optional() });
-
-const eventTypeFields = {
-  title: zText(200).min(1),
-  slug: zSlug.optional(),
-  description: zText(5000).optional(),
-  duration_minutes: z.number().int().min(5).max(720).optional(),
-  location_type: z.enum(LOCATION_TYPES).optional(),
-  location: zText(500).nullable().optional(),
-  is_active: z.boolean().optional(),
-  color: z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/, { error: 'must be a hex colour like #1a2b3c' })
-    .optional(),
-  position: z.number().int().min(0).max(10_000).optional(),
-  buffer_time_before: minutes(720).optional(),
-  buffer_time_after: minutes(720).optional(),
-  min_notice_minutes: minutes(525_600).optional(),
-  max_booking_days: z.number().int().min(1).max(730).optional(),
-  /** Per host, in the host's timezone (a week runs Monday to Sunday); null removes the limit. */
-  max_bookings_per_day: z.number().int().min(1).max(1000).nullable().optional(),
-  max_bookings_per_week: z.number().int().min(1).max(5000).nullable().optional(),
-  start_time_increment: z
-    .union(
-      INCREMENTS.map((n) => z.literal(n)),
-      { error: 'must be one of 5, 10, 15, 30, 60' },
-    )
-    .optional(),
-  requires_confirmation: z.boolean().optional(),
-  guests_allowed: z.boolean().optional(),
-};
-const createEventTypeBody = z.strictObject(eventTypeFields);
-const updateEventTypeBody = z.strictObject({ ...eventTypeFields, title: eventTypeFields.title.optional() });
-const etParams = z.strictObject({ id: zUuid, event_type_id: zUuid });
 const tags = ['scheduling'];
 
 export const pageRoutes = [
@@ -81,7 +33,8 @@ export const pageRoutes = [
     auth: { scope: 'scheduling:read' },
     tags,
     summary: 'List scheduling pages',
-    query: z.strictObject({ ...paginationQuery, status: z.enum(['draft', 'published']).optional() }),
+    query: pageListQuery,
+    response: pageList,
     handler: ({ query, principal, deps }) => listPages(deps.db, principal.teamId, toPage(query), query.status),
   }),
   defineRoute({
@@ -93,6 +46,8 @@ export const pageRoutes = [
     idempotent: true,
     summary: 'Create a scheduling page (hosts default to the acting user)',
     body: createPageBody,
+    response: pageAnswer,
+    conflict: 'The slug is already taken',
     handler: async ({ body, principal, deps }) => ({ data: await createPage(deps.db, principal.teamId, principal.userId, body) }),
   }),
   defineRoute({
@@ -102,6 +57,7 @@ export const pageRoutes = [
     tags,
     summary: 'Read a scheduling page with its event types',
     params: zIdParams,
+    response: pageAnswer,
     handler: async ({ params, principal, deps }) => ({ data: await readPage(deps.db, principal.teamId, params.id) }),
   }),
   defineRoute({
@@ -112,6 +68,8 @@ export const pageRoutes = [
     summary: 'Update a scheduling page',
     params: zIdParams,
     body: updatePageBody,
+    response: pageAnswer,
+    conflict: 'The slug is already taken',
     handler: async ({ params, body, principal, deps }) => ({ data: await updatePage(deps.db, principal.teamId, params.id, body) }),
   }),
   defineRoute({
@@ -131,7 +89,8 @@ export const pageRoutes = [
     tags,
     summary: 'List the event types of a page',
     params: zIdParams,
-    query: z.strictObject(paginationQuery),
+    query: plainListQuery,
+    response: eventTypeList,
     handler: ({ params, query, principal, deps }) => listEventTypes(deps.db, principal.teamId, params.id, toPage(query)),
   }),
   defineRoute({
@@ -144,6 +103,8 @@ export const pageRoutes = [
     summary: 'Create an event type on a page',
     params: zIdParams,
     body: createEventTypeBody,
+    response: eventTypeAnswer,
+    conflict: 'The slug is already taken on this page',
     handler: async ({ params, body, principal, deps }) => ({ data: await createEventType(deps.db, principal.teamId, params.id, body) }),
   }),
   defineRoute({
@@ -152,7 +113,8 @@ export const pageRoutes = [
     auth: { scope: 'scheduling:read' },
     tags,
     summary: 'Read an event type',
-    params: etParams,
+    params: eventTypeParams,
+    response: eventTypeAnswer,
     handler: async ({ params, principal, deps }) => ({
       data: presentEventType(await getEventTypeRow(deps.db, principal.teamId, params.id, params.event_type_id)),
     }),
@@ -163,8 +125,10 @@ export const pageRoutes = [
     auth: { scope: 'scheduling:write' },
     tags,
     summary: 'Update an event type',
-    params: etParams,
+    params: eventTypeParams,
     body: updateEventTypeBody,
+    response: eventTypeAnswer,
+    conflict: 'The slug is already taken on this page',
     handler: async ({ params, body, principal, deps }) => ({
       data: await updateEventType(deps.db, principal.teamId, params.id, params.event_type_id, body),
     }),
@@ -176,7 +140,7 @@ export const pageRoutes = [
     tags,
     status: 204,
     summary: 'Delete an event type',
-    params: etParams,
+    params: eventTypeParams,
     handler: ({ params, principal, deps }) => deleteEventType(deps.db, principal.teamId, params.id, params.event_type_id),
   }),
 ];

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
+import { toPage } from '../../../services/pagination';
 import { zIdParams } from '../../../core/validate';
 import { sequenceAnalytics } from '../../../services/sequences/analytics';
 import {
@@ -11,7 +10,7 @@ import {
   listSteps,
   updateSequence,
 } from '../../../services/sequences/authoring';
-import { zSequenceCreate, zSequencePatch } from '../../../services/sequences/schemas';
+import { analyticsAnswer, sequenceAnswer, sequenceList, sequenceListQuery, stepList, zSequenceCreate, zSequencePatch } from './schema';
 
 const tags = ['Sequences'];
 
@@ -22,7 +21,8 @@ export const authoringRoutes = [
     auth: { scope: 'sequences:read' },
     tags,
     summary: 'List sequences',
-    query: z.object({ ...paginationQuery, status: z.enum(['draft', 'active', 'paused', 'archived']).optional() }),
+    query: sequenceListQuery,
+    response: sequenceList,
     handler: ({ deps, principal, query }) => listSequences(deps.db, principal.teamId, toPage(query), query.status),
   }),
   defineRoute({
@@ -34,6 +34,7 @@ export const authoringRoutes = [
     idempotent: true,
     summary: 'Create a sequence with its steps (dashboard only)',
     body: zSequenceCreate,
+    response: sequenceAnswer,
     handler: async ({ deps, principal, body }) => ({ data: await createSequence(deps.db, principal.teamId, body) }),
   }),
   defineRoute({
@@ -43,6 +44,7 @@ export const authoringRoutes = [
     tags,
     summary: 'A sequence with its steps',
     params: zIdParams,
+    response: sequenceAnswer,
     handler: async ({ deps, principal, params }) => ({ data: await getSequence(deps.db, principal.teamId, params.id) }),
   }),
   defineRoute({
@@ -53,6 +55,8 @@ export const authoringRoutes = [
     summary: 'Edit, activate, pause, resume or archive a sequence; `steps` replaces the step list (dashboard only)',
     params: zIdParams,
     body: zSequencePatch,
+    response: sequenceAnswer,
+    conflict: '`invalid_transition`: an archived sequence cannot change, and not every status can follow every other',
     handler: async ({ deps, principal, params, body }) => ({
       data: await updateSequence(deps.db, deps.outbox, principal.teamId, params.id, body),
     }),
@@ -74,6 +78,7 @@ export const authoringRoutes = [
     tags,
     summary: 'Steps of a sequence',
     params: zIdParams,
+    response: stepList,
     handler: async ({ deps, principal, params }) => {
       const data = await listSteps(deps.db, principal.teamId, params.id);
       return { data, meta: { total: data.length, page: 1, per_page: Math.max(data.length, 1), total_pages: 1 } };
@@ -86,6 +91,7 @@ export const authoringRoutes = [
     tags,
     summary: 'Enrollment counts and per-step delivered, opened, clicked, bounced and failed counts',
     params: zIdParams,
+    response: analyticsAnswer,
     handler: async ({ deps, principal, params }) => ({
       data: await sequenceAnalytics(deps.db, principal.teamId, params.id, deps.config.MAIL_BOUNCE_WINDOW),
     }),

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zIdParams, zUuid } from '../../../core/validate';
+import { toPage } from '../../../services/pagination';
+import { zIdParams } from '../../../core/validate';
 import { enroll, listEnrollments, unenroll } from '../../../services/sequences/enroll';
-import { zEnrollBody } from '../../../services/sequences/schemas';
+import { enrollAnswer, enrollmentList, enrollmentListQuery, enrollmentParams, zEnrollBody } from './schema';
 
 const tags = ['Sequences'];
 
@@ -15,11 +14,8 @@ export const enrollmentRoutes = [
     tags,
     summary: 'Enrollments of a sequence',
     params: zIdParams,
-    query: z.object({
-      ...paginationQuery,
-      status: z.enum(['active', 'completed', 'exited', 'skipped']).optional(),
-      contact_id: zUuid.optional(),
-    }),
+    query: enrollmentListQuery,
+    response: enrollmentList,
     handler: ({ deps, principal, params, query }) => listEnrollments(deps.db, principal.teamId, params.id, toPage(query), query),
   }),
   defineRoute({
@@ -32,6 +28,9 @@ export const enrollmentRoutes = [
     summary: 'Enroll a contact, up to 1,000 contacts, or a new contact by email; each is active or skipped with its reason',
     params: zIdParams,
     body: zEnrollBody,
+    examples: { request: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' } },
+    response: enrollAnswer,
+    conflict: '`invalid_transition`: the sequence is archived',
     handler: async ({ deps, principal, params, body }) => ({ data: await enroll(deps.db, deps.outbox, principal.teamId, params.id, body) }),
   }),
   defineRoute({
@@ -41,7 +40,7 @@ export const enrollmentRoutes = [
     tags,
     status: 204,
     summary: 'Unenroll: the enrollment exits with reason unenrolled',
-    params: z.strictObject({ id: zUuid, enrollment_id: zUuid }),
+    params: enrollmentParams,
     handler: ({ deps, principal, params }) => unenroll(deps.db, deps.outbox, principal.teamId, params.id, params.enrollment_id),
   }),
 ];

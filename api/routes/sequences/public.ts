@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
 import twilio from 'twilio';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
@@ -16,9 +15,9 @@ import {
   unsubscribeByToken,
   unsubscribeTarget,
 } from '../../../services/sequences/tracking';
+import { clickParams, oneClickBody, tokenParams, twilioForm } from './schema';
 
 const tags = ['Sequences (public)'];
-const zToken = z.string().regex(/^[A-Za-z0-9_-]{10,64}$/, { error: 'must be a message token' });
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 function html(ctx: Context, status: number, body: string): void {
@@ -38,17 +37,17 @@ function checkTwilio(ctx: Context, deps: AppDeps, params: Record<string, string>
   }
 }
 
-const zTwilioForm = z.record(z.string().max(100), z.string().max(5000));
-
 export const publicSequenceRoutes = [
   defineRoute({
     method: 'get',
     path: '/u/:token',
     auth: 'public',
+    rateLimit: 'pages',
     tags,
     raw: true,
     summary: 'One-click unsubscribe page',
-    params: z.strictObject({ token: zToken }),
+    params: tokenParams,
+    response: { mediaType: 'text/html', description: 'The unsubscribe page (a 404 page for an unknown link)' },
     handler: async ({ ctx, deps, params }) => {
       const t = await unsubscribeTarget(deps.db, params.token);
       if (!t) return html(ctx, 404, unknownLinkPage());
@@ -59,12 +58,14 @@ export const publicSequenceRoutes = [
     method: 'post',
     path: '/u/:token',
     auth: 'public',
+    rateLimit: 'pages',
     tags,
     raw: true,
     accepts: ['form'],
     summary: 'Unsubscribe (RFC 8058 one-click POST, also used by the page)',
-    params: z.strictObject({ token: zToken }),
-    body: z.strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional() }),
+    params: tokenParams,
+    body: oneClickBody,
+    response: { mediaType: 'text/html', description: 'The confirmation page (a 404 page for an unknown link)' },
     handler: async ({ ctx, deps, params }) => {
       if (!(await unsubscribeByToken(deps.db, deps.outbox, params.token))) return html(ctx, 404, unknownLinkPage());
       const t = await unsubscribeTarget(deps.db, params.token);
@@ -75,10 +76,12 @@ export const publicSequenceRoutes = [
     method: 'get',
     path: '/t/o/:token',
     auth: 'public',
+    rateLimit: 'pages',
     tags,
     raw: true,
     summary: 'Open-tracking pixel',
-    params: z.strictObject({ token: zToken }),
+    params: tokenParams,
+    response: { mediaType: 'image/gif', description: 'A 1×1 transparent GIF' },
     handler: async ({ ctx, deps, params }) => {
       await recordOpen(deps.db, params.token);
       ctx.status = 200;
@@ -91,16 +94,12 @@ export const publicSequenceRoutes = [
     method: 'get',
     path: '/t/c/:token/:index',
     auth: 'public',
+    rateLimit: 'pages',
     tags,
     raw: true,
     summary: 'Click-tracking redirect to a link of the message',
-    params: z.strictObject({
-      token: zToken,
-      index: z
-        .string()
-        .regex(/^\d{1,3}$/, { error: 'must be a link number' })
-        .transform(Number),
-    }),
+    params: clickParams,
+    response: { mediaType: 'text/html', status: 302, description: 'A redirect to the link (Location header)' },
     handler: async ({ ctx, deps, params }) => {
       const url = await recordClick(deps.db, params.token, params.index);
       if (!url) return html(ctx, 404, unknownLinkPage());
@@ -132,8 +131,9 @@ export const publicSequenceRoutes = [
     tags,
     raw: true,
     accepts: ['form'],
+    status: 204,
     summary: 'Twilio message status callback (signature checked)',
-    body: zTwilioForm,
+    body: twilioForm,
     handler: async ({ ctx, deps, body }) => {
       checkTwilio(ctx, deps, body);
       if (body.MessageSid && body.MessageStatus) await recordSmsStatus(deps.db, body.MessageSid, body.MessageStatus);
@@ -148,7 +148,8 @@ export const publicSequenceRoutes = [
     raw: true,
     accepts: ['form'],
     summary: 'Twilio inbound SMS: STOP unsubscribes the sender from SMS (signature checked)',
-    body: zTwilioForm,
+    response: { mediaType: 'text/xml', description: 'An empty TwiML <Response/>' },
+    body: twilioForm,
     handler: async ({ ctx, deps, body }) => {
       checkTwilio(ctx, deps, body);
       if (body.From && body.To && isStopMessage(body.Body ?? '')) await smsStop(deps.db, deps.outbox, body.From, body.To);

@@ -1,8 +1,6 @@
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
-import { paginationQuery, toPage } from '../../../services/pagination';
-import { zUuid } from '../../../core/validate';
-import { zUnsubscribeBody } from '../../../services/sequences/schemas';
+import { toPage } from '../../../services/pagination';
+import { unsubscribeAnswer, unsubscribeList, unsubscribeListQuery, unsubscribeParams, zUnsubscribeBody } from './schema';
 import { addUnsubscribes, listUnsubscribes, removeUnsubscribe } from '../../../services/sequences/unsubscribes';
 
 const tags = ['Sequences'];
@@ -14,7 +12,8 @@ export const unsubscribeRoutes = [
     auth: { scope: 'sequences:read' },
     tags,
     summary: 'List unsubscribed contacts (one row per contact and channel)',
-    query: z.object({ ...paginationQuery, channel: z.enum(['email', 'sms']).optional() }),
+    query: unsubscribeListQuery,
+    response: unsubscribeList,
     handler: ({ deps, principal, query }) => listUnsubscribes(deps.db, principal.teamId, toPage(query), query.channel),
   }),
   defineRoute({
@@ -26,6 +25,8 @@ export const unsubscribeRoutes = [
     idempotent: true,
     summary: 'Unsubscribe contacts (by id or email) from email, SMS or both; exits their running enrollments',
     body: zUnsubscribeBody,
+    examples: { request: { emails: ['ada@example.com'], channel: 'email' } },
+    response: unsubscribeAnswer,
     handler: async ({ deps, principal, body }) => ({ data: await addUnsubscribes(deps.db, deps.outbox, principal.teamId, body) }),
   }),
   defineRoute({
@@ -35,7 +36,7 @@ export const unsubscribeRoutes = [
     tags,
     status: 204,
     summary: "Remove a contact's unsubscribes",
-    params: z.strictObject({ contact_id: zUuid }),
+    params: unsubscribeParams,
     handler: ({ deps, principal, params }) => removeUnsubscribe(deps.db, principal.teamId, params.contact_id),
   }),
 ];

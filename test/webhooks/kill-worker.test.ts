@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createForm } from '../../services/forms/forms';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { http } from '../helpers/http';
+import { createLocalEnv } from '../helpers/temporal';
+import { subscribe } from './harness';
+import { startReceiver } from './receiver';
+
+/**
+ * A real worker process (bin/worker.ts) killed with SIGKILL in the middle of a burst, then a new
+ * one: every delivery still arrives (DESIGN.md §2). Deliveries whose attempt was under way at the
+ * kill may arrive twice, with the same X-Webhook-Id: receivers deduplicate on it. Runs on the real
+ * Temporal dev server; the API is the real app in this process, in the default mode (it only
+ * notifies; the worker's relay makes the first attempts).
+ */
+const ROOT = path.resolve(__dirname, '..', '..');
+const SUBMISSIONS = 300;
+const LEASE_MS = 25_000;
+
+let tdb: TestDatabase;
+let env: TestWorkflowEnvironment;
+let app: TestApp;
+let team: TestTeam;
+const workers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  env = await createLocalEnv();
+  app = await startTestApp(tdb.db, { temporal: env.client, env: { OUTBOX_STARTS_FROM: 'worker' } });
+  team = await createTestTeam(tdb.db);
+}, 120_000);
+afterAll(async () => {
+  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+  await app?.close();
+  await env?.teardown();
+  await tdb?.drop();
+});
+
+/** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
+async function startWorkerProcess(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: tdb.url,
+      DATABASE_POOL_MAX: '10',
+      TEMPORAL_ADDRESS: env.address,
+      ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
+      OUTBOX_LEASE_MS: String(LEASE_MS),
+      DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? path.join(ROOT, '.data', 'test-files'),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  workers.push(child);
+  await new Promise<void>((resolve, reject) => {
+    const rl = readline.createInterface({ input: child.stdout! });
+    rl.on('line', (line) => {
+      if (line.includes('worker running')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited during start-up (${code})`)));
+  });
+  return child;
+}
+
+it('SIGKILL of the worker process mid-burst, then a new worker: every delivery arrives', async () => {
+  const rx = await startReceiver(async (_r, _i, res) => {
+    await new Promise((r) => setTimeout(r, 20)); // a receiver with some work per request: the burst takes a while
+    res.end('ok');
+  });
+  const form = await createForm(tdb.db, team.teamId, {
+    title: 'Kill bench',
+    status: 'published',
+    fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
+  });
+  const subs = [await subscribe(tdb.db, team.teamId, `${rx.url}/a`), await subscribe(tdb.db, team.teamId, `${rx.url}/b`)];
+  const first = await startWorkerProcess();
+
+  let next = 0;
+  const sent = Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < SUBMISSIONS) {
+        const i = next++;
+        const res = await http(app.baseUrl, 'post', `/api/forms/${form.slug}/submissions`, {
+          body: { fields: { email: `k${i}@example.com` } },
+        });
+        expect(res.status).toBe(201);
+      }
+    }),
+  );
+  await rx.waitFor(100);
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+  const atKill = new Set(rx.received.map((r) => r.headers['x-webhook-id'])).size;
+  await sent;
+  const expected = (await tdb
+    .db('webhook_deliveries')
+    .whereIn(
+      'subscription_id',
+      subs.map((s) => s.id),
+    )
+    .pluck('id')) as string[];
+  expect(expected).toHaveLength(SUBMISSIONS * 2);
+  expect(atKill).toBeLessThan(expected.length); // the kill did land mid-burst
+
+  const second = await startWorkerProcess();
+  const distinct = () => new Set(rx.received.map((r) => String(r.headers['x-webhook-id'])));
+  const deadline = Date.now() + 120_000;
+  while (distinct().size < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  second.kill('SIGTERM');
+  await new Promise((r) => second.once('exit', r));
+
+  expect([...distinct()].sort()).toEqual([...expected].sort());
+  const statuses = await tdb.db('webhook_deliveries').whereIn('id', expected).groupBy('status').select('status').count('* as n');
+  expect(statuses).toEqual([{ status: 'succeeded', n: expected.length }]);
+  // Only attempts under way at the kill can repeat: at most the per-endpoint cap for each endpoint.
+  const repeats = rx.received.length - expected.length;
+  expect(repeats).toBeLessThanOrEqual(2 * 10);
+  expect(await tdb.db('outbox').whereNull('started_at')).toHaveLength(0);
+  process.stdout.write(`kill-worker: ${atKill} of ${expected.length} delivered at the kill, ${repeats} delivered twice (same id)\n`);
+  await rx.close();
+}, 300_000);
