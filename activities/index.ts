@@ -2,6 +2,7 @@ import { accountsActivities } from './accounts';
 import { appReviewActivities } from './app-review';
 import type { ActivityDeps } from './deps';
 import { formsActivities } from './forms';
+import { mailActivities } from './mail';
 import { pingActivities } from './ping';
 import { schedulingActivities } from './scheduling';
 import { sequencesActivities } from './sequences';
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...appReviewActivities(deps),
     ...formsActivities(deps),
     ...accountsActivities(deps),
+    ...mailActivities(deps),
   };
 }
 

@@ -1,13 +1,14 @@
 import { buildAppDeps } from '../api/build-deps';
 import { requireDatabaseUrl } from '../core/config';
 import { createApp } from '../api/app';
-import { loadConfigOrExit } from '../core/config';
+import { loadConfigOrExit, requireProductionSending } from '../core/config';
 import { logger } from '../core/logger';
 import { migrateLatest } from '../db/migrate';
 import { lazyClient } from '../temporal/lazy-client';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  requireProductionSending(config);
   await migrateLatest(requireDatabaseUrl(config));
   const temporal = lazyClient(config);
   const deps = buildAppDeps(config, temporal);

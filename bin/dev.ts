@@ -153,6 +153,7 @@ async function main(): Promise<void> {
   for (const [name, file, c] of [
     ['api', 'bin/api.ts', 32],
     ['worker', 'bin/worker.ts', 36],
+    ['inbound', 'bin/inbound.ts', 35],
   ] as const) {
     const m = startManaged(name, c, process.execPath, ['--import', 'tsx', file], env);
     apps.push(m);
@@ -188,6 +189,10 @@ async function main(): Promise<void> {
       ['OpenAPI docs', `${baseUrl}/docs`],
       ['Temporal UI', temporalUi ?? `(external Temporal at ${env.TEMPORAL_ADDRESS}; set TEMPORAL_UI_URL to show its UI here)`],
       ['Postgres', shownDatabaseUrl],
+      [
+        'Mail',
+        `in: smtp://localhost:${env.INBOUND_SMTP_PORT || 2525} (bounces and replies); out: ${env.SMTP_URL ? maskPassword(env.SMTP_URL) : `files in ${path.join(dataDir, 'mail')}`}`,
+      ],
       ['Demo API key', demo.apiKey],
       ['Demo login', `${demo.email} / ${demo.password}`],
       ['Try', `curl -H "Authorization: Bearer ${demo.apiKey}" ${baseUrl}/api/v1/me`],

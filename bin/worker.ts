@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
-import { loadConfigOrExit, requireDatabaseUrl } from '../core/config';
+import { loadConfigOrExit, requireDatabaseUrl, requireProductionSending } from '../core/config';
 import { logger } from '../core/logger';
 import { createMailer } from '../core/mailer';
 import { createSmsSender } from '../core/sms';
@@ -13,6 +13,7 @@ import { startRelayLoop } from '../temporal/relay-loop';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  requireProductionSending(config);
   const db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX);
   const connection = await NativeConnection.connect({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
   // The outbox's client shares the worker's connection, so its starts can be eager: the server

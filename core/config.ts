@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const hostname = z.string().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i, { error: 'must be a domain name' });
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -36,6 +38,29 @@ const schema = z.object({
   TEMPORAL_TLS_KEY_PATH: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Forms Service <no-reply@localhost>'),
+  /** VERP return paths `bounce+<token>@<domain>`: the inbound listener receives the bounces. */
+  MAIL_BOUNCE_DOMAIN: hostname.default('bounces.localhost'),
+  /** Reply-To `reply+<token>@<domain>`: the inbound listener receives the replies. */
+  MAIL_REPLY_DOMAIN: hostname.default('reply.localhost'),
+  /** Hours after SMTP acceptance with no bounce after which a message counts as delivered. */
+  MAIL_BOUNCE_WINDOW: z
+    .string()
+    .regex(/^\d+\s*h?$/, { error: 'must be a number of hours, e.g. 72 or 72h' })
+    .default('72')
+    .transform((v) => parseInt(v, 10)),
+  /** Send attempts answered with an SMTP 4xx before the message is recorded as a soft bounce. */
+  MAIL_SOFT_BOUNCE_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** SendGrid Event Webhook verification key (base64 DER or PEM); unset: the endpoint answers 401. */
+  SENDGRID_WEBHOOK_PUBLIC_KEY: z.string().min(1).optional(),
+  /** The inbound SMTP listener (bin/inbound.ts). */
+  INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
+  INBOUND_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
+  INBOUND_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(10),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
   TWILIO_API_BASE_URL: z.url().optional(),
@@ -133,6 +158,24 @@ export function loadConfigOrExit(): Config {
       process.exit(1);
     }
     throw err;
+  }
+}
+
+/**
+ * Production never pretends to send: the API and the worker refuse to start in production without
+ * SMTP_URL (the file sink is for development and tests). Returns the problem, or null.
+ */
+export function productionSendingProblem(config: Pick<Config, 'NODE_ENV' | 'SMTP_URL'>): string | null {
+  if (config.NODE_ENV !== 'production' || config.SMTP_URL) return null;
+  return 'SMTP_URL is not set: with NODE_ENV=production mail must go to a real SMTP server (smtp://user:pass@host:587), not to files';
+}
+
+/** For the API and worker entry points: exit(1) naming the variable when production cannot send. */
+export function requireProductionSending(config: Config): void {
+  const problem = productionSendingProblem(config);
+  if (problem) {
+    process.stderr.write(`${problem}\n`);
+    process.exit(1);
   }
 }
 

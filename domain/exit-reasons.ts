@@ -6,6 +6,8 @@ export const EXIT_REASONS = [
   'unsubscribed',
   'unenrolled',
   'email_bounced',
+  'replied',
+  'email_complained',
   'contact_deleted',
   'sequence_archived',
 ] as const;
@@ -17,6 +19,7 @@ export const SKIP_REASONS = [
   'unsubscribed',
   'meeting_already_booked',
   'missing_email',
+  'email_undeliverable',
   'missing_phone',
   'sms_not_configured',
   'sequence_not_active',
@@ -29,6 +32,8 @@ const LABELS: Record<Exclude<ExitReason, 'added_to_other_sequence'>, string> = {
   unsubscribed: 'Unsubscribed',
   unenrolled: 'Removed from the sequence',
   email_bounced: 'Email bounced',
+  replied: 'Replied to an email',
+  email_complained: 'Marked an email as spam',
   contact_deleted: 'Contact deleted',
   sequence_archived: 'Sequence archived',
 };

@@ -6,3 +6,4 @@ export * from './sequences';
 export * from './app-review';
 export * from './forms';
 export * from './accounts';
+export * from './mail';

@@ -3,12 +3,14 @@ import { Context } from '@temporalio/activity';
 import type { Executor } from '../../db/knex';
 import { nextSendTime, type SendingWindow } from '../../domain/sending-window';
 import type { ActivityDeps } from '../deps';
+import { tokenAddress } from '../../domain/mail-address';
+import { activityAttempt, recordSyncBounce, sequenceMessageId, smtpReplyCode } from './bounce';
 import { advanceAfter, nextStep, type NextStep } from './plan';
 import { renderEmail, renderSms } from './render';
 
 export type SendResult =
   | { outcome: 'wait'; waitMs: number; reason: 'paused' | 'window' }
-  | { outcome: 'sent' | 'duplicate' | 'failed' | 'stopped' | 'step_removed'; next: NextStep };
+  | { outcome: 'sent' | 'duplicate' | 'failed' | 'bounced' | 'stopped' | 'step_removed'; next: NextStep };
 
 const PAUSE_RECHECK_MS = 3_600_000;
 
@@ -39,6 +41,7 @@ interface Ctx {
         custom_fields: Record<string, unknown>;
         unsubscribed_email: boolean;
         unsubscribed_sms: boolean;
+        email_undeliverable_at: Date | null;
         deleted_at: Date | null;
       }
     | undefined;
@@ -75,6 +78,7 @@ async function load(db: Executor, enrollmentId: string, stepId: string): Promise
       'c.custom_fields',
       'c.unsubscribed_email',
       'c.unsubscribed_sms',
+      'c.email_undeliverable_at',
       'c.deleted_at as c_deleted_at',
       'st.id as step_id',
       'st.position',
@@ -111,6 +115,7 @@ async function load(db: Executor, enrollmentId: string, stepId: string): Promise
           custom_fields: r.custom_fields ?? {},
           unsubscribed_email: r.unsubscribed_email,
           unsubscribed_sms: r.unsubscribed_sms,
+          email_undeliverable_at: r.email_undeliverable_at,
           deleted_at: r.c_deleted_at,
         }
       : undefined,
@@ -184,11 +189,13 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
   if ((step.channel === 'email' && contact.unsubscribed_email) || (step.channel === 'sms' && contact.unsubscribed_sms)) {
     return exitNow(db, e.id, 'unsubscribed');
   }
+  // An address that hard-bounced (here or in another sequence) is never mailed again.
+  if (step.channel === 'email' && contact.email_undeliverable_at) return exitNow(db, e.id, 'email_bounced');
   const at = nextSendTime(new Date(input.now), seq.sending_window, contact.timezone);
   if (at.getTime() > input.now) return { outcome: 'wait', waitMs: at.getTime() - input.now, reason: 'window' };
 
   // Render first, so that the claim carries the message's links: one INSERT instead of two writes.
-  const token = randomBytes(18).toString('base64url');
+  const token = randomBytes(16).toString('hex'); // lowercase: it travels in VERP addresses
   const base = deps.config.baseUrl;
   const mail = step.channel === 'email' && contact.email ? renderEmail(step, contact, base, token) : null;
   // Claim the (enrollment, step) row: whoever inserts it is the only one that may send.
@@ -207,7 +214,7 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
     .onConflict(['enrollment_id', 'step_id'])
     .ignore()
     .returning('id');
-  const advance = async (outcome: 'sent' | 'duplicate' | 'failed'): Promise<SendResult> => ({
+  const advance = async (outcome: 'sent' | 'duplicate' | 'failed' | 'bounced'): Promise<SendResult> => ({
     outcome,
     next: await advanceAfter(db, e, step.position),
   });
@@ -230,27 +237,31 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
   };
   if (step.channel === 'email' && !contact.email) return fail('the contact has no email address');
   if (step.channel === 'sms' && (!contact.phone || !seq.send_from_number)) return fail('no phone number or send-from number');
+  const messageId = sequenceMessageId(e.id, step.id, deps.config.MAIL_REPLY_DOMAIN);
   try {
     if (step.channel === 'email') {
       const m = mail!;
-      const host = new URL(base).hostname || 'localhost';
       const info = await deps.mailer.send({
         ...(seq.send_from_email ? { from: seq.send_from_email } : {}),
         to: contact.email!,
+        replyTo: tokenAddress('reply', token, deps.config.MAIL_REPLY_DOMAIN),
+        envelope: { from: tokenAddress('bounce', token, deps.config.MAIL_BOUNCE_DOMAIN), to: contact.email! },
         subject: m.subject,
         html: m.html,
         text: m.text,
-        messageId: `<send-${sendId}@${host}>`,
+        messageId,
         date: new Date(input.now),
         headers: { 'List-Unsubscribe': `<${base}/u/${token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       });
+      // Accepted is not delivered: delivery is decided by the bounce window or a provider event.
       await db('sequence_sends')
         .where({ id: sendId })
         .update({
           status: 'sent',
           sent_at: new Date(input.now),
+          message_id: messageId,
           provider_id: info.messageId,
-          ...(info.accepted ? { delivered_at: db.fn.now() } : {}),
+          ...(info.accepted ? { accepted_at: db.fn.now() } : {}),
         });
     } else {
       const r = await deps.sms.send({
@@ -264,6 +275,18 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
         .update({ status: 'sent', sent_at: new Date(input.now), provider_id: r.sid });
     }
   } catch (err) {
+    const code = smtpReplyCode(err);
+    if (step.channel === 'email' && code !== null) {
+      const detail = String((err as { response?: string }).response ?? (err as Error).message ?? err);
+      if (code >= 500) {
+        await recordSyncBounce(db, { sendId, contactId: e.contact_id, enrollmentId: e.id, type: 'hard', code, detail, messageId });
+        return { outcome: 'bounced', next: await nextStep(db, e.id) };
+      }
+      if (code >= 400 && activityAttempt() >= deps.config.MAIL_SOFT_BOUNCE_ATTEMPTS) {
+        await recordSyncBounce(db, { sendId, contactId: e.contact_id, enrollmentId: e.id, type: 'soft', code, detail, messageId });
+        return advance('bounced');
+      }
+    }
     if (notAccepted(err)) {
       await db('sequence_sends').where({ id: sendId }).delete();
       throw err; // nothing went out: Temporal retries the activity

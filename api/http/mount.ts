@@ -23,6 +23,18 @@ const parseBody = koaBody({
   jsonStrict: true,
   parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
 });
+/** The same parser, also keeping the exact bytes (`ctx.request.rawBody`) for signature checks. */
+const parseBodyKeepRaw = koaBody({
+  json: true,
+  urlencoded: true,
+  text: false,
+  multipart: false,
+  jsonLimit: BODY_LIMIT,
+  formLimit: BODY_LIMIT,
+  jsonStrict: true,
+  includeUnparsed: true,
+  parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+});
 
 function hasBody(ctx: Context): boolean {
   const len = ctx.get('content-length');
@@ -41,7 +53,7 @@ async function readBody(ctx: Context, route: RouteDef): Promise<unknown> {
       const want = accepts.map((a) => (a === 'json' ? 'application/json' : 'application/x-www-form-urlencoded')).join(' or ');
       throw new ApiError(415, 'unsupported_media_type', `Send the body as ${want}`);
     }
-    await parseBody(ctx, async () => undefined);
+    await (route.rawBody ? parseBodyKeepRaw : parseBody)(ctx, async () => undefined);
   }
   return ctx.request.body ?? {};
 }

@@ -90,6 +90,8 @@ export interface RouteDef<
   errorShape?: 'oauth';
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */
   raw?: boolean;
+  /** Keep the exact request bytes as `ctx.request.rawBody` (signed provider webhooks). */
+  rawBody?: boolean;
   /** Honour the Idempotency-Key header (creating POSTs). */
   idempotent?: boolean;
   handler: (

@@ -6,6 +6,7 @@ import * as m004 from './004_scheduling';
 import * as m005 from './005_sequences';
 import * as m006 from './006_oauth';
 import * as m007 from './007_webhook_slots';
+import * as m009 from './009_mail_events';
 import * as m010 from './010_accounts';
 import * as m011 from './011_forms_depth';
 import * as m012 from './012_outbox_leases';
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '005_sequences': m005,
   '006_oauth': m006,
   '007_webhook_slots': m007,
+  '009_mail_events': m009,
   '010_accounts': m010,
   '011_forms_depth': m011,
   '012_outbox_leases': m012,

@@ -5,7 +5,7 @@ import { findSequence, liveSteps } from './authoring';
  * Counts per sequence (enrollments by status) and per live step (from the sends: SMTP
  * acceptance or provider delivery report, open pixel, click redirect, bounce and failure).
  */
-export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: string) {
+export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: string, bounceWindowHours = 72) {
   await findSequence(db, teamId, sequenceId);
   const [byStatus, steps, sends] = await Promise.all([
     db('sequence_enrollments').where({ sequence_id: sequenceId }).groupBy('status').select('status').count({ n: '*' }),
@@ -16,10 +16,23 @@ export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: stri
       .select('step_id')
       .select(
         db.raw(`count(*) FILTER (WHERE status IN ('sent', 'unknown')) AS sent`),
-        db.raw('count(delivered_at) AS delivered'),
+        db.raw('count(accepted_at) AS accepted'),
+        // Delivered: a provider's or Twilio's delivery report, or accepted with no bounce for the
+        // whole bounce window (MAIL_BOUNCE_WINDOW), decided at read time.
+        db.raw(
+          `count(*) FILTER (WHERE bounced_at IS NULL AND (delivered_at IS NOT NULL
+             OR accepted_at <= now() - make_interval(hours => ?))) AS delivered`,
+          [bounceWindowHours],
+        ),
         db.raw('count(opened_at) AS opened'),
         db.raw('count(clicked_at) AS clicked'),
         db.raw('count(bounced_at) AS bounced'),
+        db.raw(`count(*) FILTER (WHERE bounce_type = 'hard') AS hard_bounced`),
+        db.raw(`count(*) FILTER (WHERE bounced_at IS NOT NULL AND bounce_type IS DISTINCT FROM 'hard') AS soft_bounced`),
+        db.raw('count(complained_at) AS complained'),
+        db.raw('count(replied_at) AS replied'),
+        db.raw('count(auto_replied_at) AS auto_replied'),
+        db.raw('count(unsubscribed_at) AS unsubscribed'),
         db.raw(`count(*) FILTER (WHERE status = 'failed' OR failed_at IS NOT NULL) AS failed`),
       ),
   ]);
@@ -40,10 +53,17 @@ export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: stri
         position: s.position,
         channel: s.channel,
         sent: c('sent'),
+        accepted: c('accepted'),
         delivered: c('delivered'),
         opened: c('opened'),
         clicked: c('clicked'),
         bounced: c('bounced'),
+        hard_bounced: c('hard_bounced'),
+        soft_bounced: c('soft_bounced'),
+        complained: c('complained'),
+        replied: c('replied'),
+        auto_replied: c('auto_replied'),
+        unsubscribed: c('unsubscribed'),
         failed: c('failed'),
       };
     }),

@@ -17,6 +17,7 @@ interface ContactRow {
   phone: string | null;
   unsubscribed_email: boolean;
   unsubscribed_sms: boolean;
+  email_undeliverable_at: Date | null;
 }
 
 async function resolveContactIds(trx: Executor, teamId: string, body: EnrollBody): Promise<string[]> {
@@ -49,6 +50,7 @@ function skipReason(
   if (ctx.active.has(c.id)) return 'already_enrolled';
   if ((ctx.channels.has('email') && c.unsubscribed_email) || (ctx.channels.has('sms') && c.unsubscribed_sms)) return 'unsubscribed';
   if (ctx.channels.has('email') && !c.email) return 'missing_email';
+  if (ctx.channels.has('email') && c.email_undeliverable_at) return 'email_undeliverable';
   if (ctx.channels.has('sms') && !c.phone) return 'missing_phone';
   if (ctx.channels.has('sms') && !ctx.smsReady) return 'sms_not_configured';
   if (seq.skip_if_meeting_booked && ctx.meetings.has(c.id)) return 'meeting_already_booked';
@@ -83,7 +85,7 @@ export async function enroll(db: Db, outbox: OutboxStarter, teamId: string, sequ
       .where('team_id', teamId)
       .whereIn('id', ids)
       .whereNull('deleted_at')
-      .select('id', 'email', 'phone', 'unsubscribed_email', 'unsubscribed_sms');
+      .select('id', 'email', 'phone', 'unsubscribed_email', 'unsubscribed_sms', 'email_undeliverable_at');
     const byId = new Map(contacts.map((c) => [c.id, c]));
     const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !byId.has(id));
     if (missing.length) {

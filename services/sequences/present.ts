@@ -9,6 +9,7 @@ export interface SequenceRow {
   description: string | null;
   status: string;
   exit_on_meeting_booked: boolean;
+  exit_on_reply: boolean;
   exit_on_added_to_sequence_ids: string[];
   skip_if_meeting_booked: boolean;
   send_from_email: string | null;
@@ -65,6 +66,7 @@ export function presentSequence(s: SequenceRow, steps?: StepRow[]) {
     description: s.description,
     status: s.status,
     exit_on_meeting_booked: s.exit_on_meeting_booked,
+    exit_on_reply: s.exit_on_reply,
     exit_on_added_to_sequence_ids: s.exit_on_added_to_sequence_ids,
     skip_if_meeting_booked: s.skip_if_meeting_booked,
     send_from_email: s.send_from_email,
@@ -114,6 +116,7 @@ export const zSequence = z
     description: z.string().nullable(),
     status: z.enum(['draft', 'active', 'paused', 'archived']),
     exit_on_meeting_booked: z.boolean(),
+    exit_on_reply: z.boolean(),
     exit_on_added_to_sequence_ids: z.array(zId),
     skip_if_meeting_booked: z.boolean(),
     send_from_email: z.string().nullable(),
@@ -153,10 +156,17 @@ export const zUnsubscribe = z
 
 const stepCounts = {
   sent: z.number().int(),
+  accepted: z.number().int(),
   delivered: z.number().int(),
   opened: z.number().int(),
   clicked: z.number().int(),
   bounced: z.number().int(),
+  hard_bounced: z.number().int(),
+  soft_bounced: z.number().int(),
+  complained: z.number().int(),
+  replied: z.number().int(),
+  auto_replied: z.number().int(),
+  unsubscribed: z.number().int(),
   failed: z.number().int(),
 };
 

@@ -1,6 +1,5 @@
 import type { Db } from '../../db/knex';
 import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
-import { exitEnrollments } from './exits';
 import { unsubscribeContact } from './unsubscribes';
 
 interface SendRow {
@@ -45,22 +44,11 @@ export async function unsubscribeTarget(db: Db, token: string): Promise<{ masked
 export async function unsubscribeByToken(db: Db, outbox: OutboxStarter, token: string): Promise<boolean> {
   const send = await byToken(db, token);
   if (!send) return false;
-  await transactionWithOutbox(db, outbox, (trx, enqueue) =>
-    unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'one_click'),
-  );
-  return true;
-}
-
-/** A bounce report from the mail provider. A hard bounce exits the enrollment (`email_bounced`). */
-export async function recordBounce(db: Db, outbox: OutboxStarter, token: string, type: 'hard' | 'soft'): Promise<boolean> {
-  const send = await byToken(db, token);
-  if (!send) return false;
   await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
     await trx('sequence_sends')
       .where({ id: send.id })
-      .update({ bounced_at: trx.raw('COALESCE(bounced_at, now())') });
-    if (type === 'hard')
-      await exitEnrollments(trx, enqueue, { teamId: send.team_id, enrollmentIds: [send.enrollment_id] }, 'email_bounced');
+      .update({ unsubscribed_at: trx.raw('COALESCE(unsubscribed_at, now())') });
+    await unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'one_click');
   });
   return true;
 }

@@ -8,7 +8,7 @@ import type { UnsubscribeBody } from './schemas';
 import type { Enqueue } from '../../temporal/outbox';
 
 export type Channel = 'email' | 'sms';
-export type UnsubscribeSource = 'api' | 'one_click' | 'sms_stop';
+export type UnsubscribeSource = 'api' | 'one_click' | 'sms_stop' | 'complaint' | 'provider';
 
 /**
  * Unsubscribe one contact from channels in the caller's transaction: the list row, the contact's

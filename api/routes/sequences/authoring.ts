@@ -92,6 +92,8 @@ export const authoringRoutes = [
     summary: 'Enrollment counts and per-step delivered, opened, clicked, bounced and failed counts',
     params: zIdParams,
     response: analyticsAnswer,
-    handler: async ({ deps, principal, params }) => ({ data: await sequenceAnalytics(deps.db, principal.teamId, params.id) }),
+    handler: async ({ deps, principal, params }) => ({
+      data: await sequenceAnalytics(deps.db, principal.teamId, params.id, deps.config.MAIL_BOUNCE_WINDOW),
+    }),
   }),
 ];

@@ -3,10 +3,11 @@ import twilio from 'twilio';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
+import { SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER, verifySendgridSignature } from '../../../core/sendgrid';
+import { applySendgridEvents, zSendgridEvents } from '../../../services/sequences/provider-events';
 import { unknownLinkPage, unsubscribePage, unsubscribedPage } from '../../pages/unsubscribe';
 import {
   isStopMessage,
-  recordBounce,
   recordClick,
   recordOpen,
   recordSmsStatus,
@@ -14,7 +15,7 @@ import {
   unsubscribeByToken,
   unsubscribeTarget,
 } from '../../../services/sequences/tracking';
-import { bounceAnswer, bounceBody, clickParams, oneClickBody, tokenParams, twilioForm } from './schema';
+import { clickParams, oneClickBody, tokenParams, twilioForm } from './schema';
 
 const tags = ['Sequences (public)'];
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -108,16 +109,19 @@ export const publicSequenceRoutes = [
   }),
   defineRoute({
     method: 'post',
-    path: '/api/hooks/email/bounce',
+    path: '/api/hooks/email/sendgrid',
     auth: 'public',
     tags,
-    status: 202,
-    summary: "Bounce report from the mail provider, naming the message by its token (the List-Unsubscribe URL's last segment)",
-    body: bounceBody,
-    response: bounceAnswer,
-    handler: async ({ deps, body }) => {
-      if (!(await recordBounce(deps.db, deps.outbox, body.token, body.type))) throw new ApiError(404, 'not_found', 'Message not found');
-      return { data: { accepted: true } };
+    rawBody: true,
+    status: 204,
+    summary: "SendGrid's signed Event Webhook (ECDSA signature checked): delivered, bounce, spamreport, open, click, unsubscribe",
+    body: zSendgridEvents,
+    handler: async ({ ctx, deps, body }) => {
+      const key = deps.config.SENDGRID_WEBHOOK_PUBLIC_KEY;
+      const raw = (ctx.request as unknown as { rawBody?: string }).rawBody ?? '';
+      const ok = !!key && verifySendgridSignature(key, ctx.get(SENDGRID_SIGNATURE_HEADER), ctx.get(SENDGRID_TIMESTAMP_HEADER), raw);
+      if (!ok) throw new ApiError(401, 'invalid_token', 'Missing or invalid SendGrid Event Webhook signature');
+      await applySendgridEvents(deps.db, deps.outbox, body);
     },
   }),
   defineRoute({

@@ -34,7 +34,6 @@ export const clickParams = z.strictObject({
     .meta({ example: '0' })
     .transform(Number),
 });
-export const bounceBody = z.strictObject({ token: zToken, type: z.enum(['hard', 'soft']) });
 export const twilioForm = z.record(z.string().max(100), z.string().max(5000));
 
 export const sequenceAnswer = dataOf(zSequence);
@@ -47,4 +46,3 @@ export const enrollAnswer = dataOf(z.array(zEnrollment)).meta({
 });
 export const unsubscribeList = listOf(zUnsubscribe);
 export const unsubscribeAnswer = dataOf(z.array(zUnsubscribe));
-export const bounceAnswer = dataOf(z.strictObject({ accepted: z.literal(true) }));

@@ -4,27 +4,47 @@ import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
   to: string;
+  /** The envelope sender (MAIL FROM). */
+  from: string;
   parsed: ParsedMail;
   raw: string;
 }
+
+/** A reply code to refuse a recipient with at RCPT (e.g. 550, 451), or null to accept it. */
+export type RcptReply = (address: string) => { code: number; message: string } | null;
 
 /**
  * A real SMTP server on 127.0.0.1. `beforeAccept` runs after the whole message arrived and
  * before the 250 reply (the crash test kills the worker there).
  */
-export async function startSmtp(opts: { beforeAccept?: (m: ReceivedMail) => Promise<void> } = {}) {
+export async function startSmtp(
+  opts: {
+    beforeAccept?: (m: ReceivedMail) => Promise<void>;
+    rcptReply?: RcptReply;
+  } = {},
+) {
   const messages: ReceivedMail[] = [];
+  /** Every RCPT TO seen, with the code answered. */
+  const rcpts: Array<{ address: string; from: string; code: number }> = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, session, callback) {
+      const reply = opts.rcptReply?.(address.address) ?? null;
+      const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+      rcpts.push({ address: address.address, from, code: reply?.code ?? 250 });
+      if (!reply) return callback();
+      callback(Object.assign(new Error(reply.message), { responseCode: reply.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        const m = { to: session.envelope.rcptTo.map((r) => r.address).join(','), parsed: await simpleParser(raw), raw };
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+        const m = { to: session.envelope.rcptTo.map((r) => r.address).join(','), from, parsed: await simpleParser(raw), raw };
         messages.push(m);
         waiters.splice(0).forEach((w) => w());
         try {
@@ -40,6 +60,7 @@ export async function startSmtp(opts: { beforeAccept?: (m: ReceivedMail) => Prom
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    rcpts,
     /** Resolve once at least `n` messages arrived. */
     async waitFor(n: number, timeoutMs = 30_000): Promise<void> {
       const deadline = Date.now() + timeoutMs;

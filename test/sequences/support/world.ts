@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/db';
 import { createTestTeam, type TestTeam } from '../../helpers/fixtures';
 import { client } from '../../helpers/http';
 import { createTestWorker, createTimeSkippingEnv } from '../../helpers/temporal';
-import { startSmtp, type ReceivedMail } from './smtp';
+import { startSmtp, type RcptReply, type ReceivedMail } from './smtp';
 import { startTwilioStandin } from './twilio-standin';
 
 export const TWILIO_SID = `AC${'0'.repeat(32)}`;
@@ -33,16 +33,29 @@ export interface World {
 
 /** DB + API + time-skipping Temporal + real SMTP server + Twilio stand-in + a worker with the real activities. */
 export async function startWorld(
-  opts: { env?: TestWorkflowEnvironment; beforeAccept?: (m: ReceivedMail) => Promise<void>; worker?: boolean } = {},
+  opts: {
+    env?: TestWorkflowEnvironment;
+    beforeAccept?: (m: ReceivedMail) => Promise<void>;
+    rcptReply?: RcptReply;
+    worker?: boolean;
+    /** Extra environment for the app's config (and the worker's activities). */
+    appEnv?: Record<string, string>;
+  } = {},
 ): Promise<World> {
   const tdb = await createTestDatabase();
   // createTimeSkippingEnv registers our search attributes.
   const env = opts.env ?? (await createTimeSkippingEnv());
-  const smtp = await startSmtp({ beforeAccept: opts.beforeAccept });
+  const smtp = await startSmtp({ beforeAccept: opts.beforeAccept, rcptReply: opts.rcptReply });
   const twilio = await startTwilioStandin();
   const app = await startTestApp(tdb.db, {
     temporal: env.client,
-    env: { SMTP_URL: smtp.url, TWILIO_ACCOUNT_SID: TWILIO_SID, TWILIO_AUTH_TOKEN: TWILIO_TOKEN, TWILIO_API_BASE_URL: twilio.url },
+    env: {
+      SMTP_URL: smtp.url,
+      TWILIO_ACCOUNT_SID: TWILIO_SID,
+      TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+      TWILIO_API_BASE_URL: twilio.url,
+      ...opts.appEnv,
+    },
   });
   const team = await createTestTeam(tdb.db);
   await tdb
@@ -105,10 +118,10 @@ export async function startWorld(
 }
 
 /** startWorld() for one suite: started in beforeAll, closed in afterAll. Read it inside tests. */
-export function useWorld(): World {
+export function useWorld(opts: Parameters<typeof startWorld>[0] = {}): World {
   const w = {} as World;
   beforeAll(async () => {
-    Object.assign(w, await startWorld());
+    Object.assign(w, await startWorld(opts));
   }, 60_000);
   afterAll(async () => {
     await w.close?.();

@@ -1,0 +1,31 @@
+import { parseMailFacts } from '../core/mail-facts';
+import { logger } from '../core/logger';
+import { classifyMail, type Classified } from '../domain/mail-classify';
+import { applyMailEvent } from '../services/sequences/mail-events';
+import type { InboundEmailInput, InboundEmailResult } from '../workflows/mail/contract';
+import type { ActivityDeps } from './deps';
+
+/** Activities of inbound mail: classify a stored message and act on it. */
+export function mailActivities(deps: ActivityDeps) {
+  return {
+    async processInboundEmail(input: InboundEmailInput): Promise<InboundEmailResult> {
+      const { db, config } = deps;
+      const row = await db('inbound_emails').where({ id: input.inboundId }).first();
+      if (!row) return { kind: 'missing', action: 'none' };
+      if (row.processed_at) return { kind: row.kind, action: 'already_processed' };
+      let classified: Classified;
+      try {
+        const facts = await parseMailFacts(row.raw as Buffer, { mailFrom: row.mail_from ?? '', recipients: row.rcpt_to });
+        classified = classifyMail(facts, { bounce: config.MAIL_BOUNCE_DOMAIN, reply: config.MAIL_REPLY_DOMAIN });
+      } catch (err) {
+        // Unparseable: kept, logged, never retried.
+        logger.warn({ inboundId: row.id, err: String(err) }, 'inbound email could not be parsed');
+        await db('inbound_emails')
+          .where({ id: row.id })
+          .update({ kind: 'unparseable', detail: JSON.stringify({ error: String(err).slice(0, 500) }), processed_at: db.fn.now() });
+        return { kind: 'unparseable', action: 'none' };
+      }
+      return applyMailEvent(db, deps.outbox, row.id, classified);
+    },
+  };
+}

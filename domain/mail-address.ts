@@ -1,0 +1,43 @@
+/**
+ * Per-message addresses (VERP): the envelope sender `bounce+<token>@<bounce domain>` and the
+ * Reply-To `reply+<token>@<reply domain>` carry the send's token, so whatever comes back names the
+ * message it answers. Tokens are lowercase hex: some MTAs lowercase local parts.
+ */
+export type TokenAddressKind = 'bounce' | 'reply';
+
+const TOKEN = /^[0-9a-f]{16,64}$/;
+
+export function tokenAddress(kind: TokenAddressKind, token: string, domain: string): string {
+  return `${kind}+${token}@${domain}`;
+}
+
+/** The domain part of an address, lowercased ('' when there is none). */
+export function domainOf(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at < 0
+    ? ''
+    : address
+        .slice(at + 1)
+        .toLowerCase()
+        .replace(/\.$/, '');
+}
+
+/** `{kind, token}` when `address` is one of our token addresses on the given domains, else null. */
+export function parseTokenAddress(
+  address: string,
+  domains: { bounce: string; reply: string },
+): { kind: TokenAddressKind; token: string } | null {
+  const m = /^(bounce|reply)\+([^@]+)@(.+)$/i.exec(address.trim().replace(/^<|>$/g, ''));
+  if (!m) return null;
+  const kind = m[1].toLowerCase() as TokenAddressKind;
+  const token = m[2].toLowerCase();
+  const domain = m[3].toLowerCase().replace(/\.$/, '');
+  if (domain !== domains[kind].toLowerCase() || !TOKEN.test(token)) return null;
+  return { kind, token };
+}
+
+/** Whether a recipient's domain is one the inbound listener accepts mail for. */
+export function acceptsRecipient(address: string, domains: { bounce: string; reply: string }): boolean {
+  const d = domainOf(address);
+  return d !== '' && (d === domains.bounce.toLowerCase() || d === domains.reply.toLowerCase());
+}

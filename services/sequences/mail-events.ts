@@ -1,0 +1,89 @@
+import type { Db, Executor } from '../../db/knex';
+import type { Classified, MailClass } from '../../domain/mail-classify';
+import { transactionWithOutbox, type Enqueue, type OutboxStarter } from '../../temporal/outbox';
+import { exitEnrollments } from './exits';
+import { unsubscribeContact } from './unsubscribes';
+
+export interface SendRow {
+  id: string;
+  team_id: string;
+  sequence_id: string;
+  enrollment_id: string;
+  contact_id: string;
+}
+
+/** The sequence email a message answers: by VERP/Reply-To token first, then by Message-ID. */
+export async function findSend(db: Executor, c: Classified): Promise<SendRow | undefined> {
+  const cols = ['id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id'];
+  if (c.tokens.length) {
+    const byToken = await db('sequence_sends').whereIn('token', c.tokens).where({ channel: 'email' }).first(cols);
+    if (byToken) return byToken;
+  }
+  if (c.messageIds.length) return db('sequence_sends').whereIn('message_id', c.messageIds).first(cols);
+  return undefined;
+}
+
+/** Record what came back on the send it answers, and act (exit, undeliverable, unsubscribe). */
+export async function applyToSend(trx: Executor, enqueue: Enqueue, send: SendRow, cls: MailClass): Promise<string> {
+  const one = { teamId: send.team_id, enrollmentIds: [send.enrollment_id] };
+  const sendRow = trx('sequence_sends').where({ id: send.id });
+  switch (cls.kind) {
+    case 'bounce': {
+      await sendRow.update({
+        bounced_at: trx.raw('COALESCE(bounced_at, now())'),
+        // A hard bounce wins over an earlier soft one (a delay notice, then the final failure).
+        bounce_type: cls.type === 'hard' ? 'hard' : trx.raw(`COALESCE(bounce_type, 'soft')`),
+        bounce_status: cls.status,
+        bounce_detail: cls.diagnostic?.slice(0, 500) ?? null,
+      });
+      if (cls.type !== 'hard') return 'soft_bounce_recorded';
+      await trx('contacts')
+        .where({ id: send.contact_id })
+        .update({
+          email_undeliverable_at: trx.raw('COALESCE(email_undeliverable_at, now())'),
+          email_undeliverable_reason: (cls.diagnostic ?? cls.status ?? 'bounced').slice(0, 500),
+          updated_at: trx.fn.now(),
+        });
+      await exitEnrollments(trx, enqueue, one, 'email_bounced');
+      return 'exited_email_bounced';
+    }
+    case 'complaint':
+      await sendRow.update({ complained_at: trx.raw('COALESCE(complained_at, now())') });
+      await exitEnrollments(trx, enqueue, one, 'email_complained');
+      // Every other active email sequence of the contact exits as `unsubscribed`.
+      await unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'complaint');
+      return 'unsubscribed';
+    case 'auto_reply':
+      await sendRow.update({ auto_replied_at: trx.raw('COALESCE(auto_replied_at, now())') });
+      return 'recorded';
+    case 'reply': {
+      await sendRow.update({ replied_at: trx.raw('COALESCE(replied_at, now())') });
+      const exited = await exitEnrollments(trx, enqueue, { ...one, sequenceWhere: (q) => q.where('exit_on_reply', true) }, 'replied');
+      return exited.length ? 'exited_replied' : 'recorded';
+    }
+    default:
+      return 'none';
+  }
+}
+
+/**
+ * Act on a classified inbound message, once: the stored row is marked processed in the same
+ * transaction as the effects (send timestamps, undeliverable address, exits, unsubscribe).
+ */
+export async function applyMailEvent(
+  db: Db,
+  outbox: OutboxStarter,
+  inboundId: string,
+  c: Classified,
+): Promise<{ kind: string; action: string }> {
+  return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
+    const send = await findSend(trx, c);
+    const claimed = await trx('inbound_emails')
+      .where({ id: inboundId })
+      .whereNull('processed_at')
+      .update({ kind: c.class.kind, detail: JSON.stringify(c), send_id: send?.id ?? null, processed_at: trx.fn.now() }, ['id']);
+    if (claimed.length === 0) return { kind: c.class.kind, action: 'already_processed' };
+    if (!send) return { kind: c.class.kind, action: 'unmatched' };
+    return { kind: c.class.kind, action: await applyToSend(trx, enqueue, send, c.class) };
+  });
+}

@@ -1,0 +1,93 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { makeContact } from '../sequences/support/factory';
+import { useWorld } from '../sequences/support/world';
+
+/** SendGrid's signed Event Webhook, with a P-256 key pair generated here (SendGrid holds the private key). */
+const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const PUBLIC_B64 = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+const w = useWorld({ appEnv: { SENDGRID_WEBHOOK_PUBLIC_KEY: PUBLIC_B64 } });
+
+function post(body: string, headers: Record<string, string>) {
+  return fetch(`${w.app.baseUrl}/api/hooks/email/sendgrid`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+}
+function signed(body: string, key = privateKey) {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const sig = sign('sha256', Buffer.from(ts + body), key).toString('base64');
+  return post(body, { 'X-Twilio-Email-Event-Webhook-Signature': sig, 'X-Twilio-Email-Event-Webhook-Timestamp': ts });
+}
+
+async function sentMessage(steps = 2) {
+  const step = (d: number) => ({ channel: 'email', delay: { value: d, unit: 'days' }, subject: 'S', body: '<p>x</p>' });
+  const seq = (await w.dash.post('/api/v1/sequences', { name: 'SG', status: 'active', steps: [0, 3].slice(0, steps).map(step) })).body.data;
+  const contact = await makeContact(w.tdb.db, w.team.teamId);
+  const e = (await w.api.post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_id: contact })).body.data[0];
+  for (let i = 0; i < 400; i++) {
+    const send = await w.tdb.db('sequence_sends').where({ enrollment_id: e.id, status: 'sent' }).first();
+    if (send) return { send, e, contact };
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('not sent');
+}
+
+test('unsigned, badly signed or signed with another key: 401', async () => {
+  const body = JSON.stringify([{ event: 'delivered', 'smtp-id': '<x@y>' }]);
+  expect((await post(body, {})).status).toBe(401);
+  expect(
+    (await post(body, { 'X-Twilio-Email-Event-Webhook-Signature': 'AAAA', 'X-Twilio-Email-Event-Webhook-Timestamp': '1' })).status,
+  ).toBe(401);
+  const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  const res = await signed(body, other);
+  expect(res.status).toBe(401);
+  expect((await res.json()).error.code).toBe('invalid_token');
+  // The signature covers the exact bytes: the same events re-serialised do not verify.
+  const ts = '1700000000';
+  const sig = sign('sha256', Buffer.from(ts + body), privateKey).toString('base64');
+  expect(
+    (
+      await post(JSON.stringify(JSON.parse(body), null, 1), {
+        'X-Twilio-Email-Event-Webhook-Signature': sig,
+        'X-Twilio-Email-Event-Webhook-Timestamp': ts,
+      })
+    ).status,
+  ).toBe(401);
+});
+
+test('delivered, open, click on the message named by smtp-id; analytics count them', async () => {
+  const { send } = await sentMessage(1);
+  const id = send.message_id as string;
+  const events = ['delivered', 'open', 'click'].map((event) => ({ event, email: 'x@example.com', timestamp: 1, 'smtp-id': id }));
+  expect((await signed(JSON.stringify(events))).status).toBe(204);
+  const row = await w.tdb.db('sequence_sends').where({ id: send.id }).first();
+  expect(row.delivered_at).toBeInstanceOf(Date);
+  expect(row.clicked_at).toBeInstanceOf(Date);
+  const stats = (await w.api.get(`/api/v1/sequences/${send.sequence_id}/analytics`)).body.data.steps[0];
+  expect(stats).toMatchObject({ accepted: 1, delivered: 1, opened: 1, clicked: 1, bounced: 0 });
+});
+
+test('a bounce event exits email_bounced; a spamreport unsubscribes', async () => {
+  const a = await sentMessage();
+  const bounce = [{ event: 'bounce', type: 'bounce', status: '5.1.1', reason: '550 5.1.1 no such user', 'smtp-id': a.send.message_id }];
+  expect((await signed(JSON.stringify(bounce))).status).toBe(204);
+  expect((await w.tdb.db('sequence_enrollments').where({ id: a.e.id }).first()).exit_reason).toBe('email_bounced');
+  expect((await w.tdb.db('sequence_sends').where({ id: a.send.id }).first()).bounce_type).toBe('hard');
+
+  const b = await sentMessage();
+  expect((await signed(JSON.stringify([{ event: 'spamreport', 'smtp-id': b.send.message_id }]))).status).toBe(204);
+  expect((await w.tdb.db('sequence_enrollments').where({ id: b.e.id }).first()).exit_reason).toBe('email_complained');
+  expect((await w.tdb.db('contacts').where({ id: b.contact }).first()).unsubscribed_email).toBe(true);
+  const stats = (await w.api.get(`/api/v1/sequences/${b.send.sequence_id}/analytics`)).body.data.steps[0];
+  expect(stats).toMatchObject({ complained: 1 });
+});
+
+test('the made-up bounce endpoint is gone', async () => {
+  const res = await fetch(`${w.app.baseUrl}/api/hooks/email/bounce`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(res.status).toBe(404);
+});
