@@ -106,6 +106,21 @@ const schema = z.object({
    * error answer against the error shape); a mismatch answers 500 response_schema_mismatch.
    */
   VALIDATE_RESPONSES: bool.default(false),
+  /**
+   * AES-256-GCM key for calendar credentials at rest: base64 of 32 bytes or 64 hex characters
+   * (core/secret-box.ts). `npm run dev` generates one under .data/; production needs it set.
+   */
+  CALENDAR_CREDENTIALS_KEY: z
+    .string()
+    .refine((v) => /^[0-9a-f]{64}$/i.test(v.trim()) || Buffer.from(v.trim(), 'base64').length === 32, {
+      error: 'must be 32 bytes, as base64 or 64 hex characters',
+    })
+    .optional(),
+  /** How often each calendar connection syncs (docs/calendars.md), e.g. 5m, 90s. */
+  CALENDAR_SYNC_INTERVAL: z
+    .string()
+    .regex(/^\d+\s*(ms|s|m|h)?$/, { error: 'must be a duration such as 5m, 90s or 300000ms' })
+    .default('5m'),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(10),
 });
 

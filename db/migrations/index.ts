@@ -12,6 +12,7 @@ import * as m011 from './011_forms_depth';
 import * as m012 from './012_outbox_leases';
 import * as m013 from './013_booking_limits';
 import * as m014 from './014_booking_lifecycle';
+import * as m015 from './015_calendar_connections';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '012_outbox_leases': m012,
   '013_booking_limits': m013,
   '014_booking_lifecycle': m014,
+  '015_calendar_connections': m015,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
