@@ -30,6 +30,7 @@ import { DEV_SERVER_SQLITE_ARGS } from '../temporal/dev-server';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -57,6 +58,8 @@ export interface BenchEnv {
   deps: AppDeps;
   team: { teamId: string; userId: string; apiKey: string; session: string };
   temporal?: { client: Client; env: TestWorkflowEnvironment; worker: Worker };
+  /** The SMTP server every process of this environment sends to (SMTP_URL). */
+  smtp: SmtpSink;
   close(): Promise<void>;
 }
 
@@ -185,8 +188,13 @@ export async function startBenchEnv(
     await a.end();
   });
 
+  // Production processes refuse to start without SMTP_URL: they all send to this counting server.
+  const smtp = await startSmtpSink();
+  stops.push(() => smtp.close());
+
   const config = parseConfig({
     NODE_ENV: 'production',
+    SMTP_URL: smtp.url,
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: '20',
     DATA_DIR: path.join(ROOT, '.data', 'bench-files'),
@@ -301,6 +309,7 @@ export async function startBenchEnv(
     deps,
     team,
     temporal,
+    smtp,
     async close() {
       for (const stop of stops) await stop().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
     },
@@ -330,9 +339,15 @@ export async function load(opts: {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
-function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: number; DATA_DIR?: string }): Record<string, string> {
+function benchProcessEnv(config: {
+  DATABASE_URL?: string;
+  DATABASE_POOL_MAX: number;
+  DATA_DIR?: string;
+  SMTP_URL?: string;
+}): Record<string, string> {
   return {
     NODE_ENV: 'production',
+    ...(config.SMTP_URL ? { SMTP_URL: config.SMTP_URL } : {}),
     DATABASE_URL: config.DATABASE_URL as string,
     DATABASE_POOL_MAX: String(config.DATABASE_POOL_MAX),
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
