@@ -22,6 +22,7 @@ import { createMailer } from '../core/mailer';
 import { freePort, portAccepts } from '../core/ports';
 import { createSmsSender } from '../core/sms';
 import { ALL_SCOPES } from '../core/scopes';
+import { generateKey } from '../core/secret-box';
 import { ensureEmbeddedPostgres } from '../db/embedded';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
@@ -195,6 +196,7 @@ export async function startBenchEnv(
   const config = parseConfig({
     NODE_ENV: 'production',
     SMTP_URL: smtp.url,
+    CALENDAR_CREDENTIALS_KEY: generateKey(),
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: '20',
     DATA_DIR: path.join(ROOT, '.data', 'bench-files'),
@@ -344,10 +346,12 @@ function benchProcessEnv(config: {
   DATABASE_POOL_MAX: number;
   DATA_DIR?: string;
   SMTP_URL?: string;
+  CALENDAR_CREDENTIALS_KEY?: string;
 }): Record<string, string> {
   return {
     NODE_ENV: 'production',
     ...(config.SMTP_URL ? { SMTP_URL: config.SMTP_URL } : {}),
+    ...(config.CALENDAR_CREDENTIALS_KEY ? { CALENDAR_CREDENTIALS_KEY: config.CALENDAR_CREDENTIALS_KEY } : {}),
     DATABASE_URL: config.DATABASE_URL as string,
     DATABASE_POOL_MAX: String(config.DATABASE_POOL_MAX),
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
