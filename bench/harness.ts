@@ -54,6 +54,8 @@ export interface BenchEnv {
   workerProcesses: number;
   /** The API process's pid (its peak RSS is read from /proc/<pid>/status). */
   apiPid: number;
+  /** Every API and worker process, for CPU accounting (bench/cpu.ts). */
+  pids: { api: number[]; workers: number[] };
   /** The same app inside the bench process, on the same database (for set-up calls). */
   inProcessUrl: string;
   deps: AppDeps;
@@ -109,7 +111,7 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
 export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? 0);
 
 /** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
-async function startWorkerProcess(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+async function startWorkerProcess(env: Record<string, string>): Promise<{ pid: number; stop(): Promise<void> }> {
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', 'bin/worker.ts'], {
     cwd: ROOT,
@@ -125,6 +127,7 @@ async function startWorkerProcess(env: Record<string, string>): Promise<{ stop()
     child.once('exit', (code) => reject(new Error(`bin/worker.ts exited during start-up (${code})`)));
   });
   return {
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -209,12 +212,14 @@ export async function startBenchEnv(
     RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
     ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
+    ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
     ...opts.env,
   });
   const db = createDb(databaseUrl, 20);
   stops.unshift(() => db.destroy());
 
   let temporal: BenchEnv['temporal'];
+  const workerPids: number[] = [];
   if (opts.temporal) {
     Runtime.install({
       logger: new DefaultLogger('WARN'),
@@ -244,6 +249,7 @@ export async function startBenchEnv(
       for (let i = 0; i < BENCH_PROCESSES; i++) {
         const w = await startWorkerProcess({ ...benchProcessEnv(config), TEMPORAL_ADDRESS: env.address });
         stops.unshift(() => w.stop());
+        workerPids.push(w.pid);
       }
     } else {
       const running = worker.run();
@@ -307,6 +313,7 @@ export async function startBenchEnv(
     apiUrls,
     workerProcesses: temporal ? BENCH_PROCESSES : 0,
     apiPid: apiPids[0],
+    pids: { api: apiPids, workers: workerPids },
     inProcessUrl: baseUrl,
     deps,
     team,

@@ -5,6 +5,7 @@ import { createActivities } from '../activities';
 import { createMailer } from '../core/mailer';
 import { createSmsSender } from '../core/sms';
 import { createDb, type Db } from '../db/knex';
+import { benchProcesses, cpuPer, cpuSeconds } from './cpu';
 import { baseline, printResult, type BenchEnv } from './harness';
 import { ceilings, emptyWorkflowRate } from './temporal-ceiling';
 
@@ -217,6 +218,27 @@ function dueAfter(seconds: number): Date {
 
 const hhmm = (d: Date) => d.toISOString().slice(11, 16);
 
+/** Enrollments that went to sleep until a window opens (counted by the worker in this process). */
+let windowWaits = 0;
+
+/** The activities, counting the sends (or starts) that found the sending window closed. */
+function countingWaits(activities: ReturnType<typeof createActivities>): ReturnType<typeof createActivities> {
+  const isWait = (r: { outcome?: string } | undefined) => r?.outcome === 'wait';
+  return {
+    ...activities,
+    async seqSendStep(input) {
+      const r = await activities.seqSendStep(input);
+      if (isWait(r)) windowWaits++;
+      return r;
+    },
+    async seqStartEnrollment(input) {
+      const r = await activities.seqStartEnrollment(input);
+      if (isWait(r.send)) windowWaits++;
+      return r;
+    },
+  };
+}
+
 export default async function run(env: BenchEnv): Promise<void> {
   if (!env.temporal) throw new Error('the sequences bench needs Temporal');
   process.stdout.write(
@@ -227,7 +249,14 @@ export default async function run(env: BenchEnv): Promise<void> {
   process.stdout.write(`enrollments per part: ${N}; load average ${load()}\n`);
   const base = await baseline(env, 5);
   printResult('baseline: bare Koa + select 1', base);
-  const ceiling = await ceilings(env, Number(process.env.BENCH_CEILING_COUNT ?? 1000), 64);
+  // CPU seconds by process, per empty workflow and per email: where the machine's time goes.
+  const cpu = benchProcesses({
+    apiPids: env.pids.api,
+    workerPids: env.pids.workers,
+    temporalPort: Number(env.temporal.env.address.split(':').pop()),
+    pgPort: Number(new URL(env.databaseUrl).port),
+  });
+  const ceiling = await ceilings(env, Number(process.env.BENCH_CEILING_COUNT ?? 1000), 64, cpu);
 
   // The worker in this process (as in the other benches): the harness's one swapped for one whose
   // activities have their own connection pool, so that their statements can be counted.
@@ -247,17 +276,20 @@ export default async function run(env: BenchEnv): Promise<void> {
       connection: env.temporal.env.nativeConnection as NativeConnection,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowsPath: require.resolve('../workflows'),
-      activities: createActivities({
-        db: workerDb,
-        config,
-        mailer: createMailer(config),
-        sms: createSmsSender(config),
-        outbox: env.deps.outbox,
-      }),
+      activities: countingWaits(
+        createActivities({
+          db: workerDb,
+          config,
+          mailer: createMailer(config),
+          sms: createSmsSender(config),
+          outbox: env.deps.outbox,
+        }),
+      ),
       maxConcurrentActivityTaskExecutions: 200,
       maxConcurrentLocalActivityExecutions: 200,
       maxConcurrentWorkflowTaskExecutions: 200,
       maxCachedWorkflows: 2 * N + 1000,
+      ...(process.env.BENCH_STICKY_S ? { stickyQueueScheduleToStartTimeout: Number(process.env.BENCH_STICKY_S) * 1000 } : {}),
     });
     running = worker.run();
   }
@@ -271,8 +303,10 @@ export default async function run(env: BenchEnv): Promise<void> {
       const since = new Date(Date.now() - 1000);
       activitySql?.reset();
       relaySql?.reset();
+      const cpu0 = cpuSeconds(cpu);
       const { t0, enrollmentIds } = await enrollAll(env, seq, contacts);
       const got = await awaitEmails(env, 'burst', Date.now() + WAIT_S * 1000);
+      const cpu1 = cpuSeconds(cpu);
       const rel = relaySql?.snapshot();
       const act = activitySql?.snapshot();
       const last = Math.max(...got);
@@ -289,6 +323,7 @@ export default async function run(env: BenchEnv): Promise<void> {
         printStatements('SQL statements per enrollment by the outbox relay', rel, N);
       }
       await historyCounts(env, enrollmentIds);
+      process.stdout.write(`  CPU per email (enrollment API request included): ${cpuPer(cpu0, cpu1, N)}\n`);
       process.stdout.write(
         `  burst: ${N} emails in ${((last - t0) / 1000).toFixed(1)} s from the first request: ${rate.toFixed(1)} emails/s = ` +
           `${(rate / ceiling.rps).toFixed(2)} of the empty-workflow ceiling (${ceiling.rps.toFixed(1)}/s) ` +
@@ -301,7 +336,7 @@ export default async function run(env: BenchEnv): Promise<void> {
 
     if (PARTS.includes('steady')) {
       // Every enrollment's step waits for a sending window that opens at `due`: all sleep, then wake together.
-      const setupS = Number(process.env.BENCH_SEQ_SLEEP_S ?? (startRate > 0 ? (N / startRate) * 1.5 + 45 : N / 20 + 60));
+      const setupS = Number(process.env.BENCH_SEQ_SLEEP_S ?? (startRate > 0 ? (N / startRate) * 2 + 60 : N / 15 + 60));
       const due = dueAfter(setupS);
       const end = new Date(
         Math.min(due.getTime() + 3_600_000, Date.UTC(due.getUTCFullYear(), due.getUTCMonth(), due.getUTCDate(), 23, 59)),
@@ -315,10 +350,13 @@ export default async function run(env: BenchEnv): Promise<void> {
       activitySql?.reset();
       relaySql?.reset();
       const { enrollmentIds } = await enrollAll(env, seq, contacts);
-      // All asleep: every outbox row started, and the sampled histories (the last started among them) show the timer.
+      // All asleep: every outbox row started, every start found the window closed (with the worker
+      // in this process), and the histories of the last started show their timer.
+      const waitsBefore = windowWaits;
       for (;;) {
         const left = await env.db('outbox').where('created_at', '>=', since).whereNull('started_at').count<{ n: number }[]>('* as n');
-        if (Number(left[0].n) === 0 || Date.now() > due.getTime()) break;
+        const asleep = env.workerProcesses > 0 || windowWaits - waitsBefore >= N;
+        if ((Number(left[0].n) === 0 && asleep) || Date.now() > due.getTime()) break;
         await new Promise((r) => setTimeout(r, 500));
       }
       const lastStarted = await env
@@ -339,6 +377,7 @@ export default async function run(env: BenchEnv): Promise<void> {
         }
       }
       const asleepAt = Date.now();
+      if (env.workerProcesses === 0) process.stdout.write(`  ${windowWaits - waitsBefore} of ${N} starts found the window closed\n`);
       process.stdout.write(
         `  ${sleeping} of the ${lastStarted.length} last started show their timer ${((due.getTime() - asleepAt) / 1000).toFixed(0)} s before the due time` +
           `${asleepAt > due.getTime() ? ' (NOT all asleep before the due time: the figures below are not valid)' : ''}\n`,
@@ -351,7 +390,9 @@ export default async function run(env: BenchEnv): Promise<void> {
       }
       activitySql?.reset();
       relaySql?.reset();
+      const cpu0 = cpuSeconds(cpu);
       const got = await awaitEmails(env, 'steady', due.getTime() + WAIT_S * 1000);
+      const cpu1 = cpuSeconds(cpu);
       const lags = got.map((a) => a - due.getTime()).sort((a, b) => a - b);
       const lastLag = lags[lags.length - 1];
       const rate = N / (lastLag / 1000);
@@ -359,6 +400,7 @@ export default async function run(env: BenchEnv): Promise<void> {
       await outboxFigures(env, seq, since);
       if (activitySql) printStatements('at the due time: SQL statements per email by the activities', activitySql.snapshot(), N);
       await historyCounts(env, enrollmentIds);
+      process.stdout.write(`  CPU per email from the due time: ${cpuPer(cpu0, cpu1, N)}\n`);
       process.stdout.write(
         `  steady: ${N} emails due at the same instant: ${rate.toFixed(1)} emails/s (${(rate / ceiling.rps).toFixed(2)} of the ceiling); ` +
           `from the due time: first ${lags[0]} ms, median ${lags[Math.floor(lags.length / 2)]} ms, last ${(lastLag / 1000).toFixed(1)} s; load average ${load()}\n`,

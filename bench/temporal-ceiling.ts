@@ -1,5 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { cpuPer, cpuSeconds, type CpuGroups } from './cpu';
 import { BENCH_TEMPORAL_STORE, printResult, startDevServer, type BenchEnv } from './harness';
 
 type Rate = { rps: number; p50: number; p99: number };
@@ -49,12 +50,14 @@ export async function emptyWorkflowRate(env: BenchEnv | TestWorkflowEnvironment,
  * BENCH_TEMPORAL=memory), and beside it the same probe on a fresh in-memory dev server started for
  * it (the figure earlier benches reported). Prints both and their ratio; returns the bench server's.
  */
-export async function ceilings(env: BenchEnv, count = 1000, concurrency = 64): Promise<Rate> {
+export async function ceilings(env: BenchEnv, count = 1000, concurrency = 64, cpu?: CpuGroups): Promise<Rate> {
+  const before = cpu && cpuSeconds(cpu);
   const own = await emptyWorkflowRate(env, count, concurrency);
   printResult(
     `baseline: empty workflows, dev server (${BENCH_TEMPORAL_STORE === 'sqlite' ? 'SQLite, npm run dev settings' : 'in memory'})`,
     own,
   );
+  if (cpu && before) process.stdout.write(`  CPU per empty workflow: ${cpuPer(before, cpuSeconds(cpu), count)}\n`);
   if (BENCH_TEMPORAL_STORE === 'sqlite') {
     const mem = await startDevServer('memory');
     try {
