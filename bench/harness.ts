@@ -213,6 +213,7 @@ export async function startBenchEnv(
     ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
     ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
+    ...(process.env.TEMPORAL_STICKY_TIMEOUT_S ? { TEMPORAL_STICKY_TIMEOUT_S: process.env.TEMPORAL_STICKY_TIMEOUT_S } : {}),
     ...opts.env,
   });
   const db = createDb(databaseUrl, 20);
@@ -243,6 +244,7 @@ export async function startBenchEnv(
       workflowsPath: require.resolve('../workflows'),
       activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
       maxConcurrentActivityTaskExecutions: 200,
+      stickyQueueScheduleToStartTimeout: config.TEMPORAL_STICKY_TIMEOUT_S * 1000, // as bin/worker.ts
     });
     if (BENCH_PROCESSES > 0) {
       // The worker processes do the work; this in-process worker is created but never run.
@@ -370,6 +372,7 @@ function benchProcessEnv(config: {
     RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
     ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
+    ...(process.env.TEMPORAL_STICKY_TIMEOUT_S ? { TEMPORAL_STICKY_TIMEOUT_S: process.env.TEMPORAL_STICKY_TIMEOUT_S } : {}),
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
   };
 }

@@ -289,7 +289,7 @@ export default async function run(env: BenchEnv): Promise<void> {
       maxConcurrentLocalActivityExecutions: 200,
       maxConcurrentWorkflowTaskExecutions: 200,
       maxCachedWorkflows: 2 * N + 1000,
-      ...(process.env.BENCH_STICKY_S ? { stickyQueueScheduleToStartTimeout: Number(process.env.BENCH_STICKY_S) * 1000 } : {}),
+      stickyQueueScheduleToStartTimeout: config.TEMPORAL_STICKY_TIMEOUT_S * 1000, // as bin/worker.ts
     });
     running = worker.run();
   }
