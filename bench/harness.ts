@@ -60,7 +60,8 @@ export interface BenchEnv {
   inProcessUrl: string;
   deps: AppDeps;
   team: { teamId: string; userId: string; apiKey: string; session: string };
-  temporal?: { client: Client; env: TestWorkflowEnvironment; worker: Worker };
+  /** `worker`: the in-process worker (absent with BENCH_PROCESSES, where worker processes do the work). */
+  temporal?: { client: Client; env: TestWorkflowEnvironment; worker?: Worker };
   /** The SMTP server every process of this environment sends to (SMTP_URL). */
   smtp: SmtpSink;
   close(): Promise<void>;
@@ -238,23 +239,25 @@ export async function startBenchEnv(
     // As bin/worker.ts: the relay makes a webhook's first attempt (BENCH_WEBHOOK_FIRST_ATTEMPT=workflow: the old path).
     if (process.env.BENCH_WEBHOOK_FIRST_ATTEMPT !== 'workflow')
       outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt(activityDeps));
-    const worker = await Worker.create({
-      connection: env.nativeConnection as NativeConnection,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      workflowsPath: require.resolve('../workflows'),
-      activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
-      maxConcurrentActivityTaskExecutions: 200,
-      stickyQueueScheduleToStartTimeout: config.TEMPORAL_STICKY_TIMEOUT_S * 1000, // as bin/worker.ts
-    });
+    let worker: Worker | undefined;
     if (BENCH_PROCESSES > 0) {
-      // The worker processes do the work; this in-process worker is created but never run.
+      // The worker processes do the work (an in-process worker, never run, would keep the connection open).
       for (let i = 0; i < BENCH_PROCESSES; i++) {
         const w = await startWorkerProcess({ ...benchProcessEnv(config), TEMPORAL_ADDRESS: env.address });
         stops.unshift(() => w.stop());
         workerPids.push(w.pid);
       }
     } else {
-      const running = worker.run();
+      const inProcess = await Worker.create({
+        connection: env.nativeConnection as NativeConnection,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        workflowsPath: require.resolve('../workflows'),
+        activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
+        maxConcurrentActivityTaskExecutions: 200,
+        stickyQueueScheduleToStartTimeout: config.TEMPORAL_STICKY_TIMEOUT_S * 1000, // as bin/worker.ts
+      });
+      worker = inProcess;
+      const running = inProcess.run();
       const relay = await startRelayLoop(outbox, {
         databaseUrl,
         minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000,
@@ -262,7 +265,7 @@ export async function startBenchEnv(
       });
       stops.unshift(() => relay.stop());
       stops.unshift(async () => {
-        if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
+        if (inProcess.getState() === 'RUNNING') inProcess.shutdown(); // a bench may have swapped it for its own
         await running;
       });
     }

@@ -288,9 +288,10 @@ export default async function run(env: BenchEnv): Promise<void> {
   let running: Promise<void> | undefined;
   let activitySql: ReturnType<typeof statementCounter> | undefined;
   let relaySql: ReturnType<typeof statementCounter> | undefined;
-  if (env.workerProcesses === 0) {
-    env.temporal.worker.shutdown();
-    while (env.temporal.worker.getState() !== 'STOPPED') await new Promise((r) => setTimeout(r, 50));
+  const harnessWorker = env.temporal.worker;
+  if (harnessWorker) {
+    harnessWorker.shutdown();
+    while (harnessWorker.getState() !== 'STOPPED') await new Promise((r) => setTimeout(r, 50));
     workerDb = createDb(env.databaseUrl, 20);
     activitySql = statementCounter(workerDb);
     relaySql = statementCounter(env.db);
