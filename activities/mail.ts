@@ -12,7 +12,7 @@ export function mailActivities(deps: ActivityDeps) {
       const { db, config } = deps;
       const row = await db('inbound_emails').where({ id: input.inboundId }).first();
       if (!row) return { kind: 'missing', action: 'none' };
-      if (row.processed_at) return { kind: row.kind, action: 'already_processed' };
+      if (row.processed_at) return { kind: row.kind ?? 'unknown', action: 'already_processed' };
       let classified: Classified;
       try {
         const facts = await parseMailFacts(row.raw as Buffer, { mailFrom: row.mail_from ?? '', recipients: row.rcpt_to });

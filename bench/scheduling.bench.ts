@@ -1,3 +1,4 @@
+import { jsonb } from '../db/jsonb';
 import autocannon from 'autocannon';
 import { addMember } from '../services/team';
 import { computeSlots, type HostSchedule, type SlotQuery } from '../domain/slots';
@@ -60,7 +61,7 @@ export default async function run(env: BenchEnv): Promise<void> {
     hosts.push((await addMember(db, env.team.teamId, { email: `bench-host-${i}@example.com`, role: 'member' })).id);
   await db('availability_schedules')
     .whereIn('user_id', hosts)
-    .update({ rules: JSON.stringify(ALL_WEEK) });
+    .update({ rules: jsonb(ALL_WEEK) });
   const [page] = await db('scheduling_pages')
     .insert({ team_id: env.team.teamId, title: 'Bench', slug: `bench-${Date.now()}`, status: 'published', page_type: 'round_robin' })
     .returning('id');

@@ -130,14 +130,14 @@ export default async function run(env: BenchEnv): Promise<void> {
     const sends = await env.db('sequence_sends').groupBy('status').select('status').count({ n: '*' });
     const timing = await env
       .db('sequence_sends')
-      .first(
+      .first<{ claim_spread_s: string; send_ms: string; first_claim: string }>(
         env.db.raw('extract(epoch from max(claimed_at) - min(claimed_at)) AS claim_spread_s'),
         env.db.raw('avg(extract(epoch from delivered_at - claimed_at)) * 1000 AS send_ms'),
         env.db.raw('extract(epoch from min(claimed_at)) * 1000 AS first_claim'),
       );
     const startedAt = await env
       .db('outbox')
-      .first(
+      .first<{ start_spread_s: string; retried: string }>(
         env.db.raw('extract(epoch from max(started_at) - min(created_at)) AS start_spread_s'),
         env.db.raw('count(*) FILTER (WHERE attempts > 0) AS retried'),
       );

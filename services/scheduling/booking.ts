@@ -1,3 +1,4 @@
+import { jsonb } from '../../db/jsonb';
 import { uuid } from '../../core/crypto';
 import type { Executor } from '../../db/knex';
 import { icalUidOf } from '../../domain/ics';
@@ -177,7 +178,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
                 status: moving.status,
               }
             : {}),
-          guests: JSON.stringify(req.guests),
+          guests: jsonb(req.guests),
           field_values: JSON.stringify(req.fieldValues),
         })
         .returning('*');

@@ -31,7 +31,7 @@ export async function resolveContext(
     eventType = (await db('event_types').where({ id: input.eventTypeId }).first()) ?? null;
     if (!eventType || !eventType.is_active || (input.teamId && eventType.team_id !== input.teamId)) throw notFound('Event type');
     if (input.pageId && input.pageId !== eventType.scheduling_page_id) throw notFound('Scheduling page');
-    page = await db('scheduling_pages').where({ id: eventType.scheduling_page_id }).first();
+    page = (await db('scheduling_pages').where({ id: eventType.scheduling_page_id }).first()) ?? null;
   } else if (input.pageId) {
     page = (await db('scheduling_pages').where({ id: input.pageId }).first()) ?? null;
     if (!page || (input.teamId && page.team_id !== input.teamId)) throw notFound('Scheduling page');

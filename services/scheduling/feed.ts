@@ -29,6 +29,7 @@ export async function renderFeed(db: Db, token: string): Promise<string> {
     .first();
   if (!feed) throw notFound('Calendar feed');
   const user = await db('users').where({ id: feed.user_id }).first('id', 'email', 'name');
+  if (!user) throw notFound('Calendar feed');
   const rows = await db('meeting_hosts as mh')
     .join('meetings as m', 'm.id', 'mh.meeting_id')
     .where('mh.host_user_id', feed.user_id)

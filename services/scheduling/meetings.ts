@@ -151,7 +151,7 @@ export async function updateMeeting(
         .where({ id })
         .update({ ...extra, updated_at: trx.fn.now() })
         .returning('*');
-      return r as MeetingRow;
+      return r;
     }
     const updated = await setStatus(trx, id, target, extra);
     if (target === 'cancelled') {

@@ -1,25 +1,26 @@
+import type { SequenceSendsRow } from '../../db/tables';
 import type { Db, Executor } from '../../db/knex';
 import type { Classified, MailClass } from '../../domain/mail-classify';
 import { transactionWithOutbox, type Enqueue, type OutboxStarter } from '../../temporal/outbox';
 import { exitEnrollments } from './exits';
 import { unsubscribeContact } from './unsubscribes';
 
-export interface SendRow {
-  id: string;
-  team_id: string;
-  sequence_id: string;
-  enrollment_id: string;
-  contact_id: string;
-}
+export type SendRow = Pick<SequenceSendsRow, 'id' | 'team_id' | 'sequence_id' | 'enrollment_id' | 'contact_id'>;
 
 /** The sequence email a message answers: by VERP/Reply-To token first, then by Message-ID. */
 export async function findSend(db: Executor, c: Classified): Promise<SendRow | undefined> {
-  const cols = ['id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id'];
+  const cols = ['id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id'] as const;
   if (c.tokens.length) {
-    const byToken = await db('sequence_sends').whereIn('token', c.tokens).where({ channel: 'email' }).first(cols);
+    const byToken = await db('sequence_sends')
+      .whereIn('token', c.tokens)
+      .where({ channel: 'email' })
+      .first(...cols);
     if (byToken) return byToken;
   }
-  if (c.messageIds.length) return db('sequence_sends').whereIn('message_id', c.messageIds).first(cols);
+  if (c.messageIds.length)
+    return db('sequence_sends')
+      .whereIn('message_id', c.messageIds)
+      .first(...cols);
   return undefined;
 }
 

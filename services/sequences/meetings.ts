@@ -14,12 +14,12 @@ export async function contactsWithBookedMeeting(trx: Executor, teamId: string, c
   if (contactIds.length === 0) return new Set();
   const exists = await trx.raw(`SELECT to_regclass('public.meetings') IS NOT NULL AS ok`);
   if (!exists.rows[0].ok) return new Set();
-  const rows: Array<{ contact_id: string }> = await trx('meetings')
+  const rows: Array<{ contact_id: string | null }> = await trx('meetings')
     .distinct('contact_id')
     .where('team_id', teamId)
     .whereIn('contact_id', contactIds)
     .whereNotIn('status', NOT_BOOKED);
-  return new Set(rows.map((r) => r.contact_id));
+  return new Set(rows.flatMap((r) => (r.contact_id ? [r.contact_id] : [])));
 }
 
 /** False when the meeting exists and is cancelled or still waiting for the host's confirmation. */

@@ -1,15 +1,9 @@
+import type { SequenceSendsRow } from '../../db/tables';
 import type { Db } from '../../db/knex';
 import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
 import { unsubscribeContact } from './unsubscribes';
 
-interface SendRow {
-  id: string;
-  team_id: string;
-  enrollment_id: string;
-  contact_id: string;
-  channel: string;
-  links: string[];
-}
+type SendRow = Pick<SequenceSendsRow, 'id' | 'team_id' | 'enrollment_id' | 'contact_id' | 'channel' | 'links'>;
 
 const byToken = (db: Db, token: string): Promise<SendRow | undefined> => db('sequence_sends').where({ token }).first();
 

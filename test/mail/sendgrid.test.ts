@@ -62,8 +62,8 @@ test('delivered, open, click on the message named by smtp-id; analytics count th
   const events = ['delivered', 'open', 'click'].map((event) => ({ event, email: 'x@example.com', timestamp: 1, 'smtp-id': id }));
   expect((await signed(JSON.stringify(events))).status).toBe(204);
   const row = await w.tdb.db('sequence_sends').where({ id: send.id }).first();
-  expect(row.delivered_at).toBeInstanceOf(Date);
-  expect(row.clicked_at).toBeInstanceOf(Date);
+  expect(row!.delivered_at).toBeInstanceOf(Date);
+  expect(row!.clicked_at).toBeInstanceOf(Date);
   const stats = (await w.api.get(`/api/v1/sequences/${send.sequence_id}/analytics`)).body.data.steps[0];
   expect(stats).toMatchObject({ accepted: 1, delivered: 1, opened: 1, clicked: 1, bounced: 0 });
 });
@@ -72,13 +72,13 @@ test('a bounce event exits email_bounced; a spamreport unsubscribes', async () =
   const a = await sentMessage();
   const bounce = [{ event: 'bounce', type: 'bounce', status: '5.1.1', reason: '550 5.1.1 no such user', 'smtp-id': a.send.message_id }];
   expect((await signed(JSON.stringify(bounce))).status).toBe(204);
-  expect((await w.tdb.db('sequence_enrollments').where({ id: a.e.id }).first()).exit_reason).toBe('email_bounced');
-  expect((await w.tdb.db('sequence_sends').where({ id: a.send.id }).first()).bounce_type).toBe('hard');
+  expect((await w.tdb.db('sequence_enrollments').where({ id: a.e.id }).first())!.exit_reason).toBe('email_bounced');
+  expect((await w.tdb.db('sequence_sends').where({ id: a.send.id }).first())!.bounce_type).toBe('hard');
 
   const b = await sentMessage();
   expect((await signed(JSON.stringify([{ event: 'spamreport', 'smtp-id': b.send.message_id }]))).status).toBe(204);
-  expect((await w.tdb.db('sequence_enrollments').where({ id: b.e.id }).first()).exit_reason).toBe('email_complained');
-  expect((await w.tdb.db('contacts').where({ id: b.contact }).first()).unsubscribed_email).toBe(true);
+  expect((await w.tdb.db('sequence_enrollments').where({ id: b.e.id }).first())!.exit_reason).toBe('email_complained');
+  expect((await w.tdb.db('contacts').where({ id: b.contact }).first())!.unsubscribed_email).toBe(true);
   const stats = (await w.api.get(`/api/v1/sequences/${b.send.sequence_id}/analytics`)).body.data.steps[0];
   expect(stats).toMatchObject({ complained: 1 });
 });

@@ -134,7 +134,7 @@ describe('booking workflow', () => {
   it('an unconfirmed request: the attendee hears it was received, the host is asked, and it lapses ("not confirmed") an hour before the start', async () => {
     await withWorker(env, activities(), async () => {
       const { id, startMs } = await bookIn(10, { requires_confirmation: true });
-      expect((await tdb.db('meetings').where({ id }).first()).status).toBe('pending_confirmation');
+      expect((await tdb.db('meetings').where({ id }).first())!.status).toBe('pending_confirmation');
       await started(`booking-${id}`);
       expect(await handle(`booking-${id}`).result()).toBe('not_confirmed');
       await started(`meeting-cleanup-${id}`);

@@ -261,11 +261,11 @@ describe('Twilio callbacks (signature checked)', () => {
     const c = await makeContact(tdb.db, team.teamId, { phone: '+15558881111' });
     const params = { From: '+15558881111', To: '+15558880000', Body: ' stop ', MessageSid: 'SMin1' };
     expect((await post('/api/hooks/twilio/inbound', params, 'bogus')).status).toBe(403);
-    expect((await tdb.db('contacts').where({ id: c }).first()).unsubscribed_sms).toBe(false);
+    expect((await tdb.db('contacts').where({ id: c }).first())!.unsubscribed_sms).toBe(false);
     const res = await post('/api/hooks/twilio/inbound', params);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('<Response>');
-    expect((await tdb.db('contacts').where({ id: c }).first()).unsubscribed_sms).toBe(true);
+    expect((await tdb.db('contacts').where({ id: c }).first())!.unsubscribed_sms).toBe(true);
     expect(seq.id).toBeDefined();
   });
 
