@@ -22,7 +22,7 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
     t.uuid('team_id').notNullable().references('teams.id').onDelete('CASCADE');
     t.uuid('contact_id').references('contacts.id').onDelete('SET NULL');
-    t.uuid('meeting_id').references('meetings.id').onDelete('SET NULL');
+    t.uuid('meeting_id'); // no foreign key: a deleted meeting's cancellation is still sent (and tracked)
     t.text('kind').notNullable(); // e.g. meeting.confirmation, meeting.cancellation
     t.text('recipient').notNullable();
     t.text('token').notNullable().unique(); // in the VERP return path and the Reply-To
