@@ -5,8 +5,8 @@
  */
 
 export interface Fetch {
-  /** The User-Agent header ('' when absent). */
-  userAgent: string;
+  /** The User-Agent header ('' when the request had none); null when unknown (a provider event without it). */
+  userAgent: string | null;
   /** The client address as the server saw it (IPv4, IPv6 or IPv4-mapped IPv6), or null. */
   ip: string | null;
   /** HTTP method (scanners often send HEAD). */
@@ -65,9 +65,10 @@ function soon(f: Fetch, windowMs: number): boolean {
 }
 
 function machineAgent(f: Fetch): string | null {
+  if (f.method?.toUpperCase() === 'HEAD') return 'HEAD request';
+  if (f.userAgent === null) return null;
   const ua = f.userAgent.trim();
   if (!ua) return 'no user agent';
-  if (f.method?.toUpperCase() === 'HEAD') return 'HEAD request';
   if (MPP_USER_AGENT.test(ua)) return 'Apple Mail Privacy Protection (user agent)';
   if (MACHINE_AGENTS.test(ua)) return 'scanner or bot user agent';
   return null;
@@ -78,7 +79,7 @@ export function classifyOpen(f: Fetch): Verdict {
   const agent = machineAgent(f);
   if (agent) return { machine: true, reason: agent };
   if (isAppleNetwork(f.ip)) return { machine: true, reason: 'Apple Mail Privacy Protection (Apple network)' };
-  if (IMAGE_PROXIES.test(f.userAgent) && soon(f, PROXY_PREFETCH_WINDOW_MS)) return { machine: true, reason: 'image proxy prefetch' };
+  if (IMAGE_PROXIES.test(f.userAgent ?? '') && soon(f, PROXY_PREFETCH_WINDOW_MS)) return { machine: true, reason: 'image proxy prefetch' };
   return { machine: false };
 }
 

@@ -66,7 +66,7 @@ async function sendOf(trx: Executor, e: SendgridEvent): Promise<SendRow | undefi
 
 /** What an open or click event says about who made it. */
 const seenOf = (e: SendgridEvent): Seen => ({
-  userAgent: e.useragent ?? '',
+  userAgent: e.useragent ?? null,
   ip: e.ip ?? null,
   at: e.timestamp ? new Date(e.timestamp * 1000) : new Date(),
 });

@@ -16,7 +16,8 @@ const byToken = (db: Db, token: string): Promise<SendRow | undefined> => db('seq
 
 /** What the tracking route saw of the request (domain/engagement.ts judges it). */
 export interface Seen {
-  userAgent: string;
+  /** null: not known (a provider event that does not carry it). */
+  userAgent: string | null;
   ip: string | null;
   method?: string;
   at?: Date;
