@@ -88,7 +88,8 @@ export async function applySendgridEvents(db: Db, outbox: OutboxStarter, events:
       if (cls) await applyToSend(trx, enqueue, send, cls);
       // When it happened, not when the (batched) event arrived: the scanner-click window counts from it.
       else if (e.event === 'delivered') await row.update({ delivered_at: trx.raw('COALESCE(delivered_at, ?)', [seenOf(e).at]) });
-      else if (e.event === 'open' && e.sg_machine_open) await row.update({ machine_opened_at: trx.raw('COALESCE(machine_opened_at, now())') });
+      else if (e.event === 'open' && e.sg_machine_open)
+        await row.update({ machine_opened_at: trx.raw('COALESCE(machine_opened_at, now())') });
       else if (e.event === 'open') await recordOpenOf(trx, (await timing())!, seenOf(e));
       else if (e.event === 'click') await recordClickOf(trx, (await timing())!, seenOf(e));
       else if (e.event === 'unsubscribe' || e.event === 'group_unsubscribe') {
