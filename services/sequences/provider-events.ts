@@ -64,12 +64,11 @@ async function sendOf(trx: Executor, e: SendgridEvent): Promise<SendRow | undefi
     .first('id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id');
 }
 
+/** When the event happened (its `timestamp`, unix seconds), not when it arrived. */
+const timeOf = (e: SendgridEvent): Date => (e.timestamp ? new Date(e.timestamp * 1000) : new Date());
+
 /** What an open or click event says about who made it. */
-const seenOf = (e: SendgridEvent): Seen => ({
-  userAgent: e.useragent ?? null,
-  ip: e.ip ?? null,
-  at: e.timestamp ? new Date(e.timestamp * 1000) : new Date(),
-});
+const seenOf = (e: SendgridEvent): Seen => ({ userAgent: e.useragent ?? null, ip: e.ip ?? null, at: timeOf(e) });
 
 /**
  * Apply provider events to the sends they name (see sendOf): delivered, bounce (blocked = soft),
@@ -87,7 +86,7 @@ export async function applySendgridEvents(db: Db, outbox: OutboxStarter, events:
       const timing = () => row.clone().first('id', 'accepted_at', 'delivered_at');
       if (cls) await applyToSend(trx, enqueue, send, cls);
       // When it happened, not when the (batched) event arrived: the scanner-click window counts from it.
-      else if (e.event === 'delivered') await row.update({ delivered_at: trx.raw('COALESCE(delivered_at, ?)', [seenOf(e).at]) });
+      else if (e.event === 'delivered') await row.update({ delivered_at: trx.raw('COALESCE(delivered_at, ?)', [timeOf(e)]) });
       else if (e.event === 'open' && e.sg_machine_open)
         await row.update({ machine_opened_at: trx.raw('COALESCE(machine_opened_at, now())') });
       else if (e.event === 'open') await recordOpenOf(trx, (await timing())!, seenOf(e));
