@@ -3,12 +3,7 @@ import type { Enqueue } from '../temporal/outbox';
 import { fanOutToWebhooks } from './webhooks/fan-out';
 
 export type EventType =
-  | 'submission.created'
-  | 'submission.qualified'
-  | 'submission.updated'
-  | 'submission.deleted'
-  | 'email.replied'
-  | 'webhook.test';
+  'submission.created' | 'submission.qualified' | 'submission.updated' | 'submission.deleted' | 'email.replied' | 'webhook.test';
 
 export interface DomainEvent {
   id: string;

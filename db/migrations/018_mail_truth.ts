@@ -53,7 +53,9 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('inbound_email_id');
   });
   await knex.raw('CREATE INDEX contact_timeline_contact_idx ON contact_timeline (contact_id, occurred_at DESC, id DESC)');
-  await knex.raw('CREATE UNIQUE INDEX contact_timeline_inbound_uq ON contact_timeline (inbound_email_id) WHERE inbound_email_id IS NOT NULL');
+  await knex.raw(
+    'CREATE UNIQUE INDEX contact_timeline_inbound_uq ON contact_timeline (inbound_email_id) WHERE inbound_email_id IS NOT NULL',
+  );
 
   // Who removed an unsubscribe the contact made (STOP, one-click, complaint, provider), and when.
   await knex.schema.createTable('unsubscribe_overrides', (t) => {

@@ -52,7 +52,9 @@ export const zContactDetail = zContact
     enrollments: z.array(zEnrollment),
     meetings: z.array(zId).meta({ description: 'Ids of the meetings booked by this contact' }),
     submissions: z.array(zId).meta({ description: 'Ids of the submissions linked to this contact, newest first' }),
-    timeline: z.array(zTimelineEntry).meta({ description: 'Replies to our mail (sequence steps, booking emails), newest first, the last 100' }),
+    timeline: z
+      .array(zTimelineEntry)
+      .meta({ description: 'Replies to our mail (sequence steps, booking emails), newest first, the last 100' }),
   })
   .meta({ id: 'ContactDetail' });
 

@@ -115,7 +115,8 @@ export async function applyMailEvent(
       return { kind: c.class.kind, action };
     }
     if (out) {
-      const unsubscribe = (teamId: string, contactId: string) => unsubscribeContact(trx, enqueue, teamId, contactId, ['email'], 'complaint');
+      const unsubscribe = (teamId: string, contactId: string) =>
+        unsubscribeContact(trx, enqueue, teamId, contactId, ['email'], 'complaint');
       const action = await applyToOutbound(trx, out, c.class, unsubscribe);
       if (reply) {
         const repliedTo: RepliedTo = {

@@ -152,7 +152,7 @@ export async function removeUnsubscribe(db: Db, teamId: string, contactId: strin
       });
       logger.warn(
         { teamId, contactId, removed: byContact, actor: opts.actor, reason: opts.reason ?? null },
-        "unsubscribe made by the contact removed with override_contact_unsubscribe",
+        'unsubscribe made by the contact removed with override_contact_unsubscribe',
       );
     }
     await trx('sequence_unsubscribes').where({ team_id: teamId, contact_id: contactId }).delete();

@@ -82,7 +82,12 @@ describe('SMS: Twilio credentials are required in production once a team has SMS
   });
 
   test('an SMS step created after the start fails its send in production instead of writing a file', async () => {
-    const sender = createSmsSender({ NODE_ENV: 'production', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: undefined, dataDir: '/nonexistent' });
+    const sender = createSmsSender({
+      NODE_ENV: 'production',
+      TWILIO_ACCOUNT_SID: 'AC1',
+      TWILIO_AUTH_TOKEN: undefined,
+      dataDir: '/nonexistent',
+    });
     await expect(sender.send({ from: '+15550001111', to: '+15550002222', body: 'x' })).rejects.toMatchObject({
       status: 401,
       message: expect.stringContaining('TWILIO_AUTH_TOKEN not set'),
