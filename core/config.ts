@@ -187,7 +187,11 @@ export function productionSendingProblem(config: Pick<Config, 'NODE_ENV' | 'SMTP
 
 /** For the API and worker entry points: exit(1) naming the variable when production cannot send. */
 export function requireProductionSending(config: Config): void {
-  const problem = productionSendingProblem(config);
+  exitOnProblem(productionSendingProblem(config));
+}
+
+/** For entry points: exit(1) with the message when there is a problem (a production check). */
+export function exitOnProblem(problem: string | null): void {
   if (problem) {
     process.stderr.write(`${problem}\n`);
     process.exit(1);

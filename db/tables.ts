@@ -215,6 +215,16 @@ export interface ContactTagsRow {
   updated_at: Date;
 }
 
+export interface ContactTimelineRow {
+  id: string;
+  team_id: string;
+  contact_id: string;
+  type: string;
+  occurred_at: Date;
+  detail: Json;
+  inbound_email_id: string | null;
+}
+
 export interface ContactsRow {
   id: string;
   team_id: string;
@@ -315,6 +325,7 @@ export interface InboundEmailsRow {
   send_id: string | null;
   received_at: Date;
   processed_at: Date | null;
+  outbound_email_id: string | null;
 }
 
 export interface MeetingCalendarWritesRow {
@@ -405,6 +416,26 @@ export interface OauthTokensRow {
   refresh_expires_at: Date | null;
   rotated_at: Date | null;
   revoked_at: Date | null;
+  created_at: Date;
+}
+
+export interface OutboundEmailsRow {
+  id: string;
+  team_id: string;
+  contact_id: string | null;
+  meeting_id: string | null;
+  kind: string;
+  recipient: string;
+  token: string;
+  message_id: string;
+  smtp_queue_id: string | null;
+  accepted_at: Date | null;
+  bounced_at: Date | null;
+  bounce_type: string | null;
+  bounce_status: string | null;
+  complained_at: Date | null;
+  replied_at: Date | null;
+  auto_replied_at: Date | null;
   created_at: Date;
 }
 
@@ -501,6 +532,9 @@ export interface SequenceSendsRow {
   replied_at: Date | null;
   auto_replied_at: Date | null;
   unsubscribed_at: Date | null;
+  smtp_queue_id: string | null;
+  machine_opened_at: Date | null;
+  scanner_clicked_at: Date | null;
 }
 
 export interface SequenceStepsRow {
@@ -605,6 +639,18 @@ export interface TeamsRow {
   updated_at: Date;
 }
 
+export interface UnsubscribeOverridesRow {
+  id: string;
+  team_id: string;
+  contact_id: string;
+  removed: Json;
+  actor_kind: string;
+  actor_credential_id: string;
+  actor_user_id: string | null;
+  reason: string | null;
+  created_at: Date;
+}
+
 export interface UsersRow {
   id: string;
   team_id: string;
@@ -696,6 +742,7 @@ declare module 'knex/types/tables' {
     calendar_feeds: CalendarFeedsRow;
     contact_tag_links: ContactTagLinksRow;
     contact_tags: ContactTagsRow;
+    contact_timeline: ContactTimelineRow;
     contacts: ContactsRow;
     event_types: EventTypesRow;
     events: EventsRow;
@@ -708,6 +755,7 @@ declare module 'knex/types/tables' {
     meetings: MeetingsRow;
     oauth_codes: OauthCodesRow;
     oauth_tokens: OauthTokensRow;
+    outbound_emails: OutboundEmailsRow;
     outbox: OutboxRow;
     rate_limits: RateLimitsRow;
     scheduling_page_hosts: SchedulingPageHostsRow;
@@ -722,6 +770,7 @@ declare module 'knex/types/tables' {
     submissions: SubmissionsRow;
     team_invitations: TeamInvitationsRow;
     teams: TeamsRow;
+    unsubscribe_overrides: UnsubscribeOverridesRow;
     users: UsersRow;
     webhook_attempts: WebhookAttemptsRow;
     webhook_deliveries: WebhookDeliveriesRow;

@@ -3,7 +3,7 @@ import { Context } from '@temporalio/activity';
 import type { Executor } from '../../db/knex';
 import { nextSendTime, type SendingWindow } from '../../domain/sending-window';
 import type { ActivityDeps } from '../deps';
-import { tokenAddress } from '../../domain/mail-address';
+import { smtpQueueId, tokenAddress } from '../../domain/mail-address';
 import { activityAttempt, recordSyncBounce, sequenceMessageId, smtpReplyCode } from './bounce';
 import { advanceAfter, nextStep, type NextStep } from './plan';
 import { renderEmail, renderSms } from './render';
@@ -261,6 +261,7 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
           sent_at: new Date(input.now),
           message_id: messageId,
           provider_id: info.messageId,
+          smtp_queue_id: smtpQueueId(info.response), // SendGrid events name it in sg_message_id
           ...(info.accepted ? { accepted_at: db.fn.now() } : {}),
         });
     } else {

@@ -8,6 +8,7 @@ import { listEnvelope, type Page } from '../pagination';
 import { listContactMeetingIds } from '../scheduling/contact-meetings';
 import { onContactDeleted } from '../sequences/hooks';
 import { listContactEnrollments } from '../sequences/contact-enrollments';
+import { listContactTimeline } from './timeline';
 
 export interface Tag {
   id: string;
@@ -120,10 +121,10 @@ export async function contactWithTags(db: Executor, teamId: string, id: string) 
   return presentContact(row, (await tagsOf(db, [id])).get(id) ?? []);
 }
 
-/** The single-contact response: also enrollments, meeting ids and submission ids. */
+/** The single-contact response: also enrollments, meeting ids, submission ids and the timeline. */
 export async function contactDetail(db: Db, teamId: string, id: string) {
   const contact = await contactWithTags(db, teamId, id);
-  const [enrollments, meetings, submissions] = await Promise.all([
+  const [enrollments, meetings, submissions, timeline] = await Promise.all([
     listContactEnrollments(db, teamId, id),
     listContactMeetingIds(db, teamId, id),
     db('submissions')
@@ -133,8 +134,9 @@ export async function contactDetail(db: Db, teamId: string, id: string) {
         { column: 'id', order: 'desc' },
       ])
       .pluck('id'),
+    listContactTimeline(db, teamId, id),
   ]);
-  return { ...contact, enrollments, meetings, submissions };
+  return { ...contact, enrollments, meetings, submissions, timeline };
 }
 
 export interface ContactPatch {

@@ -124,8 +124,16 @@ const stepCounts = {
   sent: z.number().int(),
   accepted: z.number().int(),
   delivered: z.number().int(),
-  opened: z.number().int(),
-  clicked: z.number().int(),
+  opened: z.number().int().meta({ description: 'Sends opened by a person (open pixel, a human click, a provider open event)' }),
+  machine_opened: z
+    .number()
+    .int()
+    .meta({ description: 'Sends whose pixel was fetched by a prefetching proxy or scanner (Apple Mail Privacy Protection…)' }),
+  clicked: z.number().int().meta({ description: 'Sends with a link clicked by a person' }),
+  scanner_clicked: z
+    .number()
+    .int()
+    .meta({ description: 'Sends whose links were followed by a link scanner (seconds after delivery, or a scanner user agent)' }),
   bounced: z.number().int(),
   hard_bounced: z.number().int(),
   soft_bounced: z.number().int(),

@@ -6,7 +6,13 @@ import { paginate, type Page } from '../pagination';
 import type { UrlPolicy } from '../../domain/ssrf';
 import { checkSubscriptionUrl } from './resolve';
 
-export const WEBHOOK_EVENTS = ['submission.created', 'submission.qualified', 'submission.updated', 'submission.deleted'] as const;
+export const WEBHOOK_EVENTS = [
+  'submission.created',
+  'submission.qualified',
+  'submission.updated',
+  'submission.deleted',
+  'email.replied',
+] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 /** How long the old secret keeps signing beside the new one after a rotation. */

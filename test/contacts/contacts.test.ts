@@ -48,7 +48,7 @@ describe('contact tags', () => {
 });
 
 describe('contacts', () => {
-  it('reads a contact with the documented fields, enrollments, meetings and submissions', async () => {
+  it('reads a contact with the documented fields, enrollments, meetings, submissions and timeline', async () => {
     const id = await makeContact(w.tdb.db, w.team.teamId, 'read@example.com');
     const res = await w.api.get(`/api/v1/contacts/${id}`);
     expect(res.status).toBe(200);
@@ -67,6 +67,7 @@ describe('contacts', () => {
       enrollments: [],
       meetings: [],
       submissions: [],
+      timeline: [],
     });
   });
 

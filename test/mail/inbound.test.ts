@@ -95,6 +95,22 @@ test('a human reply matched only by In-Reply-To: exit replied, step 2 never sent
   expect((await w.tdb.db('sequence_sends').where({ id: send!.id }).first())!.replied_at).toBeInstanceOf(Date);
   const detail = await w.api.get(`/api/v1/contacts/${send!.contact_id}`);
   expect(detail.body.data.enrollments[0]).toMatchObject({ exit_reason: 'replied', exit_reason_label: 'Replied to an email' });
+  // Replies to sequence mail go on the contact's timeline too (and out as email.replied).
+  expect(detail.body.data.timeline).toEqual([
+    expect.objectContaining({
+      type: 'email.replied',
+      email: expect.objectContaining({
+        from: email,
+        excerpt: expect.stringContaining('Yes, call me.'),
+        in_reply_to: expect.objectContaining({
+          type: 'sequence',
+          message_id: send!.message_id,
+          enrollment_id: e.id,
+          step_id: send!.step_id,
+        }),
+      }),
+    }),
+  ]);
 });
 
 test('an out-of-office reply is recorded and does not exit', async () => {

@@ -179,7 +179,9 @@ describe('booking workflow', () => {
     await withWorker(env, activities(), async () => {
       const { id } = await bookIn(72);
       await started(`booking-${id}`);
-      for (let i = 0; i < 100 && kinds(id).length < 2; i++) await new Promise((r) => setTimeout(r, 100)); // confirmation sent first
+      // The confirmation sent first, and recorded (the CANCEL goes to every party only once the meeting is marked invited).
+      const invited = async () => (await tdb.db('meetings').where({ id }).first('confirmation_email_sent'))!.confirmation_email_sent;
+      for (let i = 0; i < 100 && (kinds(id).length < 2 || !(await invited())); i++) await new Promise((r) => setTimeout(r, 100));
       const api = client(app.baseUrl, team.apiKey);
       expect((await api.patch(`/api/v1/meetings/${id}`, { status: 'cancelled', cancellation_reason: 'Changed plans' })).status).toBe(200);
       expect((await api.patch(`/api/v1/meetings/${id}`, { status: 'cancelled' })).status).toBe(200);
