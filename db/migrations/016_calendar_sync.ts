@@ -19,6 +19,8 @@ export async function up(knex: Knex): Promise<void> {
     // The iCalendar text without descriptive properties (SUMMARY, DESCRIPTION, LOCATION…): only
     // what decides busy time (times, recurrence, transparency, status, attendees, time zones).
     t.text('data').notNullable();
+    // The object is not valid iCalendar: kept (its ETag tells when it changes), gives no busy time.
+    t.boolean('unreadable').notNullable().defaultTo(false);
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(['connection_id', 'href']);
     t.index(['calendar_id']);
@@ -30,7 +32,7 @@ export async function up(knex: Knex): Promise<void> {
     // The window busy time was expanded for; a sync expands again once now + horizon passes its end.
     t.timestamp('expanded_from', { useTz: true });
     t.timestamp('expanded_until', { useTz: true });
-    // Calendar objects the last sync could not read (malformed iCalendar): skipped, reported.
+    // Calendar objects that are not valid iCalendar (skipped, reported in status_message).
     t.integer('unreadable_count').notNullable().defaultTo(0);
   });
 
