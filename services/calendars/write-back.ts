@@ -213,12 +213,3 @@ export async function removeMeetingFromCalendar(deps: Deps, input: Pick<CleanupW
   for (const r of records) await removeRecord(deps, r);
   return records.length;
 }
-
-/** Where a meeting's event can be opened on the host's calendar server, when it was written there. */
-export async function writtenEventUrl(db: Executor, meetingId: string): Promise<string | null> {
-  const row = await db('meeting_calendar_writes')
-    .where({ meeting_id: meetingId, state: 'written' })
-    .whereNotNull('html_url')
-    .first('html_url');
-  return (row?.html_url as string | undefined) ?? null;
-}

@@ -144,7 +144,8 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     expect(ev.getAllProperties('attendee')).toHaveLength(0);
     expect(object.data).not.toMatch(/^METHOD:/m);
 
-    const rec = await tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first();
+    // The record follows the PUT's answer.
+    const rec = await eventually(() => tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first(), 'the write recorded');
     expect(rec).toMatchObject({
       calendar_id: conn.calendarId,
       connection_id: conn.connectionId,
@@ -155,6 +156,10 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     });
     expect(new URL(rec.href).pathname).toBe(object.href);
     expect(rec.html_url).toBe(rec.href);
+    // The meeting now opens at the event on the host's server (before: the host's feed).
+    expect((await api().get(`/api/v1/meetings/${id}`)).body.data.calendar_link).toBe(rec.html_url);
+    // The public answer never named the host's server: the meeting's own .ics link.
+    expect(res.body.event.htmlLink).toMatch(/\/api\/calendar\/feeds\/calm_/);
 
     const cancel = await api().patch(`/api/v1/meetings/${id}`, { status: 'cancelled' });
     expect(cancel.status).toBe(200);
@@ -214,6 +219,7 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     const { res } = await book(72);
     const id: string = res.body.meeting.id;
     const first = await onCalendar(meetingUid(id));
+    await eventually(() => tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first(), 'the workflow’s write recorded');
     const acts = activities();
     expect(await acts.writeMeetingToCalendar(id)).toBe('written');
     // The answer of an earlier PUT lost: no record, the object exists (If-None-Match: * answers 412).
@@ -247,11 +253,20 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     expect(object.href).toBe(first.object.href);
     expect(vevent(object).getFirstPropertyValue('sequence')).toBe(newMeeting.ical_sequence);
     expect(newMeeting.ical_sequence).toBe(1);
-    const records = await tdb.db('meeting_calendar_writes').whereIn('meeting_id', [id, newId]).orderBy('created_at');
-    expect(records.map((r: { meeting_id: string; state: string }) => [r.meeting_id, r.state])).toEqual([
-      [id, 'moved'],
-      [newId, 'written'],
-    ]);
+    const states = async () =>
+      (await tdb.db('meeting_calendar_writes').whereIn('meeting_id', [id, newId]).orderBy('created_at')).map(
+        (r: { meeting_id: string; state: string }) => [r.meeting_id, r.state],
+      );
+    // The old meeting's record hands the event over to the new one.
+    await eventually(
+      async () =>
+        JSON.stringify(await states()) ===
+        JSON.stringify([
+          [id, 'moved'],
+          [newId, 'written'],
+        ]),
+      'the old write moved, the new one written',
+    );
 
     // Deleting the old (rescheduled) meeting runs its cleanup: the event stays.
     expect((await api().delete(`/api/v1/meetings/${id}`)).status).toBe(204);
