@@ -231,7 +231,8 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           meeting = await insertFor(trx, hostId);
           break;
         } catch (err) {
-          if (!(err instanceof LimitReached) && !(err instanceof BusyInCalendar) && (err as { code?: string }).code !== EXCLUSION_VIOLATION) throw err;
+          if (!(err instanceof LimitReached) && !(err instanceof BusyInCalendar) && (err as { code?: string }).code !== EXCLUSION_VIOLATION)
+            throw err;
         }
       }
       if (!meeting) throw new NoFreeHost(busy);

@@ -57,7 +57,8 @@ export async function loadHostSchedules(
   // One pass over every busy row (a host with connected calendars may have hundreds).
   const busyOf = new Map<string, Array<{ start: number; end: number }>>(hostIds.map((h) => [h, []]));
   for (const list of [meetings, events, connected] as Array<Array<{ host_user_id: string; start_time: Date; end_time: Date }>>) {
-    for (const b of list) busyOf.get(b.host_user_id)?.push({ start: new Date(b.start_time).getTime(), end: new Date(b.end_time).getTime() });
+    for (const b of list)
+      busyOf.get(b.host_user_id)?.push({ start: new Date(b.start_time).getTime(), end: new Date(b.end_time).getTime() });
   }
   return hostIds.map((hostId) => {
     const s = scheduleOf.get(hostId);
