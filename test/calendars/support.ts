@@ -3,7 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
-import { calendarActivities } from '../../activities/calendars';
+import { createActivities } from '../../activities';
+import { createMailer } from '../../core/mailer';
+import { createSmsSender } from '../../core/sms';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
@@ -13,7 +15,7 @@ import { createTestWorker, createTimeSkippingEnv } from '../helpers/temporal';
 
 /**
  * A suite's calendar world: database, Temporal test server with a worker running the real calendar
- * sync workflow and activities, the API, a Radicale (user alice), and a team whose owner is the host.
+ * sync workflow and every activity, the API, a Radicale (user alice), and a team whose owner is the host.
  * Everything is driven through the public API; the sync runs in the worker as in production.
  */
 export interface CalendarWorld {
@@ -53,7 +55,15 @@ export function useCalendarWorld(opts: { env?: Record<string, string> } = {}): C
     w.team = await createTestTeam(w.tdb.db);
     w.session = client(w.app.baseUrl, w.team.session);
     w.api = client(w.app.baseUrl, w.team.apiKey);
-    worker = await createTestWorker(w.env, calendarActivities({ db: w.tdb.db, config: w.app.config }));
+    // Every activity (the booking workflows that bookings start run too), mail and SMS to files.
+    const activities = createActivities({
+      db: w.tdb.db,
+      config: w.app.config,
+      mailer: createMailer({ ...w.app.config, SMTP_URL: undefined }),
+      sms: createSmsSender({ ...w.app.config, TWILIO_ACCOUNT_SID: undefined }),
+      outbox: w.app.deps.outbox,
+    });
+    worker = await createTestWorker(w.env, activities);
     running = worker.run();
   }, 120_000);
   afterAll(async () => {
