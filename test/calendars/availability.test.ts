@@ -13,7 +13,6 @@ import { ics, RADICALE_PASSWORD, RADICALE_USER, startFeedServer, useCalendarWorl
 
 const w = useCalendarWorld();
 const ZONE = 'America/New_York';
-const DAY = 86_400_000;
 const pub = () => client(w.app.baseUrl);
 
 /** Hosts are free 08:00–18:00 every day in their zone. */
