@@ -22,10 +22,12 @@ import { createMailer } from '../core/mailer';
 import { freePort, portAccepts } from '../core/ports';
 import { createSmsSender } from '../core/sms';
 import { ALL_SCOPES } from '../core/scopes';
+import { generateKey } from '../core/secret-box';
 import { ensureEmbeddedPostgres } from '../db/embedded';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { findTemporalCli } from '../temporal/binaries';
+import { startSmtpSink } from './smtp-sink';
 import { DEV_SERVER_SQLITE_ARGS } from '../temporal/dev-server';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
@@ -185,8 +187,12 @@ export async function startBenchEnv(
     await a.end();
   });
 
+  const sink = await startSmtpSink();
+  stops.unshift(() => sink.close());
   const config = parseConfig({
     NODE_ENV: 'production',
+    SMTP_URL: sink.url,
+    CALENDAR_CREDENTIALS_KEY: generateKey(),
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: '20',
     DATA_DIR: path.join(ROOT, '.data', 'bench-files'),
@@ -330,9 +336,17 @@ export async function load(opts: {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
-function benchProcessEnv(config: { DATABASE_URL?: string; DATABASE_POOL_MAX: number; DATA_DIR?: string }): Record<string, string> {
+function benchProcessEnv(config: {
+  DATABASE_URL?: string;
+  DATABASE_POOL_MAX: number;
+  DATA_DIR?: string;
+  SMTP_URL?: string;
+  CALENDAR_CREDENTIALS_KEY?: string;
+}): Record<string, string> {
   return {
     NODE_ENV: 'production',
+    ...(config.SMTP_URL ? { SMTP_URL: config.SMTP_URL } : {}),
+    ...(config.CALENDAR_CREDENTIALS_KEY ? { CALENDAR_CREDENTIALS_KEY: config.CALENDAR_CREDENTIALS_KEY } : {}),
     DATABASE_URL: config.DATABASE_URL as string,
     DATABASE_POOL_MAX: String(config.DATABASE_POOL_MAX),
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),

@@ -220,12 +220,20 @@ async function syncListing(c: CaldavClient, cal: RemoteCalendar, token: string |
 
 /** Without sync-collection: every member's ETag (Depth 1 PROPFIND). */
 async function etagListing(c: CaldavClient, cal: RemoteCalendar): Promise<Listing> {
-  const res = await propfind({ url: cal.url, props: { 'd:getetag': {}, 'd:resourcetype': {} }, depth: '1', headers: c.headers, fetch: c.fetch });
+  const res = await propfind({
+    url: cal.url,
+    props: { 'd:getetag': {}, 'd:resourcetype': {} },
+    depth: '1',
+    headers: c.headers,
+    fetch: c.fetch,
+  });
   const bad = failedStatus(res);
-  if (bad || !res[0]?.raw?.multistatus) throw new SyncFailure(`the calendar "${cal.displayName}" could not be read (HTTP ${res[0]?.status ?? '?'})`);
+  if (bad || !res[0]?.raw?.multistatus)
+    throw new SyncFailure(`the calendar "${cal.displayName}" could not be read (HTTP ${res[0]?.status ?? '?'})`);
   const present = new Map<string, string | null>();
   for (const r of objectResponses(res, cal.url)) {
-    if (r.ok && !Object.keys(r.props?.resourcetype ?? {}).includes('collection')) present.set(pathOf(r.href!, cal.url), str(r.props?.getetag));
+    if (r.ok && !Object.keys(r.props?.resourcetype ?? {}).includes('collection'))
+      present.set(pathOf(r.href!, cal.url), str(r.props?.getetag));
   }
   return { present, deleted: [], syncToken: null, full: true };
 }
@@ -277,7 +285,8 @@ export function explainCaldavFailure(err: unknown, c: Pick<CaldavClient, 'trace'
     return `${host} does not look like a CalDAV server (it answered ${[...new Set(statuses)].map((s) => `HTTP ${s}`).join(', ')} and no CalDAV principal)`;
   }
   const message = err instanceof Error ? err.message : String(err);
-  if (/principalUrl|homeUrl/.test(message)) return `no CalDAV calendars were found at ${c.serverUrl} (the server gave no principal or calendar home)`;
+  if (/principalUrl|homeUrl/.test(message))
+    return `no CalDAV calendars were found at ${c.serverUrl} (the server gave no principal or calendar home)`;
   return `the calendar server ${host} could not be read: ${message.slice(0, 200)}`;
 }
 

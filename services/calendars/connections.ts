@@ -4,7 +4,12 @@ import { ApiError, notFound, validationFailed } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import type { Executor } from '../../db/knex';
 import { transactionWithOutbox } from '../../temporal/outbox';
-import { calendarSyncNowSignal, calendarSyncStopSignal, calendarSyncWorkflowId, type CalendarSyncInput } from '../../workflows/calendars/contract';
+import {
+  calendarSyncNowSignal,
+  calendarSyncStopSignal,
+  calendarSyncWorkflowId,
+  type CalendarSyncInput,
+} from '../../workflows/calendars/contract';
 import { actingRole } from '../accounts/members';
 import type { ServiceDeps } from '../deps';
 import { listEnvelope, type Page } from '../pagination';
@@ -180,7 +185,9 @@ export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, principal:
         .update({ name: input.name.trim() || conn.name, updated_at: trx.fn.now() });
     }
     for (const c of input.calendars ?? []) {
-      await trx('calendar_connection_calendars').where({ id: c.id }).update({ check_conflicts: c.check_conflicts, updated_at: trx.fn.now() });
+      await trx('calendar_connection_calendars')
+        .where({ id: c.id })
+        .update({ check_conflicts: c.check_conflicts, updated_at: trx.fn.now() });
     }
     if (input.booking_calendar_id !== undefined) {
       // One booking calendar per user, across all their connections.

@@ -12,7 +12,11 @@ export const FEED_TIMEOUT_MS = 20_000;
 
 export type FeedAnswer = { changed: false } | { changed: true; text: string; etag: string | null; lastModified: string | null };
 
-export async function fetchFeed(url: string, previous: { etag: string | null; lastModified: string | null }, policy: UrlPolicy): Promise<FeedAnswer> {
+export async function fetchFeed(
+  url: string,
+  previous: { etag: string | null; lastModified: string | null },
+  policy: UrlPolicy,
+): Promise<FeedAnswer> {
   const fetchFn = remoteFetch({ policy, timeoutMs: FEED_TIMEOUT_MS, maxBytes: FEED_MAX_BYTES });
   const headers: Record<string, string> = { accept: 'text/calendar, */*;q=0.5' };
   if (previous.etag) headers['if-none-match'] = previous.etag;
@@ -22,7 +26,9 @@ export async function fetchFeed(url: string, previous: { etag: string | null; la
     res = await fetchFn(url, { method: 'GET', headers });
   } catch (err) {
     if (err instanceof RemoteFetchError) {
-      throw new SyncFailure(err.reason === 'too_large' ? `the feed is larger than the ${FEED_MAX_BYTES / 1024 / 1024} MB limit` : err.message);
+      throw new SyncFailure(
+        err.reason === 'too_large' ? `the feed is larger than the ${FEED_MAX_BYTES / 1024 / 1024} MB limit` : err.message,
+      );
     }
     throw err;
   }
@@ -34,6 +40,7 @@ export async function fetchFeed(url: string, previous: { etag: string | null; la
     throw new SyncFailure(`${host} has no feed at this address (HTTP ${res.status}); the secret address may have been reset`);
   if (!res.ok) throw new SyncFailure(`${host} answered HTTP ${res.status} for the feed`);
   const text = (await res.text()).replace(/^\uFEFF/, '');
-  if (!/^\s*BEGIN:VCALENDAR/i.test(text)) throw new SyncFailure(`the address does not serve an iCalendar feed (${host} answered something else)`);
+  if (!/^\s*BEGIN:VCALENDAR/i.test(text))
+    throw new SyncFailure(`the address does not serve an iCalendar feed (${host} answered something else)`);
   return { changed: true, text, etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') };
 }

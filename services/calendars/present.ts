@@ -68,10 +68,10 @@ export const zConnection = z
       example: 'https://caldav.fastmail.com/',
     }),
     status: z.enum(['ok', 'syncing', 'error']),
-    status_message: z
-      .string()
-      .nullable()
-      .meta({ description: 'Why the last sync failed, in words', example: 'the server refused the username or password (HTTP 401 from caldav.example.com)' }),
+    status_message: z.string().nullable().meta({
+      description: 'Why the last sync failed, in words',
+      example: 'the server refused the username or password (HTTP 401 from caldav.example.com)',
+    }),
     last_synced_at: zIsoTime.nullable(),
     last_error_at: zIsoTime.nullable(),
     counts: z.strictObject({

@@ -132,7 +132,12 @@ function exchange(
         chunks.push(c);
       });
       res.on('end', () =>
-        finish(null, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks) }),
+        finish(null, {
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? '',
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+        }),
       );
       res.on('error', (err: NodeJS.ErrnoException) => finish(new RemoteFetchError('unreachable', networkMessage(err, host), host)));
     });
@@ -184,7 +189,8 @@ export function remoteFetch(opts: RemoteFetchOptions): typeof fetch {
       opts.trace?.responses.push({ method, url: url.toString(), status: answer.status, contentType });
       const location = answer.headers.location;
       if (REDIRECTS.has(answer.status) && location && init.redirect !== 'manual') {
-        if (hop >= maxRedirects) throw new RemoteFetchError('redirects', `${url.host} redirected more than ${maxRedirects} times`, url.host);
+        if (hop >= maxRedirects)
+          throw new RemoteFetchError('redirects', `${url.host} redirected more than ${maxRedirects} times`, url.host);
         const next = new URL(location, url);
         // Credentials go to the origin they were given for, never to another one a redirect names.
         if (next.origin !== origin) {

@@ -4,7 +4,15 @@ import { logger } from '../../core/logger';
 import { minimizeIcs } from '../../domain/calendars/minimize';
 import type { Db, Executor } from '../../db/knex';
 import { expandObjects, ownBookingUids, type BusyRow, type StoredObject } from './busy';
-import { caldavClient, discoverHome, explainCaldavFailure, listCalendars, readChanges, type CalendarChanges, type RemoteCalendar } from './caldav-read';
+import {
+  caldavClient,
+  discoverHome,
+  explainCaldavFailure,
+  listCalendars,
+  readChanges,
+  type CalendarChanges,
+  type RemoteCalendar,
+} from './caldav-read';
 import { fetchFeed } from './ics-feed';
 import { RemoteFetchError } from './remote';
 import { FEED_HREF, type CalendarRow, type ConnectionRow } from './rows';
@@ -113,9 +121,12 @@ async function planCaldav(deps: SyncDeps, row: ConnectionRow, creds: Extract<Cal
       const known = byUrl.get(cal.url);
       const etags = known
         ? new Map(
-            ((await deps.db('calendar_objects').where({ calendar_id: known.id }).select('href', 'etag')) as Array<{ href: string; etag: string | null }>).map(
-              (o) => [o.href, o.etag],
-            ),
+            (
+              (await deps.db('calendar_objects').where({ calendar_id: known.id }).select('href', 'etag')) as Array<{
+                href: string;
+                etag: string | null;
+              }>
+            ).map((o) => [o.href, o.etag]),
           )
         : new Map<string, string | null>();
       const changes = await readChanges(c, cal, { syncToken: known?.sync_token ?? null, ctag: known?.ctag ?? null, etags });
@@ -176,16 +187,28 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
       ...plan.upserts,
     ];
   }
-  const { rows: expanded, unreadable } = expandObjects(toExpand, { from: window.from, to: window.to, hostEmails: host.emails, hostZone: host.zone });
+  const { rows: expanded, unreadable } = expandObjects(toExpand, {
+    from: window.from,
+    to: window.to,
+    hostEmails: host.emails,
+    hostZone: host.zone,
+  });
   if (row.kind === 'ics_feed' && unreadable.length > 0) throw new SyncFailure(`the feed is not valid iCalendar: ${unreadable[0].message}`);
-  const own = await ownBookingUids(db, row.team_id, expanded.map((b) => b.uid));
+  const own = await ownBookingUids(
+    db,
+    row.team_id,
+    expanded.map((b) => b.uid),
+  );
   const busy = expanded.filter((b) => !own.has(b.uid));
   const unreadableKeys = new Set(unreadable.map((u) => `${u.calendarId}|${u.href}`));
 
   await db.transaction(async (trx) => {
     const locked = await trx('calendar_connections').where({ id: row.id }).forUpdate().first('id');
     if (!locked) throw new Gone();
-    if (goneCalendars.size) await trx('calendar_connection_calendars').whereIn('id', [...goneCalendars]).delete();
+    if (goneCalendars.size)
+      await trx('calendar_connection_calendars')
+        .whereIn('id', [...goneCalendars])
+        .delete();
     for (const cal of plan.calendars) await saveCalendar(trx, row, cal, now);
     for (const o of plan.upserts) {
       await trx('calendar_objects')
@@ -204,13 +227,18 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
         .merge(['calendar_id', 'etag', 'data', 'unreadable', 'updated_at']);
     }
     const removedHrefs = plan.removals.map((r) => r.href);
-    if (removedHrefs.length) await trx('calendar_objects').where({ connection_id: row.id }).whereRaw('href = ANY(?::text[])', [removedHrefs]).delete();
+    if (removedHrefs.length)
+      await trx('calendar_objects').where({ connection_id: row.id }).whereRaw('href = ANY(?::text[])', [removedHrefs]).delete();
     if (reexpand) {
       await trx('calendar_busy_times').where({ connection_id: row.id }).delete();
       // Objects whose readability is known again after a full pass.
       await trx('calendar_objects').where({ connection_id: row.id }).update({ unreadable: false });
       const bad = [...unreadableKeys].map((k) => k.slice(k.indexOf('|') + 1));
-      if (bad.length) await trx('calendar_objects').where({ connection_id: row.id }).whereRaw('href = ANY(?::text[])', [bad]).update({ unreadable: true });
+      if (bad.length)
+        await trx('calendar_objects')
+          .where({ connection_id: row.id })
+          .whereRaw('href = ANY(?::text[])', [bad])
+          .update({ unreadable: true });
     } else {
       const touched = [...plan.upserts.map((o) => o.href), ...removedHrefs];
       if (touched.length)
@@ -219,10 +247,14 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
     await insertBusy(trx, row, busy);
     for (const cal of plan.calendars) {
       const [{ n }] = await trx('calendar_objects').where({ calendar_id: cal.id }).count<{ n: number }[]>({ n: '*' });
-      await trx('calendar_connection_calendars').where({ id: cal.id }).update({ event_count: Number(n) });
+      await trx('calendar_connection_calendars')
+        .where({ id: cal.id })
+        .update({ event_count: Number(n) });
     }
     if (creds.kind === 'caldav') await defaultBookingCalendar(trx, row);
-    const [{ busyCount }] = await trx('calendar_busy_times').where({ connection_id: row.id }).count<{ busyCount: number }[]>({ busyCount: '*' });
+    const [{ busyCount }] = await trx('calendar_busy_times')
+      .where({ connection_id: row.id })
+      .count<{ busyCount: number }[]>({ busyCount: '*' });
     const [{ unreadableCount }] = await trx('calendar_objects')
       .where({ connection_id: row.id, unreadable: true })
       .count<{ unreadableCount: number }[]>({ unreadableCount: '*' });
@@ -232,7 +264,9 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
       .where({ id: row.id })
       .update({
         status: 'ok',
-        status_message: skipped ? `${skipped} calendar ${skipped === 1 ? 'object is' : 'objects are'} not valid iCalendar and ${skipped === 1 ? 'was' : 'were'} skipped` : null,
+        status_message: skipped
+          ? `${skipped} calendar ${skipped === 1 ? 'object is' : 'objects are'} not valid iCalendar and ${skipped === 1 ? 'was' : 'were'} skipped`
+          : null,
         last_synced_at: new Date(now),
         home_url: plan.homeUrl ?? row.home_url,
         ...(plan.feed ? { etag: plan.feed.etag, last_modified: plan.feed.lastModified } : {}),
@@ -256,7 +290,14 @@ async function saveCalendar(trx: Executor, row: ConnectionRow, cal: CalendarPlan
     ...(cal.changes ? { ctag: cal.changes.ctag, sync_token: cal.changes.syncToken } : {}),
   };
   if (cal.isNew) {
-    await trx('calendar_connection_calendars').insert({ id: cal.id, connection_id: row.id, team_id: row.team_id, user_id: row.user_id, url: cal.remote.url, ...meta });
+    await trx('calendar_connection_calendars').insert({
+      id: cal.id,
+      connection_id: row.id,
+      team_id: row.team_id,
+      user_id: row.user_id,
+      url: cal.remote.url,
+      ...meta,
+    });
   } else {
     await trx('calendar_connection_calendars')
       .where({ id: cal.id })

@@ -37,7 +37,8 @@ export const calendarConnectionRoutes = [
     tags,
     status: 201,
     idempotent: true,
-    summary: 'Dashboard: connect a CalDAV account (server URL, username, app password) or a secret iCalendar feed; the first sync starts at once',
+    summary:
+      'Dashboard: connect a CalDAV account (server URL, username, app password) or a secret iCalendar feed; the first sync starts at once',
     body: createConnectionBody,
     response: connectionAnswer,
     handler: async ({ body, principal, deps }) => ({ data: await createConnection(deps, principal, body) }),
