@@ -5,11 +5,12 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import ICAL from 'ical.js';
-import { schedulingActivities } from '../../activities/scheduling';
+import { createActivities } from '../../activities';
 import { createMailer } from '../../core/mailer';
+import { createSmsSender } from '../../core/sms';
 import { icalUidOf, meetingUid } from '../../domain/ics';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { insertCaldavConnection, type TestCalendarConnection } from '../helpers/calendars';
+import { connectCaldav, type TestCalendarConnection } from '../helpers/calendars';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
@@ -41,10 +42,15 @@ afterAll(async () => {
   await tdb.drop();
 });
 
+/** Every activity (the calendar sync workflow runs too, as in production), mail to the test SMTP server. */
 function activities() {
   const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  return schedulingActivities({ db: tdb.db, config: app.config, mailer, sms: undefined as never, outbox: app.deps.outbox });
+  const sms = createSmsSender({ ...app.config, TWILIO_ACCOUNT_SID: undefined });
+  return createActivities({ db: tdb.db, config: app.config, mailer, sms, outbox: app.deps.outbox });
 }
+
+/** The calendar of this test: a new collection on Radicale, so tests never see each other's events. */
+let calendarUrl: string;
 
 beforeEach(async () => {
   env = await createTimeSkippingEnv();
@@ -52,31 +58,35 @@ beforeEach(async () => {
   team = await createTestTeam(tdb.db);
   await alwaysAvailable(tdb.db, team.userId);
   const s = radicale.server;
-  const calendarUrl = await s.mkcalendar('host', `bookings-${++calendarNo}`, 'Bookings');
-  conn = await insertCaldavConnection(tdb.db, app.config, {
-    teamId: team.teamId,
-    userId: team.userId,
-    serverUrl: s.url,
-    username: 'host',
-    password: 'host-app-password',
-    calendarUrl,
-    displayName: 'Bookings',
-  });
+  calendarNo++;
+  calendarUrl = await s.mkcalendar('host', `bookings-${calendarNo}`, `Bookings ${calendarNo}`);
   // The worker polls in the background; the tests never await a workflow result, so the test
   // server's clock is not skipped ahead (the reminders stay days away).
   worker = await createTestWorker(env, activities());
   running = worker.run();
+  conn = await connect(`Bookings ${calendarNo}`);
 });
+
+/** Connect the host's Radicale account through the API and choose `calendarName` as the booking calendar. */
+const connect = (calendarName: string | null) =>
+  connectCaldav(app.baseUrl, team.session, {
+    serverUrl: radicale.server.url,
+    username: 'host',
+    password: 'host-app-password',
+    calendarName,
+  });
 afterEach(async () => {
   worker.shutdown();
   await running;
   await app.close();
   await env.teardown();
   if (!radicale.server.running()) await radicale.server.start();
+  // The next test's host (a new team) must not find this test's events as busy time.
+  await radicale.server.remove('host', calendarUrl);
 });
 
 const api = () => client(app.baseUrl, team.apiKey);
-const objects = (): Promise<RadicaleObject[]> => radicale.server.report('host', conn.calendarUrl);
+const objects = (): Promise<RadicaleObject[]> => radicale.server.report('host', calendarUrl);
 
 /** Book through the public endpoint (variant A) `hoursAhead` from now, on the hour. */
 async function book(hoursAhead: number, eventType: Record<string, unknown> = {}) {
@@ -203,7 +213,7 @@ describe('write-back to the host booking calendar (Radicale)', () => {
       const c = await tdb.db('calendar_connections').where({ id: conn.connectionId }).first();
       return c.status === 'error' ? c : undefined;
     }, 'the connection in error');
-    expect(failing.status_message).toMatch(/^could not write a booking to the calendar "Bookings": .*refused the connection/);
+    expect(failing.status_message).toMatch(/^could not write a booking to the calendar "Bookings \d+": .*refused the connection/);
     expect(await tdb.db('meeting_calendar_writes').where({ meeting_id: id })).toHaveLength(0);
 
     await radicale.server.start();
@@ -279,7 +289,10 @@ describe('write-back to the host booking calendar (Radicale)', () => {
   });
 
   it('a host without a booking calendar: nothing is written', async () => {
-    await tdb.db('calendar_connection_calendars').where({ id: conn.calendarId }).update({ is_booking_calendar: false });
+    const none = await client(app.baseUrl, team.session).patch(`/api/v1/calendar-connections/${conn.connectionId}`, {
+      booking_calendar_id: null,
+    });
+    expect(none.status).toBe(200);
     const { res } = await book(72);
     expect(res.status).toBe(201);
     const id: string = res.body.meeting.id;

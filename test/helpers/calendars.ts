@@ -1,63 +1,42 @@
 /**
- * A CalDAV connection for a user, made by inserting rows (calendar_connections with sealed
- * credentials, one calendar_connection_calendars row chosen as the booking calendar): the write-back
- * tests need a connection without running discovery and the sync workflow.
- * TODO(lead, on merge with issue-cal): create it through POST /api/v1/calendar-connections instead.
+ * A CalDAV connection with a chosen booking calendar, made through the public API as a user would:
+ * POST /api/v1/calendar-connections (discovery and the first sync run in the worker's
+ * `calendar-sync-<id>` workflow), then PATCH `booking_calendar_id` to the calendar named
+ * `calendarName` (or null: no booking calendar).
  */
-import type { Config } from '../../core/config';
-import type { Db } from '../../db/knex';
-import { calendarSecretBox, sealCredentials } from '../../services/calendars/secrets';
+import { client } from './http';
 
 export interface TestCalendarConnection {
   connectionId: string;
-  calendarId: string;
-  calendarUrl: string;
+  /** The booking calendar's id (null when none was chosen). */
+  calendarId: string | null;
 }
 
-export async function insertCaldavConnection(
-  db: Db,
-  config: Pick<Config, 'CALENDAR_CREDENTIALS_KEY' | 'NODE_ENV' | 'dataDir'>,
-  opts: {
-    teamId: string;
-    userId: string;
-    serverUrl: string;
-    username: string;
-    password: string;
-    /** The collection URL (with trailing slash) that receives bookings. */
-    calendarUrl: string;
-    displayName?: string;
-    isBookingCalendar?: boolean;
-  },
+export async function connectCaldav(
+  baseUrl: string,
+  session: string,
+  opts: { serverUrl: string; username: string; password: string; calendarName: string | null; timeoutMs?: number },
 ): Promise<TestCalendarConnection> {
-  const [conn] = await db('calendar_connections')
-    .insert({
-      team_id: opts.teamId,
-      user_id: opts.userId,
-      kind: 'caldav',
-      name: 'Test CalDAV',
-      display_url: opts.serverUrl,
-      credentials_enc: 'pending',
-      status: 'ok',
-    })
-    .returning('id');
-  const connectionId = conn.id as string;
-  const sealed = sealCredentials(calendarSecretBox(config), connectionId, {
+  const api = client(baseUrl, session);
+  const created = await api.post('/api/v1/calendar-connections', {
     kind: 'caldav',
-    url: opts.serverUrl,
+    server_url: opts.serverUrl,
     username: opts.username,
     password: opts.password,
   });
-  await db('calendar_connections').where({ id: connectionId }).update({ credentials_enc: sealed });
-  const [cal] = await db('calendar_connection_calendars')
-    .insert({
-      connection_id: connectionId,
-      team_id: opts.teamId,
-      user_id: opts.userId,
-      url: opts.calendarUrl,
-      display_name: opts.displayName ?? 'Work',
-      is_booking_calendar: opts.isBookingCalendar ?? true,
-      check_conflicts: false,
-    })
-    .returning('id');
-  return { connectionId, calendarId: cal.id as string, calendarUrl: opts.calendarUrl };
+  if (created.status !== 201) throw new Error(`connect: ${created.status} ${created.text}`);
+  const connectionId = created.body.data.id as string;
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  let conn: any;
+  for (;;) {
+    conn = (await api.get(`/api/v1/calendar-connections/${connectionId}`)).body.data;
+    if (conn.status === 'error') throw new Error(`the first sync failed: ${conn.status_message}`);
+    if (conn.status === 'ok' && (opts.calendarName === null || conn.calendars.some((c: any) => c.name === opts.calendarName))) break;
+    if (Date.now() > deadline) throw new Error(`the first sync of ${connectionId} did not finish: ${JSON.stringify(conn)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const calendarId = opts.calendarName === null ? null : (conn.calendars.find((c: any) => c.name === opts.calendarName).id as string);
+  const patched = await api.patch(`/api/v1/calendar-connections/${connectionId}`, { booking_calendar_id: calendarId });
+  if (patched.status !== 200) throw new Error(`choose the booking calendar: ${patched.status} ${patched.text}`);
+  return { connectionId, calendarId };
 }
