@@ -22,6 +22,7 @@ const COLUMN_TYPES: Record<string, string> = {
   'sequence_steps.channel': "'email' | 'sms'",
   'sequence_steps.delay_unit': "'minutes' | 'hours' | 'days'",
   'users.role': 'Role',
+  'meeting_calendar_writes.state': "'written' | 'removed' | 'moved'",
   'webhook_attempts.outcome': 'AttemptClass',
   'api_keys.scopes': 'Scope[]',
 };

@@ -154,6 +154,7 @@ export interface CalendarConnectionCalendarsRow {
   last_synced_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  supports_sync: boolean;
 }
 
 export interface CalendarConnectionsRow {
@@ -174,6 +175,10 @@ export interface CalendarConnectionsRow {
   busy_count: number;
   created_at: Date;
   updated_at: Date;
+  home_url: string | null;
+  expanded_from: Date | null;
+  expanded_until: Date | null;
+  unreadable_count: number;
 }
 
 export interface CalendarEventsRow {
@@ -197,6 +202,20 @@ export interface CalendarFeedsRow {
   team_id: string;
   token_hash: string;
   created_at: Date;
+  updated_at: Date;
+  generation: number;
+}
+
+export interface CalendarObjectsRow {
+  id: number;
+  connection_id: string;
+  calendar_id: string | null;
+  team_id: string;
+  user_id: string;
+  href: string;
+  etag: string | null;
+  data: string;
+  unreadable: boolean;
   updated_at: Date;
 }
 
@@ -338,7 +357,7 @@ export interface MeetingCalendarWritesRow {
   etag: string | null;
   html_url: string | null;
   sequence: number;
-  state: string;
+  state: 'written' | 'removed' | 'moved';
   created_at: Date;
   updated_at: Date;
 }
@@ -740,6 +759,7 @@ declare module 'knex/types/tables' {
     calendar_connections: CalendarConnectionsRow;
     calendar_events: CalendarEventsRow;
     calendar_feeds: CalendarFeedsRow;
+    calendar_objects: CalendarObjectsRow;
     contact_tag_links: ContactTagLinksRow;
     contact_tags: ContactTagsRow;
     contact_timeline: ContactTimelineRow;

@@ -12,6 +12,7 @@ import { resolveContext, type BookingContext } from './context';
 import { limitedEventType, withinBookingLimits } from './booking-limits';
 import { finishReschedule, releaseMovedMeeting } from './reschedule-steps';
 import { loadHostSchedules } from './host-schedules';
+import { hasExternalBusy } from '../calendars/busy-read';
 import type { MeetingRow } from './present';
 import { videoProvider } from '../../core/video';
 import { bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
@@ -143,10 +144,16 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const title = req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`;
 
   const zoneOf = new Map(hosts.map((h) => [h.hostId, h.timezone]));
+  // The busy time cached from connected calendars, widened by the buffers the way the slot engine
+  // widens it, is checked again under the host's lock: a sync that landed since the slot check counts.
+  const widen = (ctx.rules.bufferBeforeMinutes + ctx.rules.bufferAfterMinutes) * MINUTE;
+  const busyFrom = new Date(req.start - widen);
+  const busyTo = new Date(req.end + widen);
   const insertFor = (trx: Executor, hostId: string) =>
     trx.transaction(async (sp) => {
       const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
       if (!(await withinBookingLimits(sp, ctx, counted, req.start))) throw new LimitReached();
+      if (await hasExternalBusy(sp, groupHosts ?? [hostId], busyFrom, busyTo)) throw new BusyInCalendar();
       const [row] = await sp('meetings')
         .insert({
           id: meetingId,
@@ -225,7 +232,8 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           meeting = await insertFor(trx, hostId);
           break;
         } catch (err) {
-          if (!(err instanceof LimitReached) && (err as { code?: string }).code !== EXCLUSION_VIOLATION) throw err;
+          if (!(err instanceof LimitReached) && !(err instanceof BusyInCalendar) && (err as { code?: string }).code !== EXCLUSION_VIOLATION)
+            throw err;
         }
       }
       if (!meeting) throw new NoFreeHost(busy);
@@ -287,6 +295,13 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
 class LimitReached extends Error {
   constructor() {
     super('booking limit reached');
+  }
+}
+
+/** The host (or a group host) is busy in a connected calendar at that time (services/calendars/busy-read.ts). */
+class BusyInCalendar extends Error {
+  constructor() {
+    super('busy in a connected calendar');
   }
 }
 
