@@ -149,7 +149,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const widen = (ctx.rules.bufferBeforeMinutes + ctx.rules.bufferAfterMinutes) * MINUTE;
   const busyFrom = new Date(req.start - widen);
   const busyTo = new Date(req.end + widen);
-  const insertFor = (trx: Executor, hostId: string) =>
+  const insertFor = (trx: Executor, hostId: string, contactId: string | null) =>
     trx.transaction(async (sp) => {
       const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
       if (!(await withinBookingLimits(sp, ctx, counted, req.start))) throw new LimitReached();
@@ -158,6 +158,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         .insert({
           id: meetingId,
           team_id: ctx.teamId,
+          contact_id: contactId,
           event_type_id: et?.id ?? null,
           scheduling_page_id: ctx.page?.id ?? null,
           host_user_id: hostId,
@@ -218,6 +219,16 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       } else if (block) {
         await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${block}`]);
       }
+      // The attendee's contact first, so the meeting row is written once, with its contact.
+      const contact = moving
+        ? null
+        : await upsertContactByEmail(trx, ctx.teamId, {
+            email: req.attendeeEmail,
+            ...splitName(req.attendeeName, req.attendeeEmail),
+            phone: req.attendeePhone,
+            timezone: req.timezone,
+            custom_fields: req.contactCustomFields,
+          });
       let meeting: MeetingRow | undefined;
       const busy: string[] = [];
       for (const hostId of block ? [block] : candidates) {
@@ -229,7 +240,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           }
         }
         try {
-          meeting = await insertFor(trx, hostId);
+          meeting = await insertFor(trx, hostId, contact?.id ?? null);
           break;
         } catch (err) {
           if (!(err instanceof LimitReached) && !(err instanceof BusyInCalendar) && (err as { code?: string }).code !== EXCLUSION_VIOLATION)
@@ -240,14 +251,8 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
 
       if (moving)
         return finishReschedule(trx, enqueue, { moving, meetingId, teamId: ctx.teamId, hostUserId: meeting.host_user_id, title, req });
-      const contact = await upsertContactByEmail(trx, ctx.teamId, {
-        email: req.attendeeEmail,
-        ...splitName(req.attendeeName, req.attendeeEmail),
-        phone: req.attendeePhone,
-        timezone: req.timezone,
-        custom_fields: req.contactCustomFields,
-      });
-      const [updated] = await trx('meetings').where({ id: meetingId }).update({ contact_id: contact.id }).returning('*');
+      if (!contact) throw new Error('a new booking always has its contact');
+      const updated = meeting;
       const [event] = await trx('calendar_events')
         .insert({
           team_id: ctx.teamId,
@@ -261,7 +266,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           end_time: new Date(req.end),
         })
         .returning(['id', 'summary', 'start_time', 'end_time']);
-      await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId: contact.id, meetingId });
+      await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId: contact.id, meetingId, status: updated.status });
       const input: BookingWorkflowInput = { meetingId, teamId: ctx.teamId };
       await enqueue({
         workflowType: 'bookingWorkflow',
@@ -270,7 +275,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         searchAttributes: { TeamId: ctx.teamId, MeetingId: meetingId, ContactId: contact.id },
         memo: { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() },
       });
-      return { meeting: updated as MeetingRow, event };
+      return { meeting: updated, event };
     });
 
   let waitFor: string[];
