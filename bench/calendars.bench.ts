@@ -23,7 +23,11 @@ import { load, printResult, type BenchEnv, type LoadResult } from './harness';
 const DAY = 86_400_000;
 const MIN = 60_000;
 const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00', enabled: true }));
-const utc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const utc = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 function rng(seed: number) {
   let x = seed;
@@ -65,10 +69,19 @@ async function roundRobinPage(env: BenchEnv, hosts: string[], label: string): Pr
     .db('scheduling_pages')
     .insert({ team_id: env.team.teamId, title: label, slug: `${label}-${Date.now()}`, status: 'published', page_type: 'round_robin' })
     .returning('id');
-  await env.db('scheduling_page_hosts').insert(hosts.map((user_id, position) => ({ page_id: page.id, user_id, team_id: env.team.teamId, position })));
+  await env
+    .db('scheduling_page_hosts')
+    .insert(hosts.map((user_id, position) => ({ page_id: page.id, user_id, team_id: env.team.teamId, position })));
   const [et] = await env
     .db('event_types')
-    .insert({ team_id: env.team.teamId, scheduling_page_id: page.id, title: label, slug: label, start_time_increment: 30, min_notice_minutes: 0 })
+    .insert({
+      team_id: env.team.teamId,
+      scheduling_page_id: page.id,
+      title: label,
+      slug: label,
+      start_time_increment: 30,
+      min_notice_minutes: 0,
+    })
     .returning('id');
   return { pageId: page.id, eventTypeId: et.id };
 }
@@ -85,7 +98,8 @@ async function availabilityBench(env: BenchEnv): Promise<void> {
   const { db } = env;
   const hostsOf = async (label: string) => {
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await addMember(db, env.team.teamId, { email: `${label}-${i}@example.com`, role: 'member' })).id);
+    for (let i = 0; i < 20; i++)
+      ids.push((await addMember(db, env.team.teamId, { email: `${label}-${i}@example.com`, role: 'member' })).id);
     await db('availability_schedules')
       .whereIn('user_id', ids)
       .update({ rules: JSON.stringify(ALL_WEEK), timezone: i18nZone(label) });
@@ -184,7 +198,18 @@ async function syncBench(env: BenchEnv): Promise<void> {
     // straight into Radicale's storage folder (one file per object, which it reads as it would its own).
     const folder = path.join(radicale.storageDir, 'collection-root', 'bench', 'big');
     for (let i = 0; i < 2000; i++) fs.writeFileSync(path.join(folder, `e${i}.ics`), event(i));
-    const conn = await insertConnection(env, env.team.userId, { kind: 'caldav', url: radicale.url, username: 'bench', password: 'bench-pw' }, 'Radicale');
+    // Radicale parses and caches every object on first read; a server in use has that cache warm.
+    const warm = Date.now();
+    const listed = await radicale.report('bench', cal);
+    process.stdout.write(
+      `Radicale: ${listed.length} objects written and read once (its cache warmed in ${((Date.now() - warm) / 1000).toFixed(1)} s, set-up)\n`,
+    );
+    const conn = await insertConnection(
+      env,
+      env.team.userId,
+      { kind: 'caldav', url: radicale.url, username: 'bench', password: 'bench-pw' },
+      'Radicale',
+    );
     const deps = { db: env.db, config: env.deps.config };
     const timed = async (label: string) => {
       const t = process.hrtime.bigint();
@@ -192,7 +217,9 @@ async function syncBench(env: BenchEnv): Promise<void> {
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       if (r.outcome !== 'ok') throw new Error(`${label}: ${r.message}`);
       const row = await env.db('calendar_connections').where({ id: conn }).first('event_count', 'busy_count');
-      process.stdout.write(`${label.padEnd(58)} ${ms.toFixed(0).padStart(6)} ms  (${row.event_count} events, ${row.busy_count} busy intervals)\n`);
+      process.stdout.write(
+        `${label.padEnd(58)} ${ms.toFixed(0).padStart(6)} ms  (${row.event_count} events, ${row.busy_count} busy intervals)\n`,
+      );
     };
     await timed('sync 2,000-event calendar from Radicale: first sync');
     await timed('sync again, nothing changed (ctag/sync-token equal)');
@@ -200,7 +227,10 @@ async function syncBench(env: BenchEnv): Promise<void> {
     await radicale.remove('bench', `${cal}e1999.ics`);
     await radicale.put('bench', cal, 'new.ics', event(5000));
     await timed('incremental sync after 5 edits, 1 delete, 1 add');
-    await env.db('calendar_connections').where({ id: conn }).update({ expanded_until: new Date(now) });
+    await env
+      .db('calendar_connections')
+      .where({ id: conn })
+      .update({ expanded_until: new Date(now) });
     await timed('window moved: every stored object expanded again');
   } finally {
     await radicale.dispose();

@@ -19,6 +19,7 @@ import { RemoteFetchError } from './remote';
 import { FEED_HREF, type CalendarRow, type ConnectionRow } from './rows';
 import { openCredentials, calendarSecretBox, type CalendarCredentials } from './secrets';
 import { SyncFailure } from './sync-failure';
+import { refreshUserBusy } from './user-busy';
 import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
 
 /**
@@ -251,6 +252,7 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
         await trx('calendar_busy_times').where({ connection_id: row.id }).whereRaw('object_href = ANY(?::text[])', [touched]).delete();
     }
     await insertBusy(trx, row, busy);
+    await refreshUserBusy(trx, [row.user_id]);
     for (const cal of plan.calendars) {
       const [{ n }] = await trx('calendar_objects').where({ calendar_id: cal.id }).count<{ n: number }[]>({ n: '*' });
       await trx('calendar_connection_calendars')
