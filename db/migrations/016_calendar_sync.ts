@@ -47,6 +47,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('calendar_user_busy', (t) => {
     t.uuid('user_id').primary().references('users.id').onDelete('CASCADE');
     t.specificType('busy', 'tstzmultirange').notNullable();
+    // The same intervals as epoch milliseconds, "start,end,start,end…" in order: what the slot
+    // engine reads (one short text per host, nothing to compute per request).
+    t.text('busy_ms').notNullable().defaultTo('');
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
   await knex.raw('CREATE INDEX calendar_busy_times_calendar ON calendar_busy_times (calendar_id)');

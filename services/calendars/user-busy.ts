@@ -13,13 +13,20 @@ export async function refreshUserBusy(trx: Executor, userIds: string[]): Promise
   for (const userId of [...new Set(userIds)].sort()) {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`calendar-busy:${userId}`]);
     await trx.raw(
-      `INSERT INTO calendar_user_busy (user_id, busy, updated_at)
-       SELECT ?::uuid, coalesce(range_agg(tstzrange(b.start_time, b.end_time)), '{}'::tstzmultirange), now()
-         FROM calendar_busy_times b
-        WHERE b.user_id = ?
-          AND (b.calendar_id IS NULL
-               OR NOT EXISTS (SELECT 1 FROM calendar_connection_calendars c WHERE c.id = b.calendar_id AND NOT c.check_conflicts))
-       ON CONFLICT (user_id) DO UPDATE SET busy = EXCLUDED.busy, updated_at = EXCLUDED.updated_at`,
+      `WITH m AS (
+         SELECT coalesce(range_agg(tstzrange(b.start_time, b.end_time)), '{}'::tstzmultirange) AS busy
+           FROM calendar_busy_times b
+          WHERE b.user_id = ?
+            AND (b.calendar_id IS NULL
+                 OR NOT EXISTS (SELECT 1 FROM calendar_connection_calendars c WHERE c.id = b.calendar_id AND NOT c.check_conflicts)))
+       INSERT INTO calendar_user_busy (user_id, busy, busy_ms, updated_at)
+       SELECT ?::uuid, m.busy,
+              coalesce((SELECT string_agg((date_part('epoch', lower(r)) * 1000)::bigint || ',' || (date_part('epoch', upper(r)) * 1000)::bigint, ','
+                                          ORDER BY lower(r))
+                          FROM unnest(m.busy) AS r), ''),
+              now()
+         FROM m
+       ON CONFLICT (user_id) DO UPDATE SET busy = EXCLUDED.busy, busy_ms = EXCLUDED.busy_ms, updated_at = EXCLUDED.updated_at`,
       [userId, userId],
     );
   }
