@@ -6,6 +6,7 @@ import { transactionWithOutbox } from '../temporal/outbox';
 import type { ActivityDeps } from './deps';
 import { sendCancellationEmails, sendMeetingEmails, type MeetingEmailKind } from './meeting-emails';
 import { lapseAt } from '../services/scheduling/links';
+import { calendarWriteActivities } from './calendars/write-back';
 
 export type { MeetingEmailKind } from './meeting-emails';
 
@@ -15,6 +16,8 @@ export function schedulingActivities(deps: ActivityDeps) {
   const meeting = (id: string): Promise<MeetingRow | undefined> => db('meetings').where({ id }).first();
 
   return {
+    ...calendarWriteActivities(deps),
+
     async loadMeetingState(meetingId: string): Promise<{ status: string; startMs: number; endMs: number; lapseMs: number } | null> {
       const m = await meeting(meetingId);
       if (!m) return null;

@@ -14,6 +14,7 @@ import * as m013 from './013_booking_limits';
 import * as m014 from './014_booking_lifecycle';
 import * as m015 from './015_calendar_connections';
 import * as m016 from './016_calendar_sync';
+import * as m017 from './017_calendar_feed_links';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '014_booking_lifecycle': m014,
   '015_calendar_connections': m015,
   '016_calendar_sync': m016,
+  '017_calendar_feed_links': m017,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -159,8 +159,13 @@ export function presentMeetingSummary(m: MeetingRow) {
   };
 }
 
-export function presentMeeting(m: MeetingRow) {
-  return { ...presentMeetingSummary(m), recording: m.recording, field_values: m.field_values };
+/**
+ * One meeting. `calendarLink` is where it opens without a login (services/scheduling/feed.ts): for
+ * the team's own API the event on the host's calendar server, else the host's feed; in a public
+ * answer the meeting's own .ics link.
+ */
+export function presentMeeting(m: MeetingRow, calendarLink: string) {
+  return { ...presentMeetingSummary(m), recording: m.recording, field_values: m.field_values, calendar_link: calendarLink };
 }
 
 export interface ScheduleRow {
@@ -290,6 +295,10 @@ export const zMeeting = zMeetingSummary
   .extend({
     recording: z.strictObject({ url: z.string(), duration_seconds: z.number() }).nullable(),
     field_values: z.record(z.string(), z.unknown()),
+    calendar_link: z.string().meta({
+      description:
+        "Opens the meeting without a login: the event on the host's own calendar once it was written there, else the host's iCalendar feed; in the public booking answer, the meeting's own .ics link",
+    }),
   })
   .meta({ id: 'Meeting' });
 
@@ -367,9 +376,9 @@ export const zBookingB = z.strictObject({ data: zMeeting }).meta({ id: 'Calendar
 export function presentBookingA(
   meeting: MeetingRow,
   event: { id: string; summary: string; start_time: Date; end_time: Date },
-  baseUrl: string,
+  htmlLink: string,
 ) {
-  const m = presentMeeting(meeting);
+  const m = presentMeeting(meeting, htmlLink);
   return {
     success: true as const,
     meeting: {
@@ -390,7 +399,7 @@ export function presentBookingA(
       summary: event.summary,
       start: new Date(event.start_time).toISOString(),
       end: new Date(event.end_time).toISOString(),
-      htmlLink: `${baseUrl}/api/v1/meetings/${m.id}`,
+      htmlLink,
     },
     meeting_link: m.meeting_link,
   };
