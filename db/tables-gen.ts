@@ -56,6 +56,8 @@ function scalar(c: Column, checks: Map<string, string>): string {
     case 'float8':
       return 'number';
     case 'numeric':
+    case 'tstzrange':
+    case 'tstzmultirange': // returned as Postgres' text form
       return 'string';
     case 'bool':
       return 'boolean';

@@ -219,6 +219,13 @@ export interface CalendarObjectsRow {
   updated_at: Date;
 }
 
+export interface CalendarUserBusyRow {
+  user_id: string;
+  busy: string;
+  busy_ms: string;
+  updated_at: Date;
+}
+
 export interface ContactTagLinksRow {
   contact_id: string;
   tag_id: string;
@@ -760,6 +767,7 @@ declare module 'knex/types/tables' {
     calendar_events: CalendarEventsRow;
     calendar_feeds: CalendarFeedsRow;
     calendar_objects: CalendarObjectsRow;
+    calendar_user_busy: CalendarUserBusyRow;
     contact_tag_links: ContactTagLinksRow;
     contact_tags: ContactTagsRow;
     contact_timeline: ContactTimelineRow;

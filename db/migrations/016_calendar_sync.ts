@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
  * Calendar sync (docs/calendars.md "What is synced"): the calendar objects a sync last saw (href,
  * ETag and a trimmed copy of the iCalendar text, so recurrences are expanded again as the window
  * moves without fetching them again), where a connection's window of expanded busy time ends, and
- * the index the slot engine reads busy time through (host and time range overlap).
+ * each user's merged busy time, which the slot engine reads.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('calendar_objects', (t) => {
@@ -41,9 +41,17 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('supports_sync').notNullable().defaultTo(false);
   });
 
-  await knex.raw(
-    'CREATE INDEX calendar_busy_times_user_range ON calendar_busy_times USING gist (user_id, tstzrange(start_time, end_time))',
-  );
+  // What the slot engine reads: per user, the union of the busy time of every connected calendar
+  // that blocks (checked for conflicts, or a feed), merged (PostgreSQL 14+ multirange). Rewritten
+  // in the transaction of every change to the rows above (services/calendars/user-busy.ts).
+  await knex.schema.createTable('calendar_user_busy', (t) => {
+    t.uuid('user_id').primary().references('users.id').onDelete('CASCADE');
+    t.specificType('busy', 'tstzmultirange').notNullable();
+    // The same intervals as epoch milliseconds, "start,end,start,end…" in order: what the slot
+    // engine reads (one short text per host, nothing to compute per request).
+    t.text('busy_ms').notNullable().defaultTo('');
+    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+  });
   await knex.raw('CREATE INDEX calendar_busy_times_calendar ON calendar_busy_times (calendar_id)');
   // Our own bookings seen again on a host's calendar are recognised by their UID.
   await knex.raw('CREATE INDEX meetings_ical_uid ON meetings (ical_uid) WHERE ical_uid IS NOT NULL');
@@ -52,7 +60,7 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP INDEX IF EXISTS meetings_ical_uid');
   await knex.raw('DROP INDEX IF EXISTS calendar_busy_times_calendar');
-  await knex.raw('DROP INDEX IF EXISTS calendar_busy_times_user_range');
+  await knex.schema.dropTableIfExists('calendar_user_busy');
   await knex.schema.alterTable('calendar_connection_calendars', (t) => {
     t.dropColumn('supports_sync');
   });

@@ -138,13 +138,15 @@ export interface CalendarChanges {
 
 const pathOf = (href: string, base: string) => new URL(href, base).pathname;
 
-/**
- * What changed in one calendar since `known`; null when nothing did (the sync-token or the ctag
- * the listing showed is the stored one).
- */
+/** Nothing changed in the calendar: the sync-token (or, without one, the ctag) the listing showed is the stored one. */
+export function unchanged(cal: RemoteCalendar, known: { syncToken: string | null; ctag: string | null }): boolean {
+  if (cal.syncToken) return cal.syncToken === known.syncToken;
+  return !!cal.ctag && cal.ctag === known.ctag;
+}
+
+/** What changed in one calendar since `known`; null when nothing did (see unchanged()). */
 export async function readChanges(c: CaldavClient, cal: RemoteCalendar, known: KnownCalendar): Promise<CalendarChanges | null> {
-  if (cal.syncToken && cal.syncToken === known.syncToken) return null;
-  if (!cal.syncToken && cal.ctag && cal.ctag === known.ctag) return null;
+  if (unchanged(cal, known)) return null;
   const listing = cal.supportsSync ? await syncListing(c, cal, known.syncToken) : await etagListing(c, cal);
   const toFetch: string[] = [];
   const deleted = new Set(listing.deleted);

@@ -18,6 +18,7 @@ import { presentConnection } from './present';
 import type { CalendarRow, ConnectionRow, ConnectionStatus } from './rows';
 import type { CreateConnectionInput, PatchConnectionInput } from './schemas';
 import { calendarSecretBox, sealCredentials, type CalendarCredentials } from './secrets';
+import { refreshUserBusy } from './user-busy';
 
 /**
  * Calendar connections (docs/calendars.md). Who sees what: an API key (acting for the team) and
@@ -189,6 +190,7 @@ export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, principal:
         .where({ id: c.id })
         .update({ check_conflicts: c.check_conflicts, updated_at: trx.fn.now() });
     }
+    if (input.calendars?.length) await refreshUserBusy(trx, [conn.user_id]);
     if (input.booking_calendar_id !== undefined) {
       // One booking calendar per user, across all their connections.
       await trx('calendar_connection_calendars')
@@ -209,8 +211,9 @@ export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, principal:
 /** Delete: its calendars, stored objects and cached busy time go with it (cascade); its workflow is told to stop. */
 export async function deleteConnection(deps: ServiceDeps, principal: Principal, id: string): Promise<void> {
   await deps.db.transaction(async (trx) => {
-    await connectionRow(trx, principal, id, true);
+    const row = await connectionRow(trx, principal, id, true);
     await trx('calendar_connections').where({ id }).delete();
+    await refreshUserBusy(trx, [row.user_id]);
   });
   // Best effort: a lost signal is harmless, the next sync finds the connection gone and ends.
   await deps.outbox.signal(calendarSyncWorkflowId(id), calendarSyncStopSignal);

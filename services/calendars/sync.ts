@@ -10,6 +10,7 @@ import {
   explainCaldavFailure,
   listCalendars,
   readChanges,
+  unchanged,
   type CalendarChanges,
   type RemoteCalendar,
 } from './caldav-read';
@@ -18,6 +19,7 @@ import { RemoteFetchError } from './remote';
 import { FEED_HREF, type CalendarRow, type ConnectionRow } from './rows';
 import { openCredentials, calendarSecretBox, type CalendarCredentials } from './secrets';
 import { SyncFailure } from './sync-failure';
+import { refreshUserBusy } from './user-busy';
 import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
 
 /**
@@ -119,17 +121,12 @@ async function planCaldav(deps: SyncDeps, row: ConnectionRow, creds: Extract<Cal
     const removals: Plan['removals'] = [];
     for (const cal of remote) {
       const known = byUrl.get(cal.url);
-      const etags = known
-        ? new Map(
-            (
-              (await deps.db('calendar_objects').where({ calendar_id: known.id }).select('href', 'etag')) as Array<{
-                href: string;
-                etag: string | null;
-              }>
-            ).map((o) => [o.href, o.etag]),
-          )
-        : new Map<string, string | null>();
-      const changes = await readChanges(c, cal, { syncToken: known?.sync_token ?? null, ctag: known?.ctag ?? null, etags });
+      const state = { syncToken: known?.sync_token ?? null, ctag: known?.ctag ?? null };
+      // The stored ETags are read only for a calendar that changed.
+      const changes =
+        known && unchanged(cal, state)
+          ? null
+          : await readChanges(c, cal, { ...state, etags: known ? await storedEtags(deps.db, known.id) : new Map() });
       const id = known?.id ?? uuid();
       calendars.push({ id, isNew: !known, remote: cal, changes });
       for (const o of changes?.changed ?? []) upserts.push({ calendarId: id, href: o.href, etag: o.etag, data: minimizeIcs(o.data) });
@@ -140,6 +137,14 @@ async function planCaldav(deps: SyncDeps, row: ConnectionRow, creds: Extract<Cal
     if (err instanceof SyncFailure) throw err;
     throw new SyncFailure(explainCaldavFailure(err, c));
   }
+}
+
+async function storedEtags(db: Db, calendarId: string): Promise<Map<string, string | null>> {
+  const rows = (await db('calendar_objects').where({ calendar_id: calendarId }).select('href', 'etag')) as Array<{
+    href: string;
+    etag: string | null;
+  }>;
+  return new Map(rows.map((o) => [o.href, o.etag]));
 }
 
 async function planFeed(deps: SyncDeps, row: ConnectionRow, url: string): Promise<Plan> {
@@ -210,19 +215,21 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
         .whereIn('id', [...goneCalendars])
         .delete();
     for (const cal of plan.calendars) await saveCalendar(trx, row, cal, now);
-    for (const o of plan.upserts) {
+    for (let i = 0; i < plan.upserts.length; i += 500) {
       await trx('calendar_objects')
-        .insert({
-          connection_id: row.id,
-          calendar_id: o.calendarId,
-          team_id: row.team_id,
-          user_id: row.user_id,
-          href: o.href,
-          etag: o.etag,
-          data: o.data,
-          unreadable: unreadableKeys.has(`${o.calendarId}|${o.href}`),
-          updated_at: new Date(now),
-        })
+        .insert(
+          plan.upserts.slice(i, i + 500).map((o) => ({
+            connection_id: row.id,
+            calendar_id: o.calendarId,
+            team_id: row.team_id,
+            user_id: row.user_id,
+            href: o.href,
+            etag: o.etag,
+            data: o.data,
+            unreadable: unreadableKeys.has(`${o.calendarId}|${o.href}`),
+            updated_at: new Date(now),
+          })),
+        )
         .onConflict(['connection_id', 'href'])
         .merge(['calendar_id', 'etag', 'data', 'unreadable', 'updated_at']);
     }
@@ -245,6 +252,7 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
         await trx('calendar_busy_times').where({ connection_id: row.id }).whereRaw('object_href = ANY(?::text[])', [touched]).delete();
     }
     await insertBusy(trx, row, busy);
+    await refreshUserBusy(trx, [row.user_id]);
     for (const cal of plan.calendars) {
       const [{ n }] = await trx('calendar_objects').where({ calendar_id: cal.id }).count<{ n: number }[]>({ n: '*' });
       await trx('calendar_connection_calendars')

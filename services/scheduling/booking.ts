@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../deps';
 import { ApiError, conflict, validationFailed } from '../../core/errors';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { onMeetingBooked } from '../sequences/hooks';
-import { resolveContext, type BookingContext } from './context';
+import { busyMargin, resolveContext, type BookingContext } from './context';
 import { limitedEventType, withinBookingLimits } from './booking-limits';
 import { finishReschedule, releaseMovedMeeting } from './reschedule-steps';
 import { loadHostSchedules } from './host-schedules';
@@ -122,6 +122,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const hosts = await loadHostSchedules(db, ctx.hostIds, req.start, req.end, {
     limitedEventTypeId: limitedEventType(ctx),
     excludeMeetingId: moving?.id,
+    busyMarginMs: busyMargin(ctx),
   });
   const check = isSlotOffered(hosts, { ...ctx.rules, rangeStart: req.start, rangeEnd: req.start + 1, now, mode: ctx.mode }, req.start);
   if (!check.offered) {

@@ -84,3 +84,7 @@ export async function resolveContext(
     },
   };
 }
+
+/** How far outside a range busy time can still block a slot in it: the meeting plus both buffers. */
+export const busyMargin = (ctx: BookingContext) =>
+  (ctx.rules.durationMinutes + ctx.rules.bufferBeforeMinutes + ctx.rules.bufferAfterMinutes) * 60_000;

@@ -17,7 +17,12 @@ export async function loadHostSchedules(
   hostIds: string[],
   from: number,
   to: number,
-  opts: { limitedEventTypeId?: string | null; excludeMeetingId?: string } = {},
+  opts: {
+    limitedEventTypeId?: string | null;
+    excludeMeetingId?: string;
+    /** How far outside [from, to) connected calendars' busy time can still matter: duration + buffers (default a day). */
+    busyMarginMs?: number;
+  } = {},
 ): Promise<HostSchedule[]> {
   if (hostIds.length === 0) return [];
   const booked = opts.limitedEventTypeId
@@ -44,7 +49,7 @@ export async function loadHostSchedules(
       .where('end_time', '>', lo)
       .select('host_user_id', 'start_time', 'end_time'),
     db('users').whereIn('id', hostIds).select('id', 'timezone'),
-    externalBusy(db, hostIds, lo, hi),
+    externalBusy(db, hostIds, new Date(from - (opts.busyMarginMs ?? DAY)), new Date(to + (opts.busyMarginMs ?? DAY))),
   ]);
   const scheduleOf = new Map<string, { id: string; timezone: string; rules: HostSchedule['rules'] }>();
   for (const s of schedules) if (!scheduleOf.has(s.user_id)) scheduleOf.set(s.user_id, s);
@@ -55,8 +60,8 @@ export async function loadHostSchedules(
     ? await db('availability_date_overrides').whereIn('schedule_id', scheduleIds).whereBetween('date', [loDate, hiDate])
     : [];
   // One pass over every busy row (a host with connected calendars may have hundreds).
-  const busyOf = new Map<string, Array<{ start: number; end: number }>>(hostIds.map((h) => [h, []]));
-  for (const list of [meetings, events, connected] as Array<Array<{ host_user_id: string; start_time: Date; end_time: Date }>>) {
+  const busyOf = new Map<string, Array<{ start: number; end: number }>>(hostIds.map((h) => [h, [...(connected.get(h) ?? [])]]));
+  for (const list of [meetings, events] as Array<Array<{ host_user_id: string; start_time: Date; end_time: Date }>>) {
     for (const b of list)
       busyOf.get(b.host_user_id)?.push({ start: new Date(b.start_time).getTime(), end: new Date(b.end_time).getTime() });
   }
