@@ -27,11 +27,11 @@ import { ensureEmbeddedPostgres } from '../db/embedded';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { findTemporalCli } from '../temporal/binaries';
-import { startSmtpSink } from './smtp-sink';
 import { DEV_SERVER_SQLITE_ARGS } from '../temporal/dev-server';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -54,11 +54,16 @@ export interface BenchEnv {
   workerProcesses: number;
   /** The API process's pid (its peak RSS is read from /proc/<pid>/status). */
   apiPid: number;
+  /** Every API and worker process, for CPU accounting (bench/cpu.ts). */
+  pids: { api: number[]; workers: number[] };
   /** The same app inside the bench process, on the same database (for set-up calls). */
   inProcessUrl: string;
   deps: AppDeps;
   team: { teamId: string; userId: string; apiKey: string; session: string };
-  temporal?: { client: Client; env: TestWorkflowEnvironment; worker: Worker };
+  /** `worker`: the in-process worker (absent with BENCH_PROCESSES, where worker processes do the work). */
+  temporal?: { client: Client; env: TestWorkflowEnvironment; worker?: Worker };
+  /** The SMTP server every process of this environment sends to (SMTP_URL). */
+  smtp: SmtpSink;
   close(): Promise<void>;
 }
 
@@ -107,7 +112,7 @@ async function startProcess(entry: string, env: Record<string, string>): Promise
 export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? 0);
 
 /** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
-async function startWorkerProcess(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+async function startWorkerProcess(env: Record<string, string>): Promise<{ pid: number; stop(): Promise<void> }> {
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', 'bin/worker.ts'], {
     cwd: ROOT,
@@ -123,6 +128,7 @@ async function startWorkerProcess(env: Record<string, string>): Promise<{ stop()
     child.once('exit', (code) => reject(new Error(`bin/worker.ts exited during start-up (${code})`)));
   });
   return {
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -187,11 +193,13 @@ export async function startBenchEnv(
     await a.end();
   });
 
-  const sink = await startSmtpSink();
-  stops.unshift(() => sink.close());
+  // Production processes refuse to start without SMTP_URL: they all send to this counting server.
+  const smtp = await startSmtpSink();
+  stops.push(() => smtp.close());
+
   const config = parseConfig({
     NODE_ENV: 'production',
-    SMTP_URL: sink.url,
+    SMTP_URL: smtp.url,
     CALENDAR_CREDENTIALS_KEY: generateKey(),
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: '20',
@@ -205,12 +213,15 @@ export async function startBenchEnv(
     RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
     ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
+    ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
+    ...(process.env.TEMPORAL_STICKY_TIMEOUT_S ? { TEMPORAL_STICKY_TIMEOUT_S: process.env.TEMPORAL_STICKY_TIMEOUT_S } : {}),
     ...opts.env,
   });
   const db = createDb(databaseUrl, 20);
   stops.unshift(() => db.destroy());
 
   let temporal: BenchEnv['temporal'];
+  const workerPids: number[] = [];
   if (opts.temporal) {
     Runtime.install({
       logger: new DefaultLogger('WARN'),
@@ -228,21 +239,25 @@ export async function startBenchEnv(
     // As bin/worker.ts: the relay makes a webhook's first attempt (BENCH_WEBHOOK_FIRST_ATTEMPT=workflow: the old path).
     if (process.env.BENCH_WEBHOOK_FIRST_ATTEMPT !== 'workflow')
       outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt(activityDeps));
-    const worker = await Worker.create({
-      connection: env.nativeConnection as NativeConnection,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      workflowsPath: require.resolve('../workflows'),
-      activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
-      maxConcurrentActivityTaskExecutions: 200,
-    });
+    let worker: Worker | undefined;
     if (BENCH_PROCESSES > 0) {
-      // The worker processes do the work; this in-process worker is created but never run.
+      // The worker processes do the work (an in-process worker, never run, would keep the connection open).
       for (let i = 0; i < BENCH_PROCESSES; i++) {
         const w = await startWorkerProcess({ ...benchProcessEnv(config), TEMPORAL_ADDRESS: env.address });
         stops.unshift(() => w.stop());
+        workerPids.push(w.pid);
       }
     } else {
-      const running = worker.run();
+      const inProcess = await Worker.create({
+        connection: env.nativeConnection as NativeConnection,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        workflowsPath: require.resolve('../workflows'),
+        activities: opts.activities ? opts.activities(activityDeps) : createActivities(activityDeps),
+        maxConcurrentActivityTaskExecutions: 200,
+        stickyQueueScheduleToStartTimeout: config.TEMPORAL_STICKY_TIMEOUT_S * 1000, // as bin/worker.ts
+      });
+      worker = inProcess;
+      const running = inProcess.run();
       const relay = await startRelayLoop(outbox, {
         databaseUrl,
         minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000,
@@ -250,7 +265,7 @@ export async function startBenchEnv(
       });
       stops.unshift(() => relay.stop());
       stops.unshift(async () => {
-        if (worker.getState() === 'RUNNING') worker.shutdown(); // a bench may have swapped it for its own
+        if (inProcess.getState() === 'RUNNING') inProcess.shutdown(); // a bench may have swapped it for its own
         await running;
       });
     }
@@ -303,10 +318,12 @@ export async function startBenchEnv(
     apiUrls,
     workerProcesses: temporal ? BENCH_PROCESSES : 0,
     apiPid: apiPids[0],
+    pids: { api: apiPids, workers: workerPids },
     inProcessUrl: baseUrl,
     deps,
     team,
     temporal,
+    smtp,
     async close() {
       for (const stop of stops) await stop().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
     },
@@ -358,6 +375,7 @@ function benchProcessEnv(config: {
     RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
     ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
+    ...(process.env.TEMPORAL_STICKY_TIMEOUT_S ? { TEMPORAL_STICKY_TIMEOUT_S: process.env.TEMPORAL_STICKY_TIMEOUT_S } : {}),
     ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
   };
 }

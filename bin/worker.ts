@@ -33,6 +33,9 @@ async function main(): Promise<void> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
     activities: createActivities(deps),
+    // Workflow tasks queued for this worker's cache wait this long for it before another worker
+    // replays them: a burst of wake-ups (enrollments due at once) no longer times them out.
+    stickyQueueScheduleToStartTimeout: config.TEMPORAL_STICKY_TIMEOUT_S * 1000,
   });
   // A webhook delivery's first attempt is made by the relay straight from its outbox row; only a
   // failure becomes a retry workflow (DESIGN.md §2, docs/webhooks.md "First attempt").

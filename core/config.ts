@@ -22,6 +22,12 @@ const schema = z.object({
   /** Workflow start RPCs in flight from one process (outbox fast path and relay together). */
   TEMPORAL_MAX_CONCURRENT_STARTS: z.coerce.number().int().min(1).max(1000).default(4),
   /**
+   * How long a workflow task may wait on the worker's sticky queue before the server moves it to
+   * the shared queue (and a worker replays the history from the start). The SDK's 10 s times out
+   * nearly every task when thousands of enrollments wake at once (docs/sequences.md "Throughput").
+   */
+  TEMPORAL_STICKY_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(600),
+  /**
    * Who starts the workflows a commit asks for: the `worker` (the API sends a NOTIFY; the worker's
    * relay starts them with eager workflow start) or the `api` process itself (its own client).
    */

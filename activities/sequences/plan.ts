@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db, Executor } from '../../db/knex';
 
 export type NextStep = { kind: 'step'; stepId: string; delayMs: number } | { kind: 'end'; status: string; reason: string | null };
@@ -35,39 +36,47 @@ export function delayMs(step: { delay_value: number; delay_unit: string }): numb
 
 /**
  * After sending (or giving up on) the step at `position`: record it as the last sent and, in the
- * same UPDATE, complete the enrollment when no live step follows. Two round trips.
+ * same UPDATE, complete the enrollment when no live step follows; `record` (the send's own row
+ * update: sent, failed, unknown) runs in the same statement. One round trip.
  */
 export async function advanceAfter(
   db: Db | Executor,
   e: { id: string; sequence_id: string; last_sent_position: number | null },
   position: number,
+  record?: Knex.QueryBuilder,
 ): Promise<NextStep> {
   const after = Math.max(e.last_sent_position ?? -1, position);
-  const step = await db('sequence_steps')
+  const following = db('sequence_steps')
     .where({ sequence_id: e.sequence_id })
     .whereNull('deleted_at')
     .where('position', '>', after)
     .orderBy('position')
-    .first('id', 'delay_value', 'delay_unit');
-  const ifActive = (value: string, otherwise: string) => db.raw(`CASE WHEN status = 'active' THEN ${value} ELSE ${otherwise} END`);
-  const [row] = await db('sequence_enrollments')
+    .limit(1)
+    .select('id', 'delay_value', 'delay_unit');
+  const ifLast = (value: string, otherwise: string) =>
+    db.raw(`CASE WHEN status = 'active' AND NOT EXISTS (SELECT 1 FROM following) THEN ${value} ELSE ${otherwise} END`);
+  const advanced = db('sequence_enrollments')
     .where({ id: e.id })
     .update(
       {
         current_step: position + 1,
         last_sent_position: db.raw('GREATEST(COALESCE(last_sent_position, -1), ?)', [position]),
         updated_at: db.fn.now(),
-        ...(step
-          ? {}
-          : {
-              status: ifActive("'completed'", 'status'),
-              exit_reason: ifActive("'completed'", 'exit_reason'),
-              ended_at: ifActive('now()', 'ended_at'),
-            }),
+        status: ifLast("'completed'", 'status'),
+        exit_reason: ifLast("'completed'", 'exit_reason'),
+        ended_at: ifLast('now()', 'ended_at'),
       },
       ['status', 'exit_reason'],
     );
+  // Data-modifying CTEs run once whether or not the outer query reads them.
+  const q = db.with('following', following);
+  if (record) q.with('recorded', record);
+  const row = await q
+    .with('advanced', advanced)
+    .from('advanced')
+    .joinRaw('LEFT JOIN following ON true')
+    .first('advanced.status', 'advanced.exit_reason', 'following.id as step_id', 'following.delay_value', 'following.delay_unit');
   if (!row) return { kind: 'end', status: 'missing', reason: null };
   if (row.status !== 'active') return { kind: 'end', status: row.status, reason: row.exit_reason };
-  return { kind: 'step', stepId: step!.id, delayMs: delayMs(step!) };
+  return { kind: 'step', stepId: row.step_id, delayMs: delayMs(row) };
 }

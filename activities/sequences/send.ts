@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Context } from '@temporalio/activity';
+import type { Knex } from 'knex';
 import type { Executor } from '../../db/knex';
 import { nextSendTime, type SendingWindow } from '../../domain/sending-window';
 import type { ActivityDeps } from '../deps';
 import { smtpQueueId, tokenAddress } from '../../domain/mail-address';
 import { activityAttempt, recordSyncBounce, sequenceMessageId, smtpReplyCode } from './bounce';
-import { advanceAfter, nextStep, type NextStep } from './plan';
+import { advanceAfter, delayMs, nextStep, type NextStep } from './plan';
 import { renderEmail, renderSms } from './render';
 
 export type SendResult =
@@ -46,15 +47,35 @@ interface Ctx {
       }
     | undefined;
   step:
-    { id: string; position: number; channel: 'email' | 'sms'; subject: string | null; body: string; deleted_at: Date | null } | undefined;
+    | {
+        id: string;
+        position: number;
+        channel: 'email' | 'sms';
+        subject: string | null;
+        body: string;
+        deleted_at: Date | null;
+        delay_value: number;
+        delay_unit: string;
+      }
+    | undefined;
 }
 
-/** The enrollment, its sequence, contact and step in one round trip. */
-async function load(db: Executor, enrollmentId: string, stepId: string): Promise<Ctx | null> {
-  const r = await db('sequence_enrollments as e')
+/**
+ * The enrollment, its sequence, contact and step in one round trip: the step `stepId`, or (null)
+ * the first live step after the last one sent, with its delay (as `nextStep` finds it).
+ */
+async function load(db: Executor, enrollmentId: string, stepId: string | null): Promise<Ctx | null> {
+  const q = db('sequence_enrollments as e')
     .join('sequences as s', 's.id', 'e.sequence_id')
-    .leftJoin('contacts as c', 'c.id', 'e.contact_id')
-    .leftJoin('sequence_steps as st', (j) => j.on('st.sequence_id', 'e.sequence_id').andOn('st.id', db.raw('?', [stepId])))
+    .leftJoin('contacts as c', 'c.id', 'e.contact_id');
+  if (stepId !== null)
+    q.leftJoin('sequence_steps as st', (j) => j.on('st.sequence_id', 'e.sequence_id').andOn('st.id', db.raw('?', [stepId])));
+  else
+    q.joinRaw(
+      `LEFT JOIN LATERAL (SELECT * FROM sequence_steps s2 WHERE s2.sequence_id = e.sequence_id AND s2.deleted_at IS NULL
+        AND s2.position > COALESCE(e.last_sent_position, -1) ORDER BY s2.position LIMIT 1) st ON true`,
+    );
+  const r = await q
     .where('e.id', enrollmentId)
     .first(
       'e.id',
@@ -86,6 +107,8 @@ async function load(db: Executor, enrollmentId: string, stepId: string): Promise
       'st.subject',
       'st.body',
       'st.deleted_at as step_deleted_at',
+      'st.delay_value',
+      'st.delay_unit',
     );
   if (!r) return null;
   return {
@@ -120,7 +143,16 @@ async function load(db: Executor, enrollmentId: string, stepId: string): Promise
         }
       : undefined,
     step: r.step_id
-      ? { id: r.step_id, position: r.position, channel: r.channel, subject: r.subject, body: r.body, deleted_at: r.step_deleted_at }
+      ? {
+          id: r.step_id,
+          position: r.position,
+          channel: r.channel,
+          subject: r.subject,
+          body: r.body,
+          deleted_at: r.step_deleted_at,
+          delay_value: r.delay_value,
+          delay_unit: r.delay_unit,
+        }
       : undefined,
   };
 }
@@ -177,9 +209,33 @@ async function settledClaim(db: Executor, enrollmentId: string, stepId: string):
 }
 
 export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string; stepId: string; now: number }): Promise<SendResult> {
-  const { db } = deps;
-  const ctx = await load(db, input.enrollmentId, input.stepId);
+  const ctx = await load(deps.db, input.enrollmentId, input.stepId);
   if (!ctx) return { outcome: 'stopped', next: { kind: 'end', status: 'missing', reason: null } };
+  return sendLoaded(deps, ctx, input.now);
+}
+
+/** What starting an enrollment found: its first step (or the end), and that step's send when it was due at once. */
+export interface StartResult {
+  next: NextStep;
+  send?: SendResult;
+}
+
+/**
+ * The first thing an enrollment workflow does: find the step to run (as `nextStep`) and, when it
+ * is due at once, send it (as `sendStep`), with one read for both.
+ */
+export async function startEnrollment(deps: ActivityDeps, input: { enrollmentId: string; now: number }): Promise<StartResult> {
+  const ctx = await load(deps.db, input.enrollmentId, null);
+  if (!ctx) return { next: { kind: 'end', status: 'missing', reason: null } };
+  if (ctx.e.status !== 'active') return { next: { kind: 'end', status: ctx.e.status, reason: ctx.e.exit_reason } };
+  if (!ctx.step) return { next: await nextStep(deps.db, ctx.e.id) }; // no live step left: completes it
+  const next: NextStep = { kind: 'step', stepId: ctx.step.id, delayMs: delayMs(ctx.step) };
+  if (next.delayMs > 0) return { next };
+  return { next, send: await sendLoaded(deps, ctx, input.now) };
+}
+
+async function sendLoaded(deps: ActivityDeps, ctx: Ctx, now: number): Promise<SendResult> {
+  const { db } = deps;
   const { e, seq, contact, step } = ctx;
   if (e.status !== 'active') return { outcome: 'stopped', next: await nextStep(db, e.id) };
   if (!contact || contact.deleted_at) return exitNow(db, e.id, 'contact_deleted');
@@ -191,8 +247,8 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
   }
   // An address that hard-bounced (here or in another sequence) is never mailed again.
   if (step.channel === 'email' && contact.email_undeliverable_at) return exitNow(db, e.id, 'email_bounced');
-  const at = nextSendTime(new Date(input.now), seq.sending_window, contact.timezone);
-  if (at.getTime() > input.now) return { outcome: 'wait', waitMs: at.getTime() - input.now, reason: 'window' };
+  const at = nextSendTime(new Date(now), seq.sending_window, contact.timezone);
+  if (at.getTime() > now) return { outcome: 'wait', waitMs: at.getTime() - now, reason: 'window' };
 
   // Render first, so that the claim carries the message's links: one INSERT instead of two writes.
   const token = randomBytes(16).toString('hex'); // lowercase: it travels in VERP addresses
@@ -214,9 +270,10 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
     .onConflict(['enrollment_id', 'step_id'])
     .ignore()
     .returning('id');
-  const advance = async (outcome: 'sent' | 'duplicate' | 'failed' | 'bounced'): Promise<SendResult> => ({
+  // The send's own row update (`record`) goes in the same statement as the advance.
+  const advance = async (outcome: 'sent' | 'duplicate' | 'failed' | 'bounced', record?: Knex.QueryBuilder): Promise<SendResult> => ({
     outcome,
-    next: await advanceAfter(db, e, step.position),
+    next: await advanceAfter(db, e, step.position, record),
   });
   if (claimed.length === 0) {
     // An earlier execution of this send (a local activity re-run after a slow workflow task, or a
@@ -224,20 +281,24 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
     // unknown, and we never send twice.
     const prior = await settledClaim(db, e.id, step.id);
     if (prior === 'sent') return advance('sent');
-    await db('sequence_sends').where({ enrollment_id: e.id, step_id: step.id, status: 'claimed' }).update({ status: 'unknown' });
-    return advance('duplicate');
+    return advance(
+      'duplicate',
+      db('sequence_sends').where({ enrollment_id: e.id, step_id: step.id, status: 'claimed' }).update({ status: 'unknown' }),
+    );
   }
   const sendId = claimed[0].id as string;
   heartbeat();
-  const fail = async (error: string) => {
-    await db('sequence_sends')
-      .where({ id: sendId })
-      .update({ status: 'failed', failed_at: db.fn.now(), error: error.slice(0, 500) });
-    return advance('failed');
-  };
+  const fail = (error: string) =>
+    advance(
+      'failed',
+      db('sequence_sends')
+        .where({ id: sendId })
+        .update({ status: 'failed', failed_at: db.fn.now(), error: error.slice(0, 500) }),
+    );
   if (step.channel === 'email' && !contact.email) return fail('the contact has no email address');
   if (step.channel === 'sms' && (!contact.phone || !seq.send_from_number)) return fail('no phone number or send-from number');
   const messageId = sequenceMessageId(e.id, step.id, deps.config.MAIL_REPLY_DOMAIN);
+  let recorded: Knex.QueryBuilder;
   try {
     if (step.channel === 'email') {
       const m = mail!;
@@ -250,15 +311,15 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
         html: m.html,
         text: m.text,
         messageId,
-        date: new Date(input.now),
+        date: new Date(now),
         headers: { 'List-Unsubscribe': `<${base}/u/${token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       });
       // Accepted is not delivered: delivery is decided by the bounce window or a provider event.
-      await db('sequence_sends')
+      recorded = db('sequence_sends')
         .where({ id: sendId })
         .update({
           status: 'sent',
-          sent_at: new Date(input.now),
+          sent_at: new Date(now),
           message_id: messageId,
           provider_id: info.messageId,
           smtp_queue_id: smtpQueueId(info.response), // SendGrid events name it in sg_message_id
@@ -271,9 +332,9 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
         body: renderSms(step, contact),
         statusCallback: `${deps.config.baseUrl}/api/hooks/twilio/status`,
       });
-      await db('sequence_sends')
+      recorded = db('sequence_sends')
         .where({ id: sendId })
-        .update({ status: 'sent', sent_at: new Date(input.now), provider_id: r.sid });
+        .update({ status: 'sent', sent_at: new Date(now), provider_id: r.sid });
     }
   } catch (err) {
     const code = smtpReplyCode(err);
@@ -293,10 +354,12 @@ export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string
       throw err; // nothing went out: Temporal retries the activity
     }
     if (permanent(err)) return fail(String((err as Error).message ?? err));
-    await db('sequence_sends')
-      .where({ id: sendId })
-      .update({ status: 'unknown', error: String((err as Error).message ?? err).slice(0, 500) });
-    return advance('duplicate');
+    return advance(
+      'duplicate',
+      db('sequence_sends')
+        .where({ id: sendId })
+        .update({ status: 'unknown', error: String((err as Error).message ?? err).slice(0, 500) }),
+    );
   }
-  return advance('sent');
+  return advance('sent', recorded);
 }

@@ -10,7 +10,7 @@ import { exitEnrollments } from './exits';
 import { contactsWithBookedMeeting } from './meetings';
 import { presentEnrollment, type EnrollmentRow, type SequenceRow } from './present';
 import type { EnrollBody } from './schemas';
-import { enrollmentWorkflowId } from '../../workflows/sequences/contract';
+import { ENROLLMENT_CODE_VERSION, enrollmentWorkflowId } from '../../workflows/sequences/contract';
 
 type ContactRow = Pick<ContactsRow, 'id' | 'email' | 'phone' | 'unsubscribed_email' | 'unsubscribed_sms' | 'email_undeliverable_at'>;
 
@@ -57,7 +57,7 @@ async function startWorkflows(enqueue: EnqueueMany, seq: SequenceRow, rows: Enro
     rows.map((e) => ({
       workflowType: 'sequenceEnrollmentWorkflow',
       workflowId: enrollmentWorkflowId(e.id),
-      args: [{ enrollmentId: e.id }],
+      args: [{ enrollmentId: e.id, version: ENROLLMENT_CODE_VERSION }],
       searchAttributes: { TeamId: seq.team_id, SequenceId: seq.id, ContactId: e.contact_id, EnrollmentStatus: 'active' },
       memo: { sequence_name: seq.name, contact_email: emails.get(e.contact_id) ?? null },
     })),

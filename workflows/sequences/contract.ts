@@ -3,8 +3,16 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 export const enrollmentWorkflowId = (enrollmentId: string) => `enrollment-${enrollmentId}`;
 
+/**
+ * The enrollment workflow's code version for new starts (docs/sequences.md, "Workflow changes").
+ * Absent in the input of workflows started before it existed: they keep the commands they were
+ * recorded with.
+ */
+export const ENROLLMENT_CODE_VERSION = 2;
+
 export interface EnrollmentInput {
   enrollmentId: string;
+  version?: typeof ENROLLMENT_CODE_VERSION;
 }
 
 export interface EnrollmentResult {

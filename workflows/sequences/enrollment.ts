@@ -1,10 +1,18 @@
 import { condition, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { SendResult } from '../../activities/sequences';
+import type { NextStep, SendResult } from '../../activities/sequences';
 import { SA } from '../../temporal/search-attributes';
-import { enrollmentStateQuery, exitSignal, resumeSignal, type EnrollmentInput, type EnrollmentResult } from './contract';
+import {
+  ENROLLMENT_CODE_VERSION,
+  enrollmentStateQuery,
+  exitSignal,
+  resumeSignal,
+  type EnrollmentInput,
+  type EnrollmentResult,
+} from './contract';
 
 // A short read (and at most a `completed` update): a local activity saves a server round trip per enrollment.
+// Workflows started before `version: 2` only (their histories replay it).
 const { seqNextStep } = proxyLocalActivities<Pick<Activities, 'seqNextStep'>>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', maximumInterval: '1m' },
@@ -13,8 +21,10 @@ const { seqNextStep } = proxyLocalActivities<Pick<Activities, 'seqNextStep'>>({
 // the workflow task that reaches it, so an enrollment whose step is due costs one workflow task
 // and no activity task round trips. At most once still holds: the (enrollment, step) claim in
 // Postgres is taken before the hand-off, and a re-run (retry, or replay after a dead worker's
-// workflow task times out) finds it and does not send again.
-const { seqSendStep: sendLocal } = proxyLocalActivities<Pick<Activities, 'seqSendStep'>>({
+// workflow task times out) finds it and does not send again. `seqStartEnrollment` is the same
+// with the first step's lookup in front (version 2): one local activity for an enrollment whose
+// first step is due at once.
+const { seqSendStep: sendLocal, seqStartEnrollment } = proxyLocalActivities<Pick<Activities, 'seqSendStep' | 'seqStartEnrollment'>>({
   startToCloseTimeout: '1m',
   retry: { initialInterval: '1s', maximumInterval: '10m' },
 });
@@ -25,13 +35,19 @@ const { seqSendStep: sendRemote } = proxyActivities<Pick<Activities, 'seqSendSte
   retry: { initialInterval: '1s', maximumInterval: '10m' },
 });
 
-/** Patch id: sends run as local activities (see docs/sequences.md, "Workflow changes"). */
+/** Patch id: sends run as local activities (see docs/sequences.md, "Workflow changes"). Version 1 only. */
 export const LOCAL_SEND_PATCH = 'sequences-local-send';
 
 /**
  * One durable workflow per enrollment (`enrollment-<id>`): each live step after its delay,
  * inside the sending window, held while the sequence is paused, stopped at once by an `exit`
  * signal. Every send re-checks the enrollment, sequence and contact in the database first.
+ *
+ * Two code versions, chosen by the input (docs/sequences.md, "Workflow changes"): without
+ * `version` (started before it existed) the commands are exactly those recorded then: the
+ * `sequences-local-send` patch marker, `seqNextStep`, then a send per step; with `version: 2` no
+ * patch marker (a marker and a search-attribute upsert per enrollment) and the first step's
+ * lookup and send in one local activity.
  */
 export async function sequenceEnrollmentWorkflow(input: EnrollmentInput): Promise<EnrollmentResult> {
   let exitReason: string | null = null;
@@ -53,24 +69,37 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentInput): Promis
     return { status, reason, sent };
   };
 
-  const seqSendStep = patched(LOCAL_SEND_PATCH) ? sendLocal : sendRemote;
-  let next = await seqNextStep({ enrollmentId: input.enrollmentId });
+  let seqSendStep: typeof sendLocal;
+  let next: NextStep;
+  /** The outcome of the first step's send when `seqStartEnrollment` made it (version 2). */
+  let pending: SendResult | undefined;
+  if (input.version === ENROLLMENT_CODE_VERSION) {
+    seqSendStep = sendLocal;
+    ({ next, send: pending } = await seqStartEnrollment({ enrollmentId: input.enrollmentId, now: Date.now() }));
+  } else {
+    seqSendStep = patched(LOCAL_SEND_PATCH) ? sendLocal : sendRemote;
+    next = await seqNextStep({ enrollmentId: input.enrollmentId });
+  }
   while (next.kind === 'step') {
     stepId = next.stepId;
     phase = 'waiting_delay';
-    if (next.delayMs > 0 && (await condition(() => exitReason !== null, next.delayMs))) break;
-    let result: SendResult | undefined;
+    if (!pending && next.delayMs > 0 && (await condition(() => exitReason !== null, next.delayMs))) break;
+    let result: SendResult | undefined = pending;
+    pending = undefined;
     for (;;) {
-      if (exitReason !== null) break;
-      phase = 'sending';
-      result = await seqSendStep({ enrollmentId: input.enrollmentId, stepId: next.stepId, now: Date.now() });
+      if (!result) {
+        if (exitReason !== null) break;
+        phase = 'sending';
+        result = await seqSendStep({ enrollmentId: input.enrollmentId, stepId: next.stepId, now: Date.now() });
+      }
       if (result.outcome !== 'wait') break;
       phase = result.reason === 'paused' ? 'paused' : 'waiting_window';
       resumed = false;
       const waitReason = result.reason;
       await condition(() => exitReason !== null || (waitReason === 'paused' && resumed), result.waitMs);
+      result = undefined;
     }
-    if (exitReason !== null || !result || result.outcome === 'wait') break;
+    if (exitReason !== null || !result) break; // the loop leaves a `wait` only for an exit
     if (result.outcome === 'sent') sent++;
     next = result.next;
   }
