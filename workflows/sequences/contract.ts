@@ -12,7 +12,8 @@ export const ENROLLMENT_CODE_VERSION = 2;
 
 export interface EnrollmentInput {
   enrollmentId: string;
-  version?: typeof ENROLLMENT_CODE_VERSION;
+  /** Every version a running workflow may have been started with (the workflow keeps a branch for each). */
+  version?: 2;
 }
 
 export interface EnrollmentResult {

@@ -2,14 +2,7 @@ import { condition, patched, proxyActivities, proxyLocalActivities, setHandler, 
 import type { Activities } from '../../activities';
 import type { NextStep, SendResult } from '../../activities/sequences';
 import { SA } from '../../temporal/search-attributes';
-import {
-  ENROLLMENT_CODE_VERSION,
-  enrollmentStateQuery,
-  exitSignal,
-  resumeSignal,
-  type EnrollmentInput,
-  type EnrollmentResult,
-} from './contract';
+import { enrollmentStateQuery, exitSignal, resumeSignal, type EnrollmentInput, type EnrollmentResult } from './contract';
 
 // A short read (and at most a `completed` update): a local activity saves a server round trip per enrollment.
 // Workflows started before `version: 2` only (their histories replay it).
@@ -73,9 +66,11 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentInput): Promis
   let next: NextStep;
   /** The outcome of the first step's send when `seqStartEnrollment` made it (version 2). */
   let pending: SendResult | undefined;
-  if (input.version === ENROLLMENT_CODE_VERSION) {
+  if (input.version === 2) {
     seqSendStep = sendLocal;
-    ({ next, send: pending } = await seqStartEnrollment({ enrollmentId: input.enrollmentId, now: Date.now() }));
+    // An exit signalled before the first workflow task: nothing to look up.
+    if (exitReason !== null) next = { kind: 'end', status: 'exited', reason: exitReason };
+    else ({ next, send: pending } = await seqStartEnrollment({ enrollmentId: input.enrollmentId, now: Date.now() }));
   } else {
     seqSendStep = patched(LOCAL_SEND_PATCH) ? sendLocal : sendRemote;
     next = await seqNextStep({ enrollmentId: input.enrollmentId });
