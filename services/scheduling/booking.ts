@@ -212,6 +212,10 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
    * instead of queueing behind each other. The exclusion constraint still decides every race; the
    * per-host lock keeps two inserts from waiting on each other's uncommitted rows (a deadlock).
    */
+  // One host and no booking limits: the exclusion constraint alone decides the race (two inserts of
+  // one host can only wait on each other, never deadlock), so bookings of different slots of the
+  // same host run side by side instead of queueing behind its lock. Limits are counted under the lock.
+  const lockFree = ctx.mode === 'one_on_one' && !moving && limitedEventType(ctx) === null;
   const attempt = (block: string | null) =>
     transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
       if (moving) await releaseMovedMeeting(trx, moving, meetingId);
@@ -233,7 +237,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       let meeting: MeetingRow | undefined;
       const busy: string[] = [];
       for (const hostId of block ? [block] : candidates) {
-        if (!groupHosts && !block) {
+        if (!groupHosts && !block && !lockFree) {
           const got = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS ok', [`booking:${hostId}`]);
           if (!got.rows[0].ok) {
             busy.push(hostId);
