@@ -161,11 +161,11 @@ export interface CalendarConnectionsRow {
   id: string;
   team_id: string;
   user_id: string;
-  kind: string;
+  kind: 'caldav' | 'ics_feed';
   name: string;
   display_url: string;
   credentials_enc: string;
-  status: string;
+  status: 'ok' | 'syncing' | 'error';
   status_message: string | null;
   last_synced_at: Date | null;
   last_error_at: Date | null;
