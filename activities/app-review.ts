@@ -1,5 +1,6 @@
 import { logger } from '../core/logger';
 import type { ActivityDeps } from './deps';
+import { LIVE_FIELDS } from '../services/oauth/apps';
 
 type Stage = 'submission' | 'review' | 'security_verification' | 'changes_requested' | 'approved' | 'rejected';
 
@@ -20,20 +21,6 @@ const STATUS_BY_STAGE: Record<Stage, string> = {
   approved: 'approved',
   rejected: 'rejected',
 };
-
-const LIVE_COLUMNS = [
-  'name',
-  'description',
-  'short_description',
-  'website_url',
-  'privacy_policy_url',
-  'terms_url',
-  'documentation_url',
-  'category',
-  'redirect_uris',
-  'scopes',
-  'screenshots',
-];
 
 interface StageInput {
   appId: string;
@@ -66,11 +53,11 @@ export function appReviewActivities(deps: ActivityDeps) {
         const app = await trx('apps')
           .where({ id: input.appId, review_round: input.round })
           .forUpdate()
-          .first(['id', 'team_id', 'live', ...LIVE_COLUMNS]);
+          .first(['id', 'team_id', 'live', ...LIVE_FIELDS]);
         if (!app) return false;
         const update: Record<string, unknown> = { review_stage: input.stage, updated_at: trx.fn.now() };
         if (input.stage === 'approved') {
-          update.live = JSON.stringify(Object.fromEntries(LIVE_COLUMNS.map((c) => [c, app[c]])));
+          update.live = JSON.stringify(Object.fromEntries(LIVE_FIELDS.map((c) => [c, app[c]])));
           update.approved_at = trx.fn.now();
           update.status = 'approved';
         } else {

@@ -1,5 +1,6 @@
 import { accountsActivities } from './accounts';
 import { appReviewActivities } from './app-review';
+import { calendarActivities } from './calendars';
 import type { ActivityDeps } from './deps';
 import { formsActivities } from './forms';
 import { mailActivities } from './mail';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...formsActivities(deps),
     ...accountsActivities(deps),
     ...mailActivities(deps),
+    ...calendarActivities(deps),
   };
 }
 

@@ -2,6 +2,7 @@ import { parseMailFacts } from '../core/mail-facts';
 import { logger } from '../core/logger';
 import { classifyMail, type Classified } from '../domain/mail-classify';
 import { applyMailEvent } from '../services/sequences/mail-events';
+import type { MessageSummary } from '../services/mail/replies';
 import type { InboundEmailInput, InboundEmailResult } from '../workflows/mail/contract';
 import type { ActivityDeps } from './deps';
 
@@ -12,11 +13,14 @@ export function mailActivities(deps: ActivityDeps) {
       const { db, config } = deps;
       const row = await db('inbound_emails').where({ id: input.inboundId }).first();
       if (!row) return { kind: 'missing', action: 'none' };
-      if (row.processed_at) return { kind: row.kind, action: 'already_processed' };
+      if (row.processed_at) return { kind: row.kind ?? 'unknown', action: 'already_processed' };
       let classified: Classified;
+      let message: MessageSummary;
       try {
         const facts = await parseMailFacts(row.raw as Buffer, { mailFrom: row.mail_from ?? '', recipients: row.rcpt_to });
         classified = classifyMail(facts, { bounce: config.MAIL_BOUNCE_DOMAIN, reply: config.MAIL_REPLY_DOMAIN });
+        const messageId = /<[^<>\s]+@[^<>\s]+>/.exec(facts.headers['message-id'] ?? '')?.[0] ?? null;
+        message = { from: facts.from, subject: facts.subject, text: facts.text, messageId };
       } catch (err) {
         // Unparseable: kept, logged, never retried.
         logger.warn({ inboundId: row.id, err: String(err) }, 'inbound email could not be parsed');
@@ -25,7 +29,7 @@ export function mailActivities(deps: ActivityDeps) {
           .update({ kind: 'unparseable', detail: JSON.stringify({ error: String(err).slice(0, 500) }), processed_at: db.fn.now() });
         return { kind: 'unparseable', action: 'none' };
       }
-      return applyMailEvent(db, deps.outbox, row.id, classified);
+      return applyMailEvent(db, deps.outbox, row.id, classified, message);
     },
   };
 }

@@ -6,6 +6,8 @@ import { transactionWithOutbox } from '../temporal/outbox';
 import type { ActivityDeps } from './deps';
 import { sendCancellationEmails, sendMeetingEmails, type MeetingEmailKind } from './meeting-emails';
 import { lapseAt } from '../services/scheduling/links';
+import { trackedMailer } from '../services/mail/outbound';
+import { calendarWriteActivities } from './calendars/write-back';
 
 export type { MeetingEmailKind } from './meeting-emails';
 
@@ -15,6 +17,8 @@ export function schedulingActivities(deps: ActivityDeps) {
   const meeting = (id: string): Promise<MeetingRow | undefined> => db('meetings').where({ id }).first();
 
   return {
+    ...calendarWriteActivities(deps),
+
     async loadMeetingState(meetingId: string): Promise<{ status: string; startMs: number; endMs: number; lapseMs: number } | null> {
       const m = await meeting(meetingId);
       if (!m) return null;
@@ -29,7 +33,9 @@ export function schedulingActivities(deps: ActivityDeps) {
       const m = await meeting(meetingId);
       const pendingKind = kind === 'request_received' || kind === 'confirm_request';
       if (!m || m.status !== (pendingKind ? 'pending_confirmation' : 'scheduled')) return false;
-      await sendMeetingEmails(db, deps.mailer, deps.config.baseUrl, m, kind);
+      // Tracked (services/mail/outbound.ts): a reply or a bounce to a booking email is matched.
+      const mailer = trackedMailer(deps, { teamId: m.team_id, meetingId: m.id, contactId: m.contact_id });
+      await sendMeetingEmails(db, mailer, deps.config.baseUrl, m, kind);
       if (kind === 'confirmation' || kind === 'update') await db('meetings').where({ id: m.id }).update({ confirmation_email_sent: true });
       return true;
     },
@@ -80,7 +86,8 @@ export function schedulingActivities(deps: ActivityDeps) {
 
     async sendCancellationEmail(input: CleanupWorkflowInput): Promise<boolean> {
       if (!input.notifyAttendee) return false;
-      await sendCancellationEmails(db, deps.mailer, input);
+      const mailer = trackedMailer(deps, { teamId: input.teamId, meetingId: input.meetingId });
+      await sendCancellationEmails(db, mailer, input);
       return true;
     },
   };

@@ -192,7 +192,7 @@ async function outboxFigures(env: BenchEnv, sequenceId: string, since: Date) {
     .db('outbox')
     .where({ workflow_type: 'sequenceEnrollmentWorkflow' })
     .where('created_at', '>=', since)
-    .first(
+    .first<{ started: string; spread_s: string; retried: string }>(
       env.db.raw('count(*) FILTER (WHERE started_at IS NOT NULL) AS started'),
       env.db.raw('extract(epoch from max(started_at) - min(created_at)) AS spread_s'),
       env.db.raw('count(*) FILTER (WHERE attempts > 0) AS retried'),
@@ -202,6 +202,7 @@ async function outboxFigures(env: BenchEnv, sequenceId: string, since: Date) {
     .where({ sequence_id: sequenceId })
     .groupBy('status')
     .select('status', env.db.raw('count(*) AS n'));
+  if (!r) return;
   const spread = Number(r.spread_s);
   process.stdout.write(
     `  workflows started: ${r.started} in ${spread.toFixed(1)} s from the first outbox row (${(Number(r.started) / spread).toFixed(0)} starts/s, ` +
@@ -340,8 +341,8 @@ export default async function run(env: BenchEnv): Promise<void> {
       const r = await env
         .db('outbox')
         .where('created_at', '>=', since)
-        .first(env.db.raw('extract(epoch from max(started_at) - min(created_at)) AS s'));
-      startRate = N / Number(r.s);
+        .first<{ s: string }>(env.db.raw('extract(epoch from max(started_at) - min(created_at)) AS s'));
+      startRate = N / Number(r?.s);
       if (act && rel) {
         printStatements('SQL statements per email by the activities', act, N);
         printStatements('SQL statements per enrollment by the outbox relay', rel, N);

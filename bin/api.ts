@@ -1,7 +1,8 @@
 import { buildAppDeps } from '../api/build-deps';
 import { requireDatabaseUrl } from '../core/config';
 import { createApp } from '../api/app';
-import { loadConfigOrExit, requireProductionSending } from '../core/config';
+import { exitOnProblem, loadConfigOrExit, requireProductionSending } from '../core/config';
+import { productionSmsProblem } from '../services/sequences/sms-readiness';
 import { logger } from '../core/logger';
 import { migrateLatest } from '../db/migrate';
 import { lazyClient } from '../temporal/lazy-client';
@@ -12,6 +13,8 @@ async function main(): Promise<void> {
   await migrateLatest(requireDatabaseUrl(config));
   const temporal = lazyClient(config);
   const deps = buildAppDeps(config, temporal);
+  // After the migrations: the check reads the sequences (services/sequences/sms-readiness.ts).
+  exitOnProblem(await productionSmsProblem(deps.db, config));
   const server = createApp(deps).listen(config.PORT, config.HOST, () => {
     logger.info({ url: config.baseUrl }, 'API listening');
   });

@@ -193,6 +193,12 @@ async function main(): Promise<void> {
         'Mail',
         `in: smtp://localhost:${env.INBOUND_SMTP_PORT || 2525} (bounces and replies); out: ${env.SMTP_URL ? maskPassword(env.SMTP_URL) : `files in ${path.join(dataDir, 'mail')}`}`,
       ],
+      [
+        'SMS',
+        env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN
+          ? `Twilio, account ${env.TWILIO_ACCOUNT_SID.slice(0, 6)}…${env.TWILIO_API_BASE_URL ? ` via ${env.TWILIO_API_BASE_URL}` : ''}`
+          : `files in ${path.join(dataDir, 'sms')} (set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN to send)`,
+      ],
       ['Demo API key', demo.apiKey],
       ['Demo login', `${demo.email} / ${demo.password}`],
       ['Try', `curl -H "Authorization: Bearer ${demo.apiKey}" ${baseUrl}/api/v1/me`],

@@ -2,7 +2,8 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
-import { loadConfigOrExit, requireDatabaseUrl, requireProductionSending } from '../core/config';
+import { exitOnProblem, loadConfigOrExit, requireDatabaseUrl, requireProductionSending } from '../core/config';
+import { productionSmsProblem } from '../services/sequences/sms-readiness';
 import { logger } from '../core/logger';
 import { createMailer } from '../core/mailer';
 import { createSmsSender } from '../core/sms';
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   requireProductionSending(config);
   const db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX);
+  // Before Temporal: a production worker that would write SMS to files does not start.
+  exitOnProblem(await productionSmsProblem(db, config));
   const connection = await NativeConnection.connect({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
   // The outbox's client shares the worker's connection, so its starts can be eager: the server
   // hands the first workflow task straight back to this worker.

@@ -191,9 +191,22 @@ export function productionSendingProblem(config: Pick<Config, 'NODE_ENV' | 'SMTP
   return 'SMTP_URL is not set: with NODE_ENV=production mail must go to a real SMTP server (smtp://user:pass@host:587), not to files';
 }
 
-/** For the API and worker entry points: exit(1) naming the variable when production cannot send. */
+/**
+ * Calendar credentials at rest need a key that outlives the machine: production refuses to start
+ * without CALENDAR_CREDENTIALS_KEY (development generates one under .data/). Returns the problem, or null.
+ */
+export function productionCalendarKeyProblem(config: Pick<Config, 'NODE_ENV' | 'CALENDAR_CREDENTIALS_KEY'>): string | null {
+  if (config.NODE_ENV !== 'production' || config.CALENDAR_CREDENTIALS_KEY) return null;
+  return 'CALENDAR_CREDENTIALS_KEY is not set: with NODE_ENV=production calendar credentials need a key of 32 bytes (base64), e.g. `openssl rand -base64 32`';
+}
+
+/** For the API and worker entry points: exit(1) naming the variable when production cannot send mail or keep calendar credentials. */
 export function requireProductionSending(config: Config): void {
-  const problem = productionSendingProblem(config);
+  exitOnProblem([productionSendingProblem(config), productionCalendarKeyProblem(config)].filter((p) => p !== null).join('\n') || null);
+}
+
+/** For entry points: exit(1) with the message when there is a problem (a production check). */
+export function exitOnProblem(problem: string | null): void {
   if (problem) {
     process.stderr.write(`${problem}\n`);
     process.exit(1);

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'slot_not_offered'
   | 'conflict'
   | 'invalid_transition'
+  | 'unsubscribed_by_contact'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'

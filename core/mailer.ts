@@ -7,7 +7,8 @@ import type { Config } from './config';
 export type MailMessage = Mail.Options;
 
 export interface Mailer {
-  send(message: MailMessage): Promise<{ messageId: string; accepted: boolean }>;
+  /** `response`: the receiving server's answer to DATA (e.g. `250 Ok: queued as <id>`), when there was one. */
+  send(message: MailMessage): Promise<{ messageId: string; accepted: boolean; response?: string }>;
   close(): void;
 }
 
@@ -20,7 +21,7 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'da
     return {
       async send(message) {
         const info = await transport.sendMail({ from: config.MAIL_FROM, ...message });
-        return { messageId: info.messageId, accepted: info.accepted.length > 0 };
+        return { messageId: info.messageId, accepted: info.accepted.length > 0, response: String(info.response ?? '') };
       },
       close: () => transport.close(),
     };

@@ -37,10 +37,13 @@ class RebasedRequestClient extends twilio.RequestClient {
 
 /**
  * Twilio (the twilio SDK) when TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set; otherwise each
- * message is written as a JSON file under `<dataDir>/sms/`.
+ * message is written as a JSON file under `<dataDir>/sms/`, except in production: there every
+ * send fails as Twilio would answer a request without credentials (401, a permanent failure, so
+ * the send is recorded `failed` with the reason). The start-up check (services/sequences/sms-readiness.ts)
+ * refuses to start when SMS steps exist; this covers steps created after the start.
  */
 export function createSmsSender(
-  config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_API_BASE_URL' | 'dataDir'>,
+  config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_API_BASE_URL' | 'dataDir'> & Partial<Pick<Config, 'NODE_ENV'>>,
 ): SmsSender {
   if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN) {
     const client = twilio(config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN, {
@@ -55,6 +58,14 @@ export function createSmsSender(
           ...(m.statusCallback ? { statusCallback: m.statusCallback } : {}),
         });
         return { sid: msg.sid };
+      },
+    };
+  }
+  if (config.NODE_ENV === 'production') {
+    const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const).filter((k) => !config[k]).join(' and ');
+    return {
+      async send() {
+        throw Object.assign(new Error(`SMS not sent: ${missing} not set (NODE_ENV=production never writes SMS to files)`), { status: 401 });
       },
     };
   }

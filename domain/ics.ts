@@ -69,3 +69,40 @@ export function feedIcs(name: string, meetings: IcsMeeting[]): string {
   for (const m of meetings) addEvent(cal, m);
   return cal.toString();
 }
+
+/** A booking as it is written to the host's own calendar (CalDAV write-back). */
+export interface CalendarObjectEvent {
+  uid: string;
+  sequence: number;
+  summary: string;
+  description?: string | null;
+  start: Date;
+  end: Date;
+  location?: string | null;
+  url?: string | null;
+  /** pending_confirmation is written TENTATIVE, scheduled CONFIRMED. */
+  status: 'confirmed' | 'tentative';
+}
+
+/**
+ * The calendar object resource PUT on the host's CalDAV calendar: one VEVENT, no METHOD (RFC 4791
+ * 4.1 forbids it in a stored object), and no ORGANIZER or ATTENDEE: a server that does implicit
+ * scheduling (RFC 6638: iCloud, Google, Nextcloud…) would otherwise send its own invitations on top
+ * of ours. Who booked is in the DESCRIPTION instead.
+ */
+export function calendarObjectIcs(e: CalendarObjectEvent): string {
+  const cal = ical({ prodId: PROD_ID });
+  cal.createEvent({
+    id: e.uid,
+    sequence: e.sequence,
+    start: e.start,
+    end: e.end,
+    stamp: new Date(),
+    summary: e.summary,
+    description: e.description ?? undefined,
+    location: e.location ?? undefined,
+    url: e.url ?? undefined,
+    status: STATUS[e.status],
+  });
+  return cal.toString();
+}

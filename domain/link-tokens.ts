@@ -14,9 +14,16 @@ const BY_LETTER = Object.fromEntries(Object.entries(LINK_PURPOSES).map(([p, l]) 
 const SHAPE = /^([0-9a-f]{32})\.([card])([0-9a-z]{1,10})\.([A-Za-z0-9_-]{22})$/;
 
 const mac = (key: Buffer, body: string) => crypto.createHmac('sha256', key).update(body).digest().subarray(0, 16).toString('base64url');
+const hexOf = (id: string) => id.replace(/-/g, '').toLowerCase();
+const uuidOf = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+const macMatches = (key: Buffer, body: string, given: string) => {
+  const expected = Buffer.from(mac(key, body));
+  const got = Buffer.from(given);
+  return expected.length === got.length && crypto.timingSafeEqual(expected, got);
+};
 
 export function signLinkToken(key: Buffer, meetingId: string, purpose: LinkPurpose, expiresAt: Date): string {
-  const body = `${meetingId.replace(/-/g, '').toLowerCase()}.${LINK_PURPOSES[purpose]}${Math.ceil(expiresAt.getTime() / 1000).toString(36)}`;
+  const body = `${hexOf(meetingId)}.${LINK_PURPOSES[purpose]}${Math.ceil(expiresAt.getTime() / 1000).toString(36)}`;
   return `${body}.${mac(key, body)}`;
 }
 
@@ -30,13 +37,41 @@ export interface LinkTokenClaims {
 export function verifyLinkToken(key: Buffer, token: string, now: number): LinkTokenClaims | null {
   const m = SHAPE.exec(token);
   if (!m) return null;
-  const body = `${m[1]}.${m[2]}${m[3]}`;
-  const expected = Buffer.from(mac(key, body));
-  const given = Buffer.from(m[4]);
-  if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return null;
+  if (!macMatches(key, `${m[1]}.${m[2]}${m[3]}`, m[4])) return null;
   const expiresAt = new Date(parseInt(m[3], 36) * 1000);
   if (!(expiresAt.getTime() > now)) return null;
-  const hex = m[1];
-  const meetingId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  return { meetingId, purpose: BY_LETTER[m[2]], expiresAt };
+  return { meetingId: uuidOf(m[1]), purpose: BY_LETTER[m[2]], expiresAt };
+}
+
+/*
+ * Calendar links (services/scheduling/feed.ts): a host's feed and one meeting's event, as `.ics` URLs
+ * that open without a login. Nothing is stored but the feed's generation: rotating the feed bumps it.
+ *   host feed:  `calh_<user id, 32 hex>.<generation, base36>.<MAC>`
+ *   one event:  `calm_<meeting id, 32 hex>.<MAC>`
+ * The MAC input names the kind, so one kind of token is never valid as the other.
+ */
+const FEED_SHAPE = /^calh_([0-9a-f]{32})\.([0-9a-z]{1,8})\.([A-Za-z0-9_-]{22})$/;
+const EVENT_SHAPE = /^calm_([0-9a-f]{32})\.([A-Za-z0-9_-]{22})$/;
+
+export function signFeedToken(key: Buffer, userId: string, generation: number): string {
+  const body = `${hexOf(userId)}.${generation.toString(36)}`;
+  return `calh_${body}.${mac(key, `feed:${body}`)}`;
+}
+
+/** The user and generation of a correctly signed host feed token; null otherwise (the caller checks the generation). */
+export function verifyFeedToken(key: Buffer, token: string): { userId: string; generation: number } | null {
+  const m = FEED_SHAPE.exec(token);
+  if (!m || !macMatches(key, `feed:${m[1]}.${m[2]}`, m[3])) return null;
+  return { userId: uuidOf(m[1]), generation: parseInt(m[2], 36) };
+}
+
+export function signEventToken(key: Buffer, meetingId: string): string {
+  const body = hexOf(meetingId);
+  return `calm_${body}.${mac(key, `event:${body}`)}`;
+}
+
+export function verifyEventToken(key: Buffer, token: string): { meetingId: string } | null {
+  const m = EVENT_SHAPE.exec(token);
+  if (!m || !macMatches(key, `event:${m[1]}`, m[2])) return null;
+  return { meetingId: uuidOf(m[1]) };
 }

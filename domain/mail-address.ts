@@ -41,3 +41,22 @@ export function acceptsRecipient(address: string, domains: { bounce: string; rep
   const d = domainOf(address);
   return d !== '' && (d === domains.bounce.toLowerCase() || d === domains.reply.toLowerCase());
 }
+
+/**
+ * The queue id in a receiving server's answer to DATA, or null: `250 Ok: queued as <id>`
+ * (SendGrid, whose id is the message's X-Message-Id; Postfix) or `250 2.0.0 Ok: queued as <id>`.
+ */
+export function smtpQueueId(response: string | null | undefined): string | null {
+  const m = /queued as\s+<?([A-Za-z0-9._@+=:/-]{3,200}?)>?(?:\s|$)/i.exec(response ?? '');
+  return m ? m[1] : null;
+}
+
+/**
+ * The ids a SendGrid `sg_message_id` may start with: it is the X-Message-Id SendGrid answered at
+ * DATA, then `.filter…`/`.recvd-…` parts. X-Message-Ids may hold dots themselves, so every
+ * dot-separated prefix is a candidate (`a.b.c` → `a`, `a.b`, `a.b.c`).
+ */
+export function sendgridIdPrefixes(sgMessageId: string): string[] {
+  const parts = sgMessageId.trim().split('.').slice(0, 12);
+  return parts.map((_, i) => parts.slice(0, i + 1).join('.')).filter((p) => p.length >= 3);
+}

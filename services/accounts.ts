@@ -1,23 +1,26 @@
+import { jsonb } from '../db/jsonb';
+import type { UsersRow } from '../db/tables';
 import type { Executor } from '../db/knex';
 import { hashPassword } from '../core/passwords';
 import type { Plan, Role } from '../core/scopes';
 
 export const DEFAULT_RULES = [1, 2, 3, 4, 5].map((day) => ({ day, start: '09:00', end: '17:00', enabled: true }));
 
-export interface UserRow {
-  id: string;
-  team_id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  timezone: string;
-  is_staff: boolean;
-  avatar_url: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A user as the API shows it (never the password hash). */
+export type UserRow = Pick<UsersRow, (typeof USER_COLUMNS)[number]>;
 
-export const USER_COLUMNS = ['id', 'team_id', 'email', 'name', 'role', 'timezone', 'is_staff', 'avatar_url', 'created_at', 'updated_at'];
+export const USER_COLUMNS = [
+  'id',
+  'team_id',
+  'email',
+  'name',
+  'role',
+  'timezone',
+  'is_staff',
+  'avatar_url',
+  'created_at',
+  'updated_at',
+] as const;
 
 export function presentUser(u: UserRow) {
   return {
@@ -34,7 +37,10 @@ export function presentUser(u: UserRow) {
 }
 
 export async function getUser(db: Executor, teamId: string, userId: string): Promise<UserRow | undefined> {
-  return db('users').where({ id: userId, team_id: teamId }).whereNull('removed_at').first(USER_COLUMNS);
+  return db('users')
+    .where({ id: userId, team_id: teamId })
+    .whereNull('removed_at')
+    .first(...USER_COLUMNS);
 }
 
 export async function emailTaken(db: Executor, email: string): Promise<boolean> {
@@ -62,7 +68,7 @@ export async function createUser(
     name: 'Working hours',
     timezone: user.timezone,
     is_default: true,
-    rules: JSON.stringify(DEFAULT_RULES),
+    rules: jsonb(DEFAULT_RULES),
   });
   return user;
 }

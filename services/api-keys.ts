@@ -1,22 +1,14 @@
+import type { ApiKeysRow } from '../db/tables';
 import type { Executor } from '../db/knex';
 import { randomToken, sha256Hex } from '../core/crypto';
 import type { Scope } from '../core/scopes';
 import { evictCredential } from './credentials/cache';
 import { notFound } from '../core/errors';
 
-export interface ApiKeyRow {
-  id: string;
-  team_id: string;
-  name: string | null;
-  prefix: string;
-  scopes: Scope[];
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+const COLUMNS = ['id', 'team_id', 'name', 'prefix', 'scopes', 'last_used_at', 'revoked_at', 'created_at', 'updated_at'] as const;
 
-const COLUMNS = ['id', 'team_id', 'name', 'prefix', 'scopes', 'last_used_at', 'revoked_at', 'created_at', 'updated_at'];
+/** A key as the API shows it (never its hash). */
+export type ApiKeyRow = Pick<ApiKeysRow, (typeof COLUMNS)[number]>;
 
 export function presentApiKey(k: ApiKeyRow) {
   return {
@@ -57,6 +49,7 @@ export async function createApiKey(
 export async function listApiKeys(db: Executor, teamId: string) {
   return db('api_keys')
     .where({ team_id: teamId })
+    .select(...COLUMNS)
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
@@ -64,7 +57,9 @@ export async function listApiKeys(db: Executor, teamId: string) {
 }
 
 export async function getApiKey(db: Executor, teamId: string, id: string): Promise<ApiKeyRow> {
-  const key = await db('api_keys').where({ id, team_id: teamId }).first(COLUMNS);
+  const key = await db('api_keys')
+    .where({ id, team_id: teamId })
+    .first(...COLUMNS);
   if (!key) throw notFound('API key');
   return key;
 }

@@ -19,6 +19,7 @@ export function appSecret(db: Executor, name: string): Promise<Buffer> {
         .onConflict('name')
         .ignore();
       const row = await db('app_secrets').where({ name }).first('value');
+      if (!row) throw new Error(`app secret ${name} was not stored`);
       return Buffer.from(row.value, 'base64');
     })();
     const forget = cache;

@@ -2,7 +2,8 @@ import type { Executor } from '../db/knex';
 import type { Enqueue } from '../temporal/outbox';
 import { fanOutToWebhooks } from './webhooks/fan-out';
 
-export type EventType = 'submission.created' | 'submission.qualified' | 'submission.updated' | 'submission.deleted' | 'webhook.test';
+export type EventType =
+  'submission.created' | 'submission.qualified' | 'submission.updated' | 'submission.deleted' | 'email.replied' | 'webhook.test';
 
 export interface DomainEvent {
   id: string;

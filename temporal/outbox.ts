@@ -1,3 +1,4 @@
+import type { OutboxRow as OutboxTableRow } from '../db/tables';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import type { Db, Executor } from '../db/knex';
@@ -30,19 +31,21 @@ interface WorkflowStartOf<K extends WorkflowName> {
   startAt?: Date;
 }
 
-interface OutboxRow {
-  id: number;
-  workflow_type: string;
-  workflow_id: string;
-  task_queue: string;
-  args: unknown[];
-  search_attributes: Record<string, string>;
-  memo: Record<string, unknown>;
-  start_at: Date | null;
-  leases: number;
-  attempts: number;
-  relayed_at: Date | null;
-}
+/** The columns the relay reads (db/tables.ts `OutboxRow`). */
+type OutboxRow = Pick<
+  OutboxTableRow,
+  | 'id'
+  | 'workflow_type'
+  | 'workflow_id'
+  | 'task_queue'
+  | 'args'
+  | 'search_attributes'
+  | 'memo'
+  | 'start_at'
+  | 'leases'
+  | 'attempts'
+  | 'relayed_at'
+>;
 
 function outboxRow(start: WorkflowStart, defaultTaskQueue: string) {
   return {

@@ -2,7 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes, t
 
 /**
  * Custom search attributes every workflow may set, so operators can find all workflows of one
- * team, contact, sequence, meeting or webhook subscription in one Temporal UI query, e.g.
+ * team, user, contact, sequence, meeting or webhook subscription in one Temporal UI query, e.g.
  * `ContactId = "…"`. The dev server registers these at start; so do the test helpers.
  */
 export const SEARCH_ATTRIBUTES = {
@@ -14,6 +14,8 @@ export const SEARCH_ATTRIBUTES = {
   SubscriptionId: 'Keyword',
   EventType: 'Keyword',
   AppId: 'Keyword',
+  /** A team member's workflows (calendar sync: `UserId = "…"`; the connection is in the workflow id). */
+  UserId: 'Keyword',
 } as const;
 
 export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;

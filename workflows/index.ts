@@ -7,3 +7,4 @@ export * from './app-review';
 export * from './forms';
 export * from './accounts';
 export * from './mail';
+export * from './calendars';

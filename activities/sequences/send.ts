@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Executor } from '../../db/knex';
 import { nextSendTime, type SendingWindow } from '../../domain/sending-window';
 import type { ActivityDeps } from '../deps';
-import { tokenAddress } from '../../domain/mail-address';
+import { smtpQueueId, tokenAddress } from '../../domain/mail-address';
 import { activityAttempt, recordSyncBounce, sequenceMessageId, smtpReplyCode } from './bounce';
 import { advanceAfter, delayMs, nextStep, type NextStep } from './plan';
 import { renderEmail, renderSms } from './render';
@@ -322,6 +322,7 @@ async function sendLoaded(deps: ActivityDeps, ctx: Ctx, now: number): Promise<Se
           sent_at: new Date(now),
           message_id: messageId,
           provider_id: info.messageId,
+          smtp_queue_id: smtpQueueId(info.response), // SendGrid events name it in sg_message_id
           ...(info.accepted ? { accepted_at: db.fn.now() } : {}),
         });
     } else {

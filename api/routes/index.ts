@@ -2,6 +2,7 @@ import type { RouteDef } from '../http/route';
 import { accountPageRoutes } from './account-pages';
 import { apiKeyRoutes } from './api-keys';
 import { authRoutes } from './auth';
+import { calendarConnectionRoutes } from './calendar-connections';
 import { contactsRoutes } from './contacts';
 import { docsRoutes } from './docs';
 import { embedRoutes } from './embed';
@@ -28,6 +29,7 @@ export function allRoutes(): RouteDef[] {
     ...contactsRoutes,
     ...webhooksRoutes,
     ...schedulingRoutes,
+    ...calendarConnectionRoutes,
     ...sequencesRoutes,
     ...oauthRoutes,
     ...embedRoutes,

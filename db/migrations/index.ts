@@ -13,6 +13,9 @@ import * as m012 from './012_outbox_leases';
 import * as m013 from './013_booking_limits';
 import * as m014 from './014_booking_lifecycle';
 import * as m015 from './015_calendar_connections';
+import * as m016 from './016_calendar_sync';
+import * as m017 from './017_calendar_feed_links';
+import * as m018 from './018_mail_truth';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -32,6 +35,9 @@ const migrations: Record<string, Migration> = {
   '013_booking_limits': m013,
   '014_booking_lifecycle': m014,
   '015_calendar_connections': m015,
+  '016_calendar_sync': m016,
+  '017_calendar_feed_links': m017,
+  '018_mail_truth': m018,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

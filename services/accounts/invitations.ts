@@ -1,3 +1,4 @@
+import type { TeamInvitationsRow } from '../../db/tables';
 import type { ServiceDeps } from '../deps';
 import type { Principal } from '../../core/principal';
 import type { Role } from '../../core/scopes';
@@ -9,22 +10,7 @@ import { INVITATION_TTL_MS, invitationClosedSignal, invitationWorkflowId } from 
 
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
 
-interface InvitationRow {
-  id: string;
-  team_id: string;
-  email: string;
-  role: Role;
-  status: InvitationStatus;
-  invited_by: string | null;
-  send_count: number;
-  expires_at: Date;
-  last_sent_at: Date;
-  accepted_user_id: string | null;
-  accepted_at: Date | null;
-  revoked_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type InvitationRow = TeamInvitationsRow;
 
 /** A pending invitation past its expiry is shown as `expired`. */
 export function invitationStatus(row: Pick<InvitationRow, 'status' | 'expires_at'>, now = Date.now()): InvitationStatus {

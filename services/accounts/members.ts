@@ -14,9 +14,12 @@ export async function actingRole(db: Executor, principal: Principal): Promise<Ro
 }
 
 async function activeMember(db: Executor, teamId: string, userId: string, forUpdate = false): Promise<UserRow> {
-  const q = db('users').where({ id: userId, team_id: teamId }).whereNull('removed_at').first(USER_COLUMNS);
+  const q = db('users')
+    .where({ id: userId, team_id: teamId })
+    .whereNull('removed_at')
+    .first(...USER_COLUMNS);
   if (forUpdate) q.forUpdate();
-  const user = (await q) as UserRow | undefined;
+  const user = await q;
   if (!user) throw notFound('Team member');
   return user;
 }
@@ -50,7 +53,7 @@ export async function changeRole(db: Db, principal: Principal, userId: string, r
     const [updated] = await trx('users').where({ id: userId }).update({ role, updated_at: trx.fn.now() }).returning(USER_COLUMNS);
     const sessions: Array<{ id: string }> = await trx('sessions').where({ user_id: userId }).select('id');
     sessionIds = sessions.map((s) => s.id);
-    return updated as UserRow;
+    return updated;
   });
   // Scopes of a session follow the role: drop cached principals so the change applies at once.
   evictAll(sessionIds);

@@ -1,18 +1,13 @@
+import type { AccountTokensRow } from '../../db/tables';
 import type { Executor } from '../../db/knex';
 import { randomToken, sha256Hex } from '../../core/crypto';
 
-export type TokenKind = 'invitation' | 'password_reset' | 'email_change';
+export type TokenKind = AccountTokensRow['kind'];
 
-export interface AccountToken {
-  id: string;
-  kind: TokenKind;
-  user_id: string | null;
-  invitation_id: string | null;
-  request_id: string | null;
-  new_email: string | null;
-  expires_at: Date;
-  used_at: Date | null;
-}
+export type AccountToken = Pick<
+  AccountTokensRow,
+  'id' | 'kind' | 'user_id' | 'invitation_id' | 'request_id' | 'new_email' | 'expires_at' | 'used_at'
+>;
 
 /** Link tokens are 32 random bytes, base64url: 43 characters. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -1,3 +1,4 @@
+import type { SessionsRow } from '../../db/tables';
 import type { Db } from '../../db/knex';
 import type { Principal } from '../../core/principal';
 import { notFound } from '../../core/errors';
@@ -5,14 +6,7 @@ import { evictCredential } from '../credentials/cache';
 import { paginate, type Page } from '../pagination';
 import { deleteUserSessions, evictAll } from './revoke';
 
-interface SessionRow {
-  id: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  expires_at: Date;
-  user_agent: string | null;
-  ip: string | null;
-}
+type SessionRow = Pick<SessionsRow, 'id' | 'created_at' | 'last_used_at' | 'expires_at' | 'user_agent' | 'ip'>;
 
 const present = (currentId: string) => (s: SessionRow) => ({
   id: s.id,

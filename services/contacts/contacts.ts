@@ -1,3 +1,5 @@
+import { jsonb } from '../../db/jsonb';
+import type { ContactsRow } from '../../db/tables';
 import type { Db, Executor } from '../../db/knex';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
@@ -6,21 +8,7 @@ import { listEnvelope, type Page } from '../pagination';
 import { listContactMeetingIds } from '../scheduling/contact-meetings';
 import { onContactDeleted } from '../sequences/hooks';
 import { listContactEnrollments } from '../sequences/contact-enrollments';
-
-export interface ContactRow {
-  id: string;
-  team_id: string;
-  email: string | null;
-  phone: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  timezone: string | null;
-  custom_fields: Record<string, unknown>;
-  unsubscribed_email: boolean;
-  unsubscribed_sms: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+import { listContactTimeline } from './timeline';
 
 export interface Tag {
   id: string;
@@ -40,7 +28,10 @@ const COLUMNS = [
   'unsubscribed_sms',
   'created_at',
   'updated_at',
-];
+] as const;
+
+/** A contact as the API shows it. */
+export type ContactRow = Pick<ContactsRow, (typeof COLUMNS)[number]>;
 
 export function presentContact(c: ContactRow, tags: Tag[]) {
   return {
@@ -114,7 +105,10 @@ export async function listContacts(db: Db, teamId: string, page: Page, f: Contac
 }
 
 export async function getContactRow(db: Executor, teamId: string, id: string, lock = false): Promise<ContactRow> {
-  const q = db('contacts').where({ id, team_id: teamId }).whereNull('deleted_at').first(COLUMNS);
+  const q = db('contacts')
+    .where({ id, team_id: teamId })
+    .whereNull('deleted_at')
+    .first(...COLUMNS);
   if (lock) q.forUpdate();
   const row = await q;
   if (!row) throw notFound('Contact');
@@ -127,10 +121,10 @@ export async function contactWithTags(db: Executor, teamId: string, id: string) 
   return presentContact(row, (await tagsOf(db, [id])).get(id) ?? []);
 }
 
-/** The single-contact response: also enrollments, meeting ids and submission ids. */
+/** The single-contact response: also enrollments, meeting ids, submission ids and the timeline. */
 export async function contactDetail(db: Db, teamId: string, id: string) {
   const contact = await contactWithTags(db, teamId, id);
-  const [enrollments, meetings, submissions] = await Promise.all([
+  const [enrollments, meetings, submissions, timeline] = await Promise.all([
     listContactEnrollments(db, teamId, id),
     listContactMeetingIds(db, teamId, id),
     db('submissions')
@@ -140,8 +134,9 @@ export async function contactDetail(db: Db, teamId: string, id: string) {
         { column: 'id', order: 'desc' },
       ])
       .pluck('id'),
+    listContactTimeline(db, teamId, id),
   ]);
-  return { ...contact, enrollments, meetings, submissions };
+  return { ...contact, enrollments, meetings, submissions, timeline };
 }
 
 export interface ContactPatch {
@@ -199,7 +194,7 @@ export async function deleteContact(deps: Pick<ServiceDeps, 'db' | 'outbox'>, te
     await trx('submissions')
       .where({ team_id: teamId, contact_id: id })
       .update({
-        fields: '{}',
+        fields: jsonb({}),
         metadata: trx.raw(`metadata || '{"user_agent":null,"referrer":null,"visitor_id":null,"session_id":null}'::jsonb`),
         updated_at: trx.fn.now(),
       });

@@ -1,14 +1,10 @@
+import type { ContactTagsRow } from '../../db/tables';
 import type { Db } from '../../db/knex';
 import { conflict, notFound } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
 import { contactWithTags, getContactRow } from './contacts';
 
-interface TagRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
+type TagRow = Pick<ContactTagsRow, 'id' | 'name' | 'created_at' | 'updated_at'>;
 
 export const presentTag = (t: TagRow) => ({ id: t.id, name: t.name, created_at: t.created_at, updated_at: t.updated_at });
 

@@ -30,11 +30,14 @@ export async function formAnalytics(db: Db, teamId: string, formId: string, wind
   const grouped = (key: string) =>
     subs
       .clone()
-      .select(db.raw(`metadata->>'${key}' AS key`))
-      .select(db.raw(`count(*) FILTER (WHERE status = 'partial')::int AS partial`))
-      .select(db.raw(`count(*) FILTER (WHERE status = 'completed')::int AS completed`))
+      .select<{ key: string | null; partial: number; completed: number }[]>(
+        db.raw(`metadata->>'${key}' AS key`),
+        db.raw(`count(*) FILTER (WHERE status = 'partial')::int AS partial`),
+        db.raw(`count(*) FILTER (WHERE status = 'completed')::int AS completed`),
+      )
       .groupByRaw('1');
-  const viewsBy = (col: string) => views.clone().select({ key: col }).select(db.raw('count(*)::int AS views')).groupBy(col);
+  const viewsBy = (col: string) =>
+    views.clone().select<{ key: string | null; views: number }[]>({ key: col }, db.raw('count(*)::int AS views')).groupBy(col);
   const [subsUtm, subsDevice, viewsUtm, viewsDevice] = await Promise.all([
     grouped('utm_source'),
     grouped('device_type'),

@@ -1,3 +1,5 @@
+import { jsonb } from '../../db/jsonb';
+import type { FormsRow } from '../../db/tables';
 import type { Db, Executor } from '../../db/knex';
 import type { FormField } from '../../domain/form-fields';
 import type { Qualification } from '../../domain/qualification';
@@ -21,20 +23,7 @@ export interface FormSettings {
   embed_allowed_origins?: string[] | null;
 }
 
-export interface FormRow {
-  id: string;
-  team_id: string;
-  title: string;
-  slug: string;
-  description: string;
-  type: string;
-  status: 'draft' | 'published' | 'archived';
-  fields: FormField[];
-  settings: FormSettings;
-  published_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type FormRow = FormsRow;
 
 export function presentFormSummary(f: FormRow) {
   return { id: f.id, title: f.title, slug: f.slug, type: f.type, status: f.status, created_at: f.created_at, updated_at: f.updated_at };
@@ -112,7 +101,7 @@ export async function createForm(db: Db, teamId: string, input: CreateFormInput)
         description: input.description ?? '',
         type: input.type ?? 'standard',
         status,
-        fields: JSON.stringify(checkLogic(input.type ?? 'standard', normalizeFields(input.fields ?? []))),
+        fields: jsonb(checkLogic(input.type ?? 'standard', normalizeFields(input.fields ?? []))),
         settings: JSON.stringify(mergeSettings({}, input.settings)),
         published_at: status === 'published' ? db.fn.now() : null,
       })
@@ -127,7 +116,7 @@ export async function getForm(db: Executor, teamId: string, id: string): Promise
   return row;
 }
 
-export async function listForms(db: Db, teamId: string, page: Page, status?: string) {
+export async function listForms(db: Db, teamId: string, page: Page, status?: FormRow['status']) {
   const q = db('forms').where({ team_id: teamId }).select('id', 'title', 'slug', 'type', 'status', 'created_at', 'updated_at');
   if (status) q.where({ status });
   return paginate(
@@ -143,7 +132,7 @@ export async function listForms(db: Db, teamId: string, page: Page, status?: str
 
 export async function updateForm(db: Db, teamId: string, id: string, input: UpdateFormInput): Promise<FormRow> {
   return db.transaction(async (trx) => {
-    const current: FormRow = await trx('forms').where({ id, team_id: teamId }).forUpdate().first();
+    const current = await trx('forms').where({ id, team_id: teamId }).forUpdate().first();
     if (!current) throw notFound('Form');
     const set: Record<string, unknown> = { updated_at: trx.fn.now() };
     const title = input.title ?? input.name;

@@ -1,5 +1,7 @@
+import { jsonb } from '../../db/jsonb';
+import type { SubmissionsRow } from '../../db/tables';
 import type { Db } from '../../db/knex';
-import { validateValues, type FieldValue } from '../../domain/form-fields';
+import { validateValues } from '../../domain/form-fields';
 import { checkAnswers, isPlainForm, quizScore } from './answers';
 import { isQualified } from '../../domain/qualification';
 import { transactionWithOutbox } from '../../temporal/outbox';
@@ -10,22 +12,6 @@ import { recordSubmissionEvent } from './events';
 import { getForm, type FormRow } from './forms';
 import { pageRows, seekPage } from './submission-page';
 import { linkContact } from './submit';
-
-export interface SubmissionRow {
-  id: string;
-  team_id: string;
-  form_id: string;
-  contact_id: string | null;
-  status: 'completed' | 'partial';
-  qualified: boolean;
-  fields: Record<string, FieldValue>;
-  metadata: Record<string, string | null>;
-  submitted_at: Date;
-  score: number | null;
-  max_score: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 const COLUMNS = [
   'id',
@@ -40,7 +26,10 @@ const COLUMNS = [
   'max_score',
   'created_at',
   'updated_at',
-];
+] as const;
+
+/** A submission as the API shows it. */
+export type SubmissionRow = Pick<SubmissionsRow, (typeof COLUMNS)[number]>;
 
 export function presentSubmission(s: SubmissionRow) {
   return {
@@ -72,12 +61,14 @@ export interface SubmissionFilters {
 export async function listSubmissions(db: Db, teamId: string, formId: string, page: Page, f: SubmissionFilters) {
   await getForm(db, teamId, formId);
   const seek = await seekPage(db, formId, f, page.offset);
-  const rows: SubmissionRow[] = seek.total > page.offset ? await pageRows(db, formId, f, seek, page.perPage, COLUMNS) : [];
+  const rows: SubmissionRow[] = seek.total > page.offset ? await pageRows(db, formId, f, seek, page.perPage, [...COLUMNS]) : [];
   return listEnvelope(rows.map(presentSubmission), seek.total, page);
 }
 
 export async function getSubmission(db: Db, teamId: string, id: string): Promise<SubmissionRow> {
-  const row = await db('submissions').where({ id, team_id: teamId }).first(COLUMNS);
+  const row = await db('submissions')
+    .where({ id, team_id: teamId })
+    .first(...COLUMNS);
   if (!row) throw notFound('Submission');
   return row;
 }
@@ -94,7 +85,10 @@ export async function updateSubmission(
   patch: Record<string, unknown>,
 ): Promise<SubmissionRow> {
   return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
-    const current: SubmissionRow | undefined = await trx('submissions').where({ id, team_id: teamId }).forUpdate().first(COLUMNS);
+    const current: SubmissionRow | undefined = await trx('submissions')
+      .where({ id, team_id: teamId })
+      .forUpdate()
+      .first(...COLUMNS);
     if (!current) throw notFound('Submission');
     const form: FormRow = await getForm(trx, teamId, current.form_id);
     const removed = Object.keys(patch).filter((k) => patch[k] === null);
@@ -116,14 +110,14 @@ export async function updateSubmission(
     const [row] = await trx('submissions')
       .where({ id })
       .update({
-        fields: JSON.stringify(fields),
+        fields: jsonb(fields),
         qualified,
         contact_id: contactId,
         score: quiz?.score ?? null,
         max_score: quiz?.max ?? null,
         updated_at: trx.fn.now(),
       })
-      .returning(COLUMNS);
+      .returning([...COLUMNS]);
     await recordSubmissionEvent(trx, enqueue, 'submission.updated', teamId, form, row);
     if (qualified && !current.qualified) await recordSubmissionEvent(trx, enqueue, 'submission.qualified', teamId, form, row);
     return row;
@@ -133,7 +127,10 @@ export async function updateSubmission(
 /** Delete, recording `submission.deleted` with the submission as it was. */
 export async function deleteSubmission(deps: Pick<ServiceDeps, 'db' | 'outbox'>, teamId: string, id: string): Promise<void> {
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
-    const [row] = await trx('submissions').where({ id, team_id: teamId }).delete().returning(COLUMNS);
+    const [row] = await trx('submissions')
+      .where({ id, team_id: teamId })
+      .delete()
+      .returning([...COLUMNS]);
     if (!row) throw notFound('Submission');
     const form = await getForm(trx, teamId, row.form_id);
     await recordSubmissionEvent(trx, enqueue, 'submission.deleted', teamId, form, row);

@@ -1,3 +1,4 @@
+import { jsonb } from '../../db/jsonb';
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/knex';
 import { contactEmail, validateValues, type FieldValue, type FormField, type ValueMode } from '../../domain/form-fields';
@@ -172,8 +173,8 @@ export async function submitPublic(
       .where({ id: prev.id, status: 'partial' })
       .update({
         status,
-        fields: JSON.stringify(merged),
-        metadata: JSON.stringify(meta),
+        fields: jsonb(merged),
+        metadata: jsonb(meta),
         qualified,
         score: score?.score ?? null,
         max_score: score?.max ?? null,

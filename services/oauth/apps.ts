@@ -1,3 +1,4 @@
+import type { AppsRow } from '../../db/tables';
 import { randomToken, sha256Hex } from '../../core/crypto';
 import type { Db, Executor } from '../../db/knex';
 import { decodeIcon, readPngHeader, type AppDraft, type PngInfo } from '../../domain/app-checklist';
@@ -8,44 +9,8 @@ import type { ServiceDeps } from '../deps';
 export const CLIENT_ID_PREFIX = 'svc_ci_';
 export const CLIENT_SECRET_PREFIX = 'svc_cs_';
 
-export interface AppLive {
-  name: string;
-  description: string;
-  short_description: string | null;
-  website_url: string;
-  privacy_policy_url: string | null;
-  terms_url: string | null;
-  documentation_url: string | null;
-  category: string | null;
-  redirect_uris: string[];
-  scopes: string[];
-  screenshots: string[];
-}
-
-export interface AppRow extends AppLive {
-  id: string;
-  team_id: string;
-  created_by: string | null;
-  icon_width: number | null;
-  icon_height: number | null;
-  icon_bytes: number | null;
-  client_id: string;
-  status: string;
-  review_stage: string | null;
-  review_round: number;
-  live: AppLive | null;
-  submitted_at: Date | null;
-  approved_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  installs?: number;
-}
-
-/** Every column but the secret hash and the icon bytes. */
-export const APP_COLUMNS = [
-  'id',
-  'team_id',
-  'created_by',
+/** The fields a review approves: the listed version of an app is a copy of them (`apps.live`). */
+export const LIVE_FIELDS = [
   'name',
   'description',
   'short_description',
@@ -57,6 +22,19 @@ export const APP_COLUMNS = [
   'redirect_uris',
   'scopes',
   'screenshots',
+] as const;
+
+export type AppLive = Pick<AppsRow, (typeof LIVE_FIELDS)[number]>;
+
+/** An app as its team sees it: every column but the secret hash and the icon bytes, with its install count. */
+export type AppRow = Omit<AppsRow, 'client_secret_hash' | 'icon_png' | 'live'> & { live: AppLive | null; installs?: number };
+
+/** Every column but the secret hash and the icon bytes. */
+export const APP_COLUMNS = [
+  'id',
+  'team_id',
+  'created_by',
+  ...LIVE_FIELDS,
   'icon_width',
   'icon_height',
   'icon_bytes',
@@ -70,20 +48,6 @@ export const APP_COLUMNS = [
   'created_at',
   'updated_at',
 ].map((c) => `apps.${c}`);
-
-export const LIVE_FIELDS: Array<keyof AppLive> = [
-  'name',
-  'description',
-  'short_description',
-  'website_url',
-  'privacy_policy_url',
-  'terms_url',
-  'documentation_url',
-  'category',
-  'redirect_uris',
-  'scopes',
-  'screenshots',
-];
 
 export function iconInfo(row: Pick<AppRow, 'icon_width' | 'icon_height' | 'icon_bytes'>): PngInfo | null {
   return row.icon_bytes === null ? null : { width: row.icon_width ?? 0, height: row.icon_height ?? 0, bytes: row.icon_bytes };
@@ -141,16 +105,17 @@ export function iconColumns(icon: string | null) {
 
 export async function getTeamApp(db: Executor, teamId: string, id: string): Promise<AppRow> {
   const row = await db('apps')
-    .where({ 'apps.id': id, 'apps.team_id': teamId })
-    .first([...APP_COLUMNS, installsCount(db)]);
+    .where('apps.id', id)
+    .where('apps.team_id', teamId)
+    .first<AppRow>([...APP_COLUMNS, installsCount(db)]);
   if (!row) throw notFound('App');
   return row;
 }
 
 export async function getAppById(db: Executor, id: string): Promise<AppRow | undefined> {
   return db('apps')
-    .where({ 'apps.id': id })
-    .first([...APP_COLUMNS, installsCount(db)]);
+    .where('apps.id', id)
+    .first<AppRow>([...APP_COLUMNS, installsCount(db)]);
 }
 
 export interface AppInput {
@@ -204,8 +169,8 @@ export async function deleteApp(db: Db, teamId: string, id: string): Promise<voi
 export function listTeamApps(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; page: Page }) {
   const base = deps
     .db('apps')
-    .where({ 'apps.team_id': input.teamId })
-    .select([...APP_COLUMNS, installsCount(deps.db)]);
+    .where('apps.team_id', input.teamId)
+    .select<AppRow[]>([...APP_COLUMNS, installsCount(deps.db)]);
   return paginate(
     base,
     input.page,

@@ -1,3 +1,4 @@
+import type { AppRatingsRow, AppsRow } from '../../db/tables';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
 import { conflict, notFound } from '../../core/errors';
@@ -5,15 +6,13 @@ import type { AppLive } from './apps';
 import { paginate, type Page } from '../pagination';
 import type { ServiceDeps } from '../deps';
 
-interface ListedRow {
-  id: string;
+type ListedRow = Pick<AppsRow, 'id' | 'icon_bytes'> & {
   live: AppLive;
-  icon_bytes: number | null;
   approved_at: Date;
   installs: number;
   rating_average: string | null;
   rating_count: number;
-}
+};
 
 /** Approved apps only, as their approved version: a major change under review is not shown. */
 export function listedApps(db: Db): Knex.QueryBuilder {
@@ -70,17 +69,7 @@ export async function getListedApp(db: Db, id: string): Promise<ListedRow> {
   return row;
 }
 
-export function presentRating(r: {
-  id: string;
-  app_id: string;
-  user_id: string;
-  rating: number;
-  title: string | null;
-  body: string | null;
-  created_at: Date;
-  updated_at: Date;
-  author_name?: string | null;
-}) {
+export function presentRating(r: AppRatingsRow & { author_name?: string | null }) {
   return {
     id: r.id,
     app_id: r.app_id,

@@ -1,3 +1,4 @@
+import type { AppsRow } from '../../db/tables';
 import { randomUUID } from 'node:crypto';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto';
@@ -18,15 +19,7 @@ export interface OAuthClient extends OAuth2Server.Client {
   scopes: string[];
 }
 
-interface AppClientRow {
-  id: string;
-  team_id: string;
-  name: string;
-  client_secret_hash: string;
-  redirect_uris: string[];
-  scopes: string[];
-  live: AppLive | null;
-}
+type AppClientRow = Pick<AppsRow, 'id' | 'team_id' | 'name' | 'client_secret_hash' | 'redirect_uris' | 'scopes'> & { live: AppLive | null };
 
 /** The app as an OAuth client: once approved, the approved version's redirect URIs and scopes apply. */
 export async function findClient(db: Executor, clientId: string): Promise<{ client: OAuthClient; secretHash: string } | null> {

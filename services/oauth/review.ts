@@ -37,7 +37,7 @@ async function startRound(trx: Executor, enqueue: Enqueue, app: AppRow): Promise
 }
 
 const lockApp = async (trx: Executor, teamId: string, id: string): Promise<AppRow> => {
-  const row = await trx('apps').where({ id, team_id: teamId }).forUpdate().first(APP_COLUMNS);
+  const row = await trx('apps').where({ id, team_id: teamId }).forUpdate().first<AppRow>(APP_COLUMNS);
   if (!row) throw notFound('App');
   return row;
 };

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { Db } from '../../db/knex';
 import { computeSlots, type Slot } from '../../domain/slots';
 import { validationFailed } from '../../core/errors';
-import { resolveContext, type BookingContext } from './context';
+import { busyMargin, resolveContext, type BookingContext } from './context';
 import { limitedEventType } from './booking-limits';
 import { loadHostSchedules } from './host-schedules';
 import type { ServiceDeps } from '../deps';
@@ -24,7 +24,10 @@ export function localDayRange(startDate: string, endDate: string, zone: string, 
 }
 
 export async function slotsFor(db: Db, ctx: BookingContext, from: number, to: number, now: number): Promise<Slot[]> {
-  const hosts = await loadHostSchedules(db, ctx.hostIds, from, to, { limitedEventTypeId: limitedEventType(ctx) });
+  const hosts = await loadHostSchedules(db, ctx.hostIds, from, to, {
+    limitedEventTypeId: limitedEventType(ctx),
+    busyMarginMs: busyMargin(ctx),
+  });
   return computeSlots(hosts, { ...ctx.rules, rangeStart: from, rangeEnd: to, now, mode: ctx.mode });
 }
 

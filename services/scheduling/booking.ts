@@ -1,3 +1,4 @@
+import { jsonb } from '../../db/jsonb';
 import { uuid } from '../../core/crypto';
 import type { Executor } from '../../db/knex';
 import { icalUidOf } from '../../domain/ics';
@@ -7,10 +8,11 @@ import type { ServiceDeps } from '../deps';
 import { ApiError, conflict, validationFailed } from '../../core/errors';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { onMeetingBooked } from '../sequences/hooks';
-import { resolveContext, type BookingContext } from './context';
+import { busyMargin, resolveContext, type BookingContext } from './context';
 import { limitedEventType, withinBookingLimits } from './booking-limits';
 import { finishReschedule, releaseMovedMeeting } from './reschedule-steps';
 import { loadHostSchedules } from './host-schedules';
+import { hasExternalBusy } from '../calendars/busy-read';
 import type { MeetingRow } from './present';
 import { videoProvider } from '../../core/video';
 import { bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
@@ -120,6 +122,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const hosts = await loadHostSchedules(db, ctx.hostIds, req.start, req.end, {
     limitedEventTypeId: limitedEventType(ctx),
     excludeMeetingId: moving?.id,
+    busyMarginMs: busyMargin(ctx),
   });
   const check = isSlotOffered(hosts, { ...ctx.rules, rangeStart: req.start, rangeEnd: req.start + 1, now, mode: ctx.mode }, req.start);
   if (!check.offered) {
@@ -142,14 +145,21 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const title = req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`;
 
   const zoneOf = new Map(hosts.map((h) => [h.hostId, h.timezone]));
-  const insertFor = (trx: Executor, hostId: string) =>
+  // The busy time cached from connected calendars, widened by the buffers the way the slot engine
+  // widens it, is checked again under the host's lock: a sync that landed since the slot check counts.
+  const widen = (ctx.rules.bufferBeforeMinutes + ctx.rules.bufferAfterMinutes) * MINUTE;
+  const busyFrom = new Date(req.start - widen);
+  const busyTo = new Date(req.end + widen);
+  const insertFor = (trx: Executor, hostId: string, contactId: string | null) =>
     trx.transaction(async (sp) => {
       const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
       if (!(await withinBookingLimits(sp, ctx, counted, req.start))) throw new LimitReached();
+      if (await hasExternalBusy(sp, groupHosts ?? [hostId], busyFrom, busyTo)) throw new BusyInCalendar();
       const [row] = await sp('meetings')
         .insert({
           id: meetingId,
           team_id: ctx.teamId,
+          contact_id: contactId,
           event_type_id: et?.id ?? null,
           scheduling_page_id: ctx.page?.id ?? null,
           host_user_id: hostId,
@@ -177,7 +187,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
                 status: moving.status,
               }
             : {}),
-          guests: JSON.stringify(req.guests),
+          guests: jsonb(req.guests),
           field_values: JSON.stringify(req.fieldValues),
         })
         .returning('*');
@@ -202,6 +212,10 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
    * instead of queueing behind each other. The exclusion constraint still decides every race; the
    * per-host lock keeps two inserts from waiting on each other's uncommitted rows (a deadlock).
    */
+  // One host and no booking limits: the exclusion constraint alone decides the race (two inserts of
+  // one host can only wait on each other, never deadlock), so bookings of different slots of the
+  // same host run side by side instead of queueing behind its lock. Limits are counted under the lock.
+  const lockFree = ctx.mode === 'one_on_one' && !moving && limitedEventType(ctx) === null;
   const attempt = (block: string | null) =>
     transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
       if (moving) await releaseMovedMeeting(trx, moving, meetingId);
@@ -210,10 +224,20 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       } else if (block) {
         await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${block}`]);
       }
+      // The attendee's contact first, so the meeting row is written once, with its contact.
+      const contact = moving
+        ? null
+        : await upsertContactByEmail(trx, ctx.teamId, {
+            email: req.attendeeEmail,
+            ...splitName(req.attendeeName, req.attendeeEmail),
+            phone: req.attendeePhone,
+            timezone: req.timezone,
+            custom_fields: req.contactCustomFields,
+          });
       let meeting: MeetingRow | undefined;
       const busy: string[] = [];
       for (const hostId of block ? [block] : candidates) {
-        if (!groupHosts && !block) {
+        if (!groupHosts && !block && !lockFree) {
           const got = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS ok', [`booking:${hostId}`]);
           if (!got.rows[0].ok) {
             busy.push(hostId);
@@ -221,24 +245,19 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           }
         }
         try {
-          meeting = await insertFor(trx, hostId);
+          meeting = await insertFor(trx, hostId, contact?.id ?? null);
           break;
         } catch (err) {
-          if (!(err instanceof LimitReached) && (err as { code?: string }).code !== EXCLUSION_VIOLATION) throw err;
+          if (!(err instanceof LimitReached) && !(err instanceof BusyInCalendar) && (err as { code?: string }).code !== EXCLUSION_VIOLATION)
+            throw err;
         }
       }
       if (!meeting) throw new NoFreeHost(busy);
 
       if (moving)
         return finishReschedule(trx, enqueue, { moving, meetingId, teamId: ctx.teamId, hostUserId: meeting.host_user_id, title, req });
-      const contact = await upsertContactByEmail(trx, ctx.teamId, {
-        email: req.attendeeEmail,
-        ...splitName(req.attendeeName, req.attendeeEmail),
-        phone: req.attendeePhone,
-        timezone: req.timezone,
-        custom_fields: req.contactCustomFields,
-      });
-      const [updated] = await trx('meetings').where({ id: meetingId }).update({ contact_id: contact.id }).returning('*');
+      if (!contact) throw new Error('a new booking always has its contact');
+      const updated = meeting;
       const [event] = await trx('calendar_events')
         .insert({
           team_id: ctx.teamId,
@@ -252,7 +271,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
           end_time: new Date(req.end),
         })
         .returning(['id', 'summary', 'start_time', 'end_time']);
-      await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId: contact.id, meetingId });
+      await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId: contact.id, meetingId, status: updated.status });
       const input: BookingWorkflowInput = { meetingId, teamId: ctx.teamId };
       await enqueue({
         workflowType: 'bookingWorkflow',
@@ -261,7 +280,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         searchAttributes: { TeamId: ctx.teamId, MeetingId: meetingId, ContactId: contact.id },
         memo: { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() },
       });
-      return { meeting: updated as MeetingRow, event };
+      return { meeting: updated, event };
     });
 
   let waitFor: string[];
@@ -286,6 +305,13 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
 class LimitReached extends Error {
   constructor() {
     super('booking limit reached');
+  }
+}
+
+/** The host (or a group host) is busy in a connected calendar at that time (services/calendars/busy-read.ts). */
+class BusyInCalendar extends Error {
+  constructor() {
+    super('busy in a connected calendar');
   }
 }
 

@@ -25,27 +25,39 @@ export async function resolveContext(
   db: Executor,
   input: { teamId?: string; userId?: string; eventTypeId?: string; pageId?: string; duration?: number },
 ): Promise<BookingContext> {
-  let eventType: EventTypeRow | null = null;
-  let page: PageRow | null = null;
+  // One round trip: the event type, its page (or the page asked for), the page's hosts and the
+  // user check go out together; the checks below decide in the same order as before.
+  const pageId = input.eventTypeId ? db('event_types').select('scheduling_page_id').where({ id: input.eventTypeId }) : input.pageId;
+  const userOf = (teamId: string) =>
+    input.userId ? db('users').where({ id: input.userId, team_id: teamId }).whereNull('removed_at').first('id') : Promise.resolve(null);
+  const [etRow, pageRow, hostRows, earlyUser] = await Promise.all([
+    input.eventTypeId ? db('event_types').where({ id: input.eventTypeId }).first() : Promise.resolve(undefined),
+    pageId
+      ? db('scheduling_pages')
+          .whereIn('id', typeof pageId === 'string' ? [pageId] : pageId)
+          .first()
+      : Promise.resolve(undefined),
+    pageId ? activePageHostIds(db, pageId) : Promise.resolve([]),
+    input.teamId ? userOf(input.teamId) : Promise.resolve(null),
+  ]);
+  const eventType: EventTypeRow | null = etRow ?? null;
+  let page: PageRow | null = pageRow ?? null;
   if (input.eventTypeId) {
-    eventType = (await db('event_types').where({ id: input.eventTypeId }).first()) ?? null;
     if (!eventType || !eventType.is_active || (input.teamId && eventType.team_id !== input.teamId)) throw notFound('Event type');
     if (input.pageId && input.pageId !== eventType.scheduling_page_id) throw notFound('Scheduling page');
-    page = await db('scheduling_pages').where({ id: eventType.scheduling_page_id }).first();
   } else if (input.pageId) {
-    page = (await db('scheduling_pages').where({ id: input.pageId }).first()) ?? null;
     if (!page || (input.teamId && page.team_id !== input.teamId)) throw notFound('Scheduling page');
-  }
+  } else page = null;
   if (page && page.status !== 'published') throw notFound(eventType ? 'Event type' : 'Scheduling page');
   const teamId = input.teamId ?? page?.team_id;
   if (!teamId) throw notFound('Team');
 
   if (input.userId) {
-    const user = await db('users').where({ id: input.userId, team_id: teamId }).whereNull('removed_at').first('id');
+    const user = input.teamId ? earlyUser : await userOf(teamId);
     if (!user) throw notFound('User');
   }
   const mode: SlotMode = (page?.page_type as SlotMode | undefined) ?? 'one_on_one';
-  const pageHosts = page ? await activePageHostIds(db, page.id) : [];
+  const pageHosts = page ? hostRows : [];
   let hostIds: string[];
   if (mode === 'one_on_one') {
     const host = input.userId ?? pageHosts[0];
@@ -72,3 +84,7 @@ export async function resolveContext(
     },
   };
 }
+
+/** How far outside a range busy time can still block a slot in it: the meeting plus both buffers. */
+export const busyMargin = (ctx: BookingContext) =>
+  (ctx.rules.durationMinutes + ctx.rules.bufferBeforeMinutes + ctx.rules.bufferAfterMinutes) * 60_000;

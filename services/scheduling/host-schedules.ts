@@ -1,21 +1,28 @@
 import { DateTime } from 'luxon';
 import type { Executor } from '../../db/knex';
 import type { HostSchedule } from '../../domain/slots';
+import { externalBusy } from '../calendars/busy-read';
 
 const DAY = 86_400_000;
 
 /**
  * Feed the slot engine from the database: each host's default schedule (rules, timezone), its
  * date overrides around the range, and the busy time in it: active meetings of the host (any
- * meeting it hosts, through meeting_hosts) and external calendar events. Busy intervals are raw;
- * the engine widens them by the event type's buffers.
+ * meeting it hosts, through meeting_hosts), external calendar events, and the busy time cached from
+ * the host's connected calendars (services/calendars/busy-read.ts; never a remote call). Busy
+ * intervals are raw; the engine widens them by the event type's buffers.
  */
 export async function loadHostSchedules(
   db: Executor,
   hostIds: string[],
   from: number,
   to: number,
-  opts: { limitedEventTypeId?: string | null; excludeMeetingId?: string } = {},
+  opts: {
+    limitedEventTypeId?: string | null;
+    excludeMeetingId?: string;
+    /** How far outside [from, to) connected calendars' busy time can still matter: duration + buffers (default a day). */
+    busyMarginMs?: number;
+  } = {},
 ): Promise<HostSchedule[]> {
   if (hostIds.length === 0) return [];
   const booked = opts.limitedEventTypeId
@@ -23,7 +30,7 @@ export async function loadHostSchedules(
     : null;
   const lo = new Date(from - DAY);
   const hi = new Date(to + DAY);
-  const [schedules, meetings, events, users] = await Promise.all([
+  const [schedules, meetings, events, users, connected] = await Promise.all([
     db('availability_schedules')
       .whereIn('user_id', hostIds)
       .orderBy([{ column: 'is_default', order: 'desc' }, { column: 'created_at' }]),
@@ -42,6 +49,7 @@ export async function loadHostSchedules(
       .where('end_time', '>', lo)
       .select('host_user_id', 'start_time', 'end_time'),
     db('users').whereIn('id', hostIds).select('id', 'timezone'),
+    externalBusy(db, hostIds, new Date(from - (opts.busyMarginMs ?? DAY)), new Date(to + (opts.busyMarginMs ?? DAY))),
   ]);
   const scheduleOf = new Map<string, { id: string; timezone: string; rules: HostSchedule['rules'] }>();
   for (const s of schedules) if (!scheduleOf.has(s.user_id)) scheduleOf.set(s.user_id, s);
@@ -51,11 +59,15 @@ export async function loadHostSchedules(
   const overrides = scheduleIds.length
     ? await db('availability_date_overrides').whereIn('schedule_id', scheduleIds).whereBetween('date', [loDate, hiDate])
     : [];
+  // One pass over every busy row (a host with connected calendars may have hundreds).
+  const busyOf = new Map<string, Array<{ start: number; end: number }>>(hostIds.map((h) => [h, [...(connected.get(h) ?? [])]]));
+  for (const list of [meetings, events] as Array<Array<{ host_user_id: string; start_time: Date; end_time: Date }>>) {
+    for (const b of list)
+      busyOf.get(b.host_user_id)?.push({ start: new Date(b.start_time).getTime(), end: new Date(b.end_time).getTime() });
+  }
   return hostIds.map((hostId) => {
     const s = scheduleOf.get(hostId);
-    const busy = [...meetings, ...events]
-      .filter((b) => b.host_user_id === hostId)
-      .map((b) => ({ start: new Date(b.start_time).getTime(), end: new Date(b.end_time).getTime() }));
+    const busy = busyOf.get(hostId) ?? [];
     return {
       hostId,
       timezone: s?.timezone ?? users.find((u: { id: string }) => u.id === hostId)?.timezone ?? 'UTC',

@@ -8,6 +8,7 @@ import { onMeetingBooked } from '../sequences/hooks';
 import { rescheduleMeeting } from './reschedule';
 import { paginate, type Page } from '../pagination';
 import { presentMeeting, presentMeetingSummary, type MeetingRow } from './present';
+import { hostCalendarLink } from './feed';
 import {
   bookingWorkflowId,
   cleanupWorkflowId,
@@ -50,8 +51,13 @@ async function meetingRow(db: Executor, teamId: string, id: string, lock = false
   return row;
 }
 
-export async function readMeeting(db: Db, teamId: string, id: string) {
-  return presentMeeting(await meetingRow(db, teamId, id));
+/** A meeting for the team's own API, with the link that opens it for the host. */
+export async function presentForTeam(deps: Pick<ServiceDeps, 'db' | 'config'>, m: MeetingRow) {
+  return presentMeeting(m, await hostCalendarLink(deps.db, deps.config.baseUrl, m));
+}
+
+export async function readMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, teamId: string, id: string) {
+  return presentForTeam(deps, await meetingRow(deps.db, teamId, id));
 }
 
 /** Enqueue the one-time cleanup (deterministic id + REJECT_DUPLICATE: a repeat start is a no-op). */
@@ -129,7 +135,7 @@ export async function updateMeeting(
       ]);
     }
     const { old } = await rescheduleMeeting(deps, { meetingId: id, teamId, start: Date.parse(input.start_time) });
-    return presentMeeting(old);
+    return presentForTeam(deps, old);
   }
   let signal: typeof meetingCancelledSignal | typeof meetingConfirmedSignal | undefined;
   const row = await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
@@ -151,7 +157,7 @@ export async function updateMeeting(
         .where({ id })
         .update({ ...extra, updated_at: trx.fn.now() })
         .returning('*');
-      return r as MeetingRow;
+      return r;
     }
     const updated = await setStatus(trx, id, target, extra);
     if (target === 'cancelled') {
@@ -165,7 +171,7 @@ export async function updateMeeting(
     return updated;
   });
   if (signal) await deps.outbox.signal(bookingWorkflowId(id), signal);
-  return presentMeeting(row);
+  return presentForTeam(deps, row);
 }
 
 /** DELETE: the record goes; a meeting still to happen gets the cleanup (video, calendar, email). */

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db, Executor } from '../../db/knex';
 import { notFound } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
@@ -33,10 +34,10 @@ export async function pageHostIds(db: Executor, pageId: string): Promise<string[
 }
 
 /** The hosts who can take bookings: removed members stay listed on the page until reassigned, but get none. */
-export async function activePageHostIds(db: Executor, pageId: string): Promise<string[]> {
+export async function activePageHostIds(db: Executor, pageId: string | Knex.QueryBuilder): Promise<string[]> {
   const rows = await db('scheduling_page_hosts as h')
     .join('users as u', 'u.id', 'h.user_id')
-    .where({ 'h.page_id': pageId })
+    .whereIn('h.page_id', typeof pageId === 'string' ? [pageId] : pageId)
     .whereNull('u.removed_at')
     .orderBy([{ column: 'h.position' }, { column: 'h.user_id' }])
     .select('h.user_id');

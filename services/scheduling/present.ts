@@ -1,86 +1,20 @@
 /** Row → API shapes of the scheduling resources (interface-spec "Resources and their fields"). */
+import type { AvailabilityDateOverridesRow } from '../../db/tables';
+import type { AvailabilitySchedulesRow } from '../../db/tables';
+import type { MeetingsRow } from '../../db/tables';
+import type { EventTypesRow } from '../../db/tables';
+import type { SchedulingPagesRow } from '../../db/tables';
 import { z } from 'zod';
 import { zId, zIsoTime } from '../envelope';
 import { MEETING_STATUSES } from '../../domain/meeting-state';
 
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
-export interface PageRow {
-  id: string;
-  team_id: string;
-  title: string;
-  slug: string;
-  description: string;
-  type: string;
-  page_type: string;
-  status: string;
-  settings: Record<string, unknown>;
-  remove_branding: boolean;
-  published_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type PageRow = SchedulingPagesRow;
 
-export interface EventTypeRow {
-  id: string;
-  team_id: string;
-  scheduling_page_id: string;
-  title: string;
-  slug: string;
-  description: string;
-  duration_minutes: number;
-  location_type: string;
-  location_value: string | null;
-  is_active: boolean;
-  color: string;
-  position: number;
-  buffer_time_before: number;
-  buffer_time_after: number;
-  min_notice_minutes: number;
-  max_booking_days: number;
-  max_bookings_per_day: number | null;
-  max_bookings_per_week: number | null;
-  start_time_increment: number;
-  requires_confirmation: boolean;
-  guests_allowed: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type EventTypeRow = EventTypesRow;
 
-export interface MeetingRow {
-  id: string;
-  team_id: string;
-  event_type_id: string | null;
-  scheduling_page_id: string | null;
-  host_user_id: string;
-  contact_id: string | null;
-  title: string;
-  description: string | null;
-  attendee_name: string;
-  attendee_email: string;
-  attendee_phone: string | null;
-  start_time: Date;
-  end_time: Date;
-  timezone: string;
-  status: string;
-  location_type: string | null;
-  meeting_link: string | null;
-  notes: string | null;
-  guests: string[];
-  cancellation_reason: string | null;
-  field_values: Record<string, unknown>;
-  ai_notes: { summary: string; action_items: string[] } | null;
-  recording: { url: string; duration_seconds: number } | null;
-  confirmation_email_sent: boolean;
-  /** iCalendar UID (null: derived from the id); a reschedule carries the first meeting's UID forward. */
-  ical_uid: string | null;
-  /** iCalendar SEQUENCE of the meeting's current invite; bumped by a reschedule and by the CANCEL. */
-  ical_sequence: number;
-  rescheduled_from_id: string | null;
-  rescheduled_to_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type MeetingRow = MeetingsRow;
 
 export function presentPageSummary(p: PageRow, hostUserIds: string[]) {
   return {
@@ -159,31 +93,18 @@ export function presentMeetingSummary(m: MeetingRow) {
   };
 }
 
-export function presentMeeting(m: MeetingRow) {
-  return { ...presentMeetingSummary(m), recording: m.recording, field_values: m.field_values };
+/**
+ * One meeting. `calendarLink` is where it opens without a login (services/scheduling/feed.ts): for
+ * the team's own API the event on the host's calendar server, else the host's feed; in a public
+ * answer the meeting's own .ics link.
+ */
+export function presentMeeting(m: MeetingRow, calendarLink: string) {
+  return { ...presentMeetingSummary(m), recording: m.recording, field_values: m.field_values, calendar_link: calendarLink };
 }
 
-export interface ScheduleRow {
-  id: string;
-  team_id: string;
-  user_id: string;
-  name: string;
-  timezone: string;
-  is_default: boolean;
-  rules: Array<{ day: number; start: string; end: string; enabled: boolean }>;
-  created_at: Date;
-  updated_at: Date;
-}
+export type ScheduleRow = AvailabilitySchedulesRow;
 
-export interface OverrideRow {
-  id: string;
-  schedule_id: string;
-  date: string;
-  is_unavailable: boolean;
-  start: string | null;
-  end: string | null;
-  reason: string | null;
-}
+export type OverrideRow = AvailabilityDateOverridesRow;
 
 export function presentSchedule(s: ScheduleRow, overrides: OverrideRow[]) {
   return {
@@ -290,6 +211,10 @@ export const zMeeting = zMeetingSummary
   .extend({
     recording: z.strictObject({ url: z.string(), duration_seconds: z.number() }).nullable(),
     field_values: z.record(z.string(), z.unknown()),
+    calendar_link: z.string().meta({
+      description:
+        "Opens the meeting without a login: the event on the host's own calendar once it was written there, else the host's iCalendar feed; in the public booking answer, the meeting's own .ics link",
+    }),
   })
   .meta({ id: 'Meeting' });
 
@@ -367,9 +292,9 @@ export const zBookingB = z.strictObject({ data: zMeeting }).meta({ id: 'Calendar
 export function presentBookingA(
   meeting: MeetingRow,
   event: { id: string; summary: string; start_time: Date; end_time: Date },
-  baseUrl: string,
+  htmlLink: string,
 ) {
-  const m = presentMeeting(meeting);
+  const m = presentMeeting(meeting, htmlLink);
   return {
     success: true as const,
     meeting: {
@@ -390,7 +315,7 @@ export function presentBookingA(
       summary: event.summary,
       start: new Date(event.start_time).toISOString(),
       end: new Date(event.end_time).toISOString(),
-      htmlLink: `${baseUrl}/api/v1/meetings/${m.id}`,
+      htmlLink,
     },
     meeting_link: m.meeting_link,
   };

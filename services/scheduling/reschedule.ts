@@ -48,6 +48,7 @@ export async function rescheduleMeeting(
   });
   // wake the old meeting's workflow so its reminders stop (it re-reads the status anyway)
   await deps.outbox.signal(bookingWorkflowId(m.id), meetingCancelledSignal);
-  const old: MeetingRow = await deps.db('meetings').where({ id: m.id }).first();
+  const old = await deps.db('meetings').where({ id: m.id }).first();
+  if (!old) throw notFound('Meeting');
   return { old, meeting, event };
 }

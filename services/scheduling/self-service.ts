@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { ServiceDeps } from '../deps';
+import { notFound } from '../../core/errors';
 import { computeSlots } from '../../domain/slots';
 import type { LinkPurpose } from '../../domain/link-tokens';
 import { limitedEventType } from './booking-limits';
@@ -91,5 +92,7 @@ export async function actOnLink(deps: ServiceDeps, link: OpenedLink, action: Lin
     const reason = action.reason?.trim() || (action.purpose === 'decline' ? 'declined by the host' : 'cancelled by the attendee');
     await updateMeeting(deps, m.team_id, m.id, { status: 'cancelled', cancellation_reason: reason });
   }
-  return deps.db('meetings').where({ id: m.id }).first();
+  const after = await deps.db('meetings').where({ id: m.id }).first();
+  if (!after) throw notFound('Meeting');
+  return after;
 }

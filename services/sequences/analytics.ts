@@ -3,7 +3,8 @@ import { findSequence, liveSteps } from './authoring';
 
 /**
  * Counts per sequence (enrollments by status) and per live step (from the sends: SMTP
- * acceptance or provider delivery report, open pixel, click redirect, bounce and failure).
+ * acceptance or provider delivery report, open pixel (people and machines apart), click redirect
+ * (people and link scanners apart), bounce and failure).
  */
 export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: string, bounceWindowHours = 72) {
   await findSequence(db, teamId, sequenceId);
@@ -24,8 +25,12 @@ export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: stri
              OR accepted_at <= now() - make_interval(hours => ?))) AS delivered`,
           [bounceWindowHours],
         ),
+        // People apart from machines (domain/engagement.ts): a send opened by Apple's proxy and then
+        // by its reader counts in both.
         db.raw('count(opened_at) AS opened'),
+        db.raw('count(machine_opened_at) AS machine_opened'),
         db.raw('count(clicked_at) AS clicked'),
+        db.raw('count(scanner_clicked_at) AS scanner_clicked'),
         db.raw('count(bounced_at) AS bounced'),
         db.raw(`count(*) FILTER (WHERE bounce_type = 'hard') AS hard_bounced`),
         db.raw(`count(*) FILTER (WHERE bounced_at IS NOT NULL AND bounce_type IS DISTINCT FROM 'hard') AS soft_bounced`),
@@ -56,7 +61,9 @@ export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: stri
         accepted: c('accepted'),
         delivered: c('delivered'),
         opened: c('opened'),
+        machine_opened: c('machine_opened'),
         clicked: c('clicked'),
+        scanner_clicked: c('scanner_clicked'),
         bounced: c('bounced'),
         hard_bounced: c('hard_bounced'),
         soft_bounced: c('soft_bounced'),

@@ -1,3 +1,4 @@
+import type { ContactsRow } from '../../db/tables';
 import type { Db, Executor } from '../../db/knex';
 import type { SkipReason } from '../../domain/exit-reasons';
 import { transactionWithOutbox, type Enqueue as EnqueueMany, type OutboxStarter } from '../../temporal/outbox';
@@ -11,14 +12,7 @@ import { presentEnrollment, type EnrollmentRow, type SequenceRow } from './prese
 import type { EnrollBody } from './schemas';
 import { ENROLLMENT_CODE_VERSION, enrollmentWorkflowId } from '../../workflows/sequences/contract';
 
-interface ContactRow {
-  id: string;
-  email: string | null;
-  phone: string | null;
-  unsubscribed_email: boolean;
-  unsubscribed_sms: boolean;
-  email_undeliverable_at: Date | null;
-}
+type ContactRow = Pick<ContactsRow, 'id' | 'email' | 'phone' | 'unsubscribed_email' | 'unsubscribed_sms' | 'email_undeliverable_at'>;
 
 async function resolveContactIds(trx: Executor, teamId: string, body: EnrollBody): Promise<string[]> {
   if (body.email) {

@@ -11,9 +11,9 @@ import { meetingCounts } from './meetings';
 export async function onMeetingBooked(
   trx: Executor,
   enqueue: Enqueue,
-  input: { teamId: string; contactId: string; meetingId: string },
+  input: { teamId: string; contactId: string; meetingId: string; status?: string },
 ): Promise<void> {
-  if (!(await meetingCounts(trx, input.teamId, input.meetingId))) return;
+  if (!(await meetingCounts(trx, input.teamId, input.meetingId, input.status))) return;
   await exitEnrollments(
     trx,
     enqueue,

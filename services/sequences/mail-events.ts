@@ -1,25 +1,27 @@
+import type { SequenceSendsRow } from '../../db/tables';
 import type { Db, Executor } from '../../db/knex';
 import type { Classified, MailClass } from '../../domain/mail-classify';
 import { transactionWithOutbox, type Enqueue, type OutboxStarter } from '../../temporal/outbox';
 import { exitEnrollments } from './exits';
 import { unsubscribeContact } from './unsubscribes';
+import { applyToOutbound, findOutbound, recordReply, type MessageSummary, type RepliedTo } from '../mail/replies';
 
-export interface SendRow {
-  id: string;
-  team_id: string;
-  sequence_id: string;
-  enrollment_id: string;
-  contact_id: string;
-}
+export type SendRow = Pick<SequenceSendsRow, 'id' | 'team_id' | 'sequence_id' | 'enrollment_id' | 'contact_id' | 'step_id' | 'message_id'>;
 
 /** The sequence email a message answers: by VERP/Reply-To token first, then by Message-ID. */
 export async function findSend(db: Executor, c: Classified): Promise<SendRow | undefined> {
-  const cols = ['id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id'];
+  const cols = ['id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id', 'step_id', 'message_id'] as const;
   if (c.tokens.length) {
-    const byToken = await db('sequence_sends').whereIn('token', c.tokens).where({ channel: 'email' }).first(cols);
+    const byToken = await db('sequence_sends')
+      .whereIn('token', c.tokens)
+      .where({ channel: 'email' })
+      .first(...cols);
     if (byToken) return byToken;
   }
-  if (c.messageIds.length) return db('sequence_sends').whereIn('message_id', c.messageIds).first(cols);
+  if (c.messageIds.length)
+    return db('sequence_sends')
+      .whereIn('message_id', c.messageIds)
+      .first(...cols);
   return undefined;
 }
 
@@ -68,22 +70,64 @@ export async function applyToSend(trx: Executor, enqueue: Enqueue, send: SendRow
 
 /**
  * Act on a classified inbound message, once: the stored row is marked processed in the same
- * transaction as the effects (send timestamps, undeliverable address, exits, unsubscribe).
+ * transaction as the effects (send timestamps, undeliverable address, exits, unsubscribe, the
+ * contact's timeline and the `email.replied` webhook event). A message that answers no sequence
+ * step may answer other tracked mail (a booking email, services/mail/outbound.ts).
  */
 export async function applyMailEvent(
   db: Db,
   outbox: OutboxStarter,
   inboundId: string,
   c: Classified,
+  message: MessageSummary = { from: '', subject: '', text: '', messageId: null },
 ): Promise<{ kind: string; action: string }> {
   return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
     const send = await findSend(trx, c);
+    const out = send ? undefined : await findOutbound(trx, c);
     const claimed = await trx('inbound_emails')
       .where({ id: inboundId })
       .whereNull('processed_at')
-      .update({ kind: c.class.kind, detail: JSON.stringify(c), send_id: send?.id ?? null, processed_at: trx.fn.now() }, ['id']);
+      .update(
+        {
+          kind: c.class.kind,
+          detail: JSON.stringify(c),
+          send_id: send?.id ?? null,
+          outbound_email_id: out?.id ?? null,
+          processed_at: trx.fn.now(),
+        },
+        ['id'],
+      );
     if (claimed.length === 0) return { kind: c.class.kind, action: 'already_processed' };
-    if (!send) return { kind: c.class.kind, action: 'unmatched' };
-    return { kind: c.class.kind, action: await applyToSend(trx, enqueue, send, c.class) };
+    const reply = c.class.kind === 'reply';
+    if (send) {
+      const action = await applyToSend(trx, enqueue, send, c.class);
+      if (reply) {
+        const repliedTo: RepliedTo = {
+          type: 'sequence',
+          messageId: send.message_id,
+          sequenceId: send.sequence_id,
+          enrollmentId: send.enrollment_id,
+          stepId: send.step_id,
+        };
+        await recordReply(trx, enqueue, { teamId: send.team_id, contactId: send.contact_id, inboundId, repliedTo, message });
+      }
+      return { kind: c.class.kind, action };
+    }
+    if (out) {
+      const unsubscribe = (teamId: string, contactId: string) =>
+        unsubscribeContact(trx, enqueue, teamId, contactId, ['email'], 'complaint');
+      const action = await applyToOutbound(trx, out, c.class, unsubscribe);
+      if (reply) {
+        const repliedTo: RepliedTo = {
+          type: out.meeting_id ? 'meeting' : 'other',
+          messageId: out.message_id,
+          meetingId: out.meeting_id,
+          emailKind: out.kind,
+        };
+        await recordReply(trx, enqueue, { teamId: out.team_id, contactId: out.contact_id, inboundId, repliedTo, message });
+      }
+      return { kind: c.class.kind, action };
+    }
+    return { kind: c.class.kind, action: 'unmatched' };
   });
 }

@@ -1,49 +1,15 @@
+import type { SequenceEnrollmentsRow } from '../../db/tables';
+import type { SequenceStepsRow } from '../../db/tables';
+import type { SequencesRow } from '../../db/tables';
 import { z } from 'zod';
 import { zId, zIsoTime } from '../envelope';
 import { exitReasonLabel } from '../../domain/exit-reasons';
 
-export interface SequenceRow {
-  id: string;
-  team_id: string;
-  name: string;
-  description: string | null;
-  status: string;
-  exit_on_meeting_booked: boolean;
-  exit_on_reply: boolean;
-  exit_on_added_to_sequence_ids: string[];
-  skip_if_meeting_booked: boolean;
-  send_from_email: string | null;
-  send_from_number: string | null;
-  sending_window: unknown;
-  created_at: Date;
-  updated_at: Date;
-}
+export type SequenceRow = SequencesRow;
 
-export interface StepRow {
-  id: string;
-  sequence_id: string;
-  position: number;
-  channel: 'email' | 'sms';
-  delay_value: number;
-  delay_unit: 'minutes' | 'hours' | 'days';
-  subject: string | null;
-  body: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type StepRow = SequenceStepsRow;
 
-export interface EnrollmentRow {
-  id: string;
-  sequence_id: string;
-  contact_id: string;
-  status: string;
-  skip_reason: string | null;
-  exit_reason: string | null;
-  exit_detail: { sequence_name?: string } | null;
-  current_step: number;
-  enrolled_at: Date;
-  updated_at: Date;
-}
+export type EnrollmentRow = SequenceEnrollmentsRow;
 
 export function presentStep(s: StepRow) {
   return {
@@ -158,8 +124,16 @@ const stepCounts = {
   sent: z.number().int(),
   accepted: z.number().int(),
   delivered: z.number().int(),
-  opened: z.number().int(),
-  clicked: z.number().int(),
+  opened: z.number().int().meta({ description: 'Sends opened by a person (open pixel, a human click, a provider open event)' }),
+  machine_opened: z
+    .number()
+    .int()
+    .meta({ description: 'Sends whose pixel was fetched by a prefetching proxy or scanner (Apple Mail Privacy Protection…)' }),
+  clicked: z.number().int().meta({ description: 'Sends with a link clicked by a person' }),
+  scanner_clicked: z
+    .number()
+    .int()
+    .meta({ description: 'Sends whose links were followed by a link scanner (seconds after delivery, or a scanner user agent)' }),
   bounced: z.number().int(),
   hard_bounced: z.number().int(),
   soft_bounced: z.number().int(),

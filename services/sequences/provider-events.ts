@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import type { MailClass } from '../../domain/mail-classify';
 import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
-import { applyToSend, findSend } from './mail-events';
+import type { Executor } from '../../db/knex';
+import { sendgridIdPrefixes } from '../../domain/mail-address';
+import { applyToSend, findSend, type SendRow } from './mail-events';
+import { recordClickOf, recordOpenOf, type Seen } from './tracking';
 import { unsubscribeContact } from './unsubscribes';
 
 /** One event of SendGrid's Event Webhook (the fields we use; others are kept but ignored). */
@@ -16,6 +19,10 @@ export const zSendgridEvent = z.looseObject({
   status: z.string().max(50).optional(),
   reason: z.string().max(2000).optional(),
   fss_token: z.string().max(100).optional(),
+  /** Open events: SendGrid's own verdict that Apple Mail Privacy Protection fetched the pixel. */
+  sg_machine_open: z.boolean().optional(),
+  useragent: z.string().max(2000).optional(),
+  ip: z.string().max(100).optional(),
 });
 export const zSendgridEvents = z.array(zSendgridEvent).max(5000);
 export type SendgridEvent = z.infer<typeof zSendgridEvent>;
@@ -39,24 +46,51 @@ function asClass(e: SendgridEvent): MailClass | null {
 }
 
 /**
- * Apply provider events to the sends they name (`smtp-id` is the Message-ID we sent; a
- * `fss_token` custom argument names the send directly): delivered, bounce (blocked = soft),
- * spamreport, open, click, unsubscribe. Unknown messages and events are ignored. Returns how many applied.
+ * The send an event names: `smtp-id` (the Message-ID we sent) or an `fss_token` custom argument;
+ * else `sg_message_id`, which starts with the X-Message-Id SendGrid answered at DATA ("250 Ok:
+ * queued as <id>"), kept by the send as `smtp_queue_id`.
+ */
+async function sendOf(trx: Executor, e: SendgridEvent): Promise<SendRow | undefined> {
+  const messageIds = [...(e['smtp-id'] ?? '').matchAll(/<[^<>\s]+>/g)].map((m) => m[0]);
+  const named = await findSend(trx, { class: { kind: 'unknown', reason: '' }, tokens: e.fss_token ? [e.fss_token] : [], messageIds });
+  if (named || !e.sg_message_id) return named;
+  const prefixes = sendgridIdPrefixes(e.sg_message_id);
+  if (!prefixes.length) return undefined;
+  // The longest matching prefix wins (ids are unique; this only guards against a short one).
+  return trx('sequence_sends')
+    .whereIn('smtp_queue_id', prefixes)
+    .where({ channel: 'email' })
+    .orderByRaw('length(smtp_queue_id) DESC')
+    .first('id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id');
+}
+
+/** When the event happened (its `timestamp`, unix seconds), not when it arrived. */
+const timeOf = (e: SendgridEvent): Date => (e.timestamp ? new Date(e.timestamp * 1000) : new Date());
+
+/** What an open or click event says about who made it. */
+const seenOf = (e: SendgridEvent): Seen => ({ userAgent: e.useragent ?? null, ip: e.ip ?? null, at: timeOf(e) });
+
+/**
+ * Apply provider events to the sends they name (see sendOf): delivered, bounce (blocked = soft),
+ * spamreport, open (machine opens apart: `sg_machine_open`, or the same heuristics as our pixel),
+ * click (scanner clicks apart), unsubscribe. Unknown messages and events are ignored. Returns how many applied.
  */
 export async function applySendgridEvents(db: Db, outbox: OutboxStarter, events: SendgridEvent[]): Promise<number> {
   let applied = 0;
   for (const e of events) {
-    const messageIds = [...(e['smtp-id'] ?? '').matchAll(/<[^<>\s]+>/g)].map((m) => m[0]);
     const done = await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
-      const send = await findSend(trx, { class: { kind: 'unknown', reason: '' }, tokens: e.fss_token ? [e.fss_token] : [], messageIds });
+      const send = await sendOf(trx, e);
       if (!send) return false;
       const row = trx('sequence_sends').where({ id: send.id });
       const cls = asClass(e);
+      const timing = () => row.clone().first('id', 'accepted_at', 'delivered_at');
       if (cls) await applyToSend(trx, enqueue, send, cls);
-      else if (e.event === 'delivered') await row.update({ delivered_at: trx.raw('COALESCE(delivered_at, now())') });
-      else if (e.event === 'open') await row.update({ opened_at: trx.raw('COALESCE(opened_at, now())') });
-      else if (e.event === 'click')
-        await row.update({ clicked_at: trx.raw('COALESCE(clicked_at, now())'), opened_at: trx.raw('COALESCE(opened_at, now())') });
+      // When it happened, not when the (batched) event arrived: the scanner-click window counts from it.
+      else if (e.event === 'delivered') await row.update({ delivered_at: trx.raw('COALESCE(delivered_at, ?)', [timeOf(e)]) });
+      else if (e.event === 'open' && e.sg_machine_open)
+        await row.update({ machine_opened_at: trx.raw('COALESCE(machine_opened_at, now())') });
+      else if (e.event === 'open') await recordOpenOf(trx, (await timing())!, seenOf(e));
+      else if (e.event === 'click') await recordClickOf(trx, (await timing())!, seenOf(e));
       else if (e.event === 'unsubscribe' || e.event === 'group_unsubscribe') {
         await row.update({ unsubscribed_at: trx.raw('COALESCE(unsubscribed_at, now())') });
         await unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'provider');

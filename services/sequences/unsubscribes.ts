@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/knex';
 import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { ApiError, notFound } from '../../core/errors';
+import { logger } from '../../core/logger';
 import { paginate, type Page } from '../pagination';
 import { exitEnrollments } from './exits';
 import type { UnsubscribeBody } from './schemas';
@@ -108,11 +109,52 @@ export function listUnsubscribes(db: Db, teamId: string, page: Page, channel?: s
   );
 }
 
-/** Remove every unsubscribe of a contact and clear its flags. */
-export async function removeUnsubscribe(db: Db, teamId: string, contactId: string): Promise<void> {
+/** Sources of unsubscribes the contact made: the STOP text, the one-click link, a spam complaint, the provider's unsubscribe. */
+export const CONTACT_SOURCES: readonly UnsubscribeSource[] = ['one_click', 'sms_stop', 'complaint', 'provider'];
+
+export interface RemoveUnsubscribeOptions {
+  /** Remove unsubscribes the contact made too (`override_contact_unsubscribe=true`); logged in `unsubscribe_overrides`. */
+  override: boolean;
+  reason?: string;
+  actor: { kind: string; credentialId: string; userId: string | null };
+}
+
+/**
+ * Remove every unsubscribe of a contact and clear its flags. One the contact made itself (STOP,
+ * one-click, complaint, provider) is removed only with the explicit override, which is recorded
+ * (who, when, what, why) in the same transaction and logged; without it: 409 unsubscribed_by_contact.
+ */
+export async function removeUnsubscribe(db: Db, teamId: string, contactId: string, opts: RemoveUnsubscribeOptions): Promise<void> {
   await db.transaction(async (trx) => {
-    const contact = await trx('contacts').where({ team_id: teamId, id: contactId }).whereNull('deleted_at').first('id');
+    const contact = await trx('contacts').where({ team_id: teamId, id: contactId }).whereNull('deleted_at').forUpdate().first('id');
     if (!contact) throw notFound('Contact');
+    const rows: Array<{ channel: string; source: string; created_at: Date }> = await trx('sequence_unsubscribes')
+      .where({ team_id: teamId, contact_id: contactId })
+      .select('channel', 'source', 'created_at');
+    const byContact = rows.filter((r) => (CONTACT_SOURCES as readonly string[]).includes(r.source));
+    if (byContact.length && !opts.override) {
+      const what = byContact.map((r) => `${r.channel} (${r.source})`).join(', ');
+      throw new ApiError(
+        409,
+        'unsubscribed_by_contact',
+        `The contact unsubscribed itself: ${what}. Removing it needs override_contact_unsubscribe=true, which is recorded.`,
+      );
+    }
+    if (byContact.length) {
+      await trx('unsubscribe_overrides').insert({
+        team_id: teamId,
+        contact_id: contactId,
+        removed: JSON.stringify(byContact),
+        actor_kind: opts.actor.kind,
+        actor_credential_id: opts.actor.credentialId,
+        actor_user_id: opts.actor.userId,
+        reason: opts.reason ?? null,
+      });
+      logger.warn(
+        { teamId, contactId, removed: byContact, actor: opts.actor, reason: opts.reason ?? null },
+        'unsubscribe made by the contact removed with override_contact_unsubscribe',
+      );
+    }
     await trx('sequence_unsubscribes').where({ team_id: teamId, contact_id: contactId }).delete();
     await trx('contacts').where({ id: contactId }).update({ unsubscribed_email: false, unsubscribed_sms: false, updated_at: trx.fn.now() });
   });

@@ -1,3 +1,5 @@
+import type { WebhookAttemptsRow } from '../../db/tables';
+import type { WebhookDeliveriesRow } from '../../db/tables';
 import type { Db } from '../../db/knex';
 import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
 import { conflict, notFound } from '../../core/errors';
@@ -9,34 +11,9 @@ import { getSubscriptionRow } from './subscriptions';
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-interface DeliveryRow {
-  id: string;
-  subscription_id: string;
-  event_id: string;
-  event_type: string;
-  body: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  manual_retries: number;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type DeliveryRow = WebhookDeliveriesRow;
 
-interface AttemptRow {
-  id: string;
-  delivery_id: string;
-  attempt_number: number;
-  trigger: string;
-  attempted_at: Date;
-  duration_ms: number | null;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-  outcome: string | null;
-}
+type AttemptRow = WebhookAttemptsRow;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

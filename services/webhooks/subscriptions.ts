@@ -1,3 +1,4 @@
+import type { WebhookSubscriptionsRow } from '../../db/tables';
 import type { Db, Executor } from '../../db/knex';
 import { generateWebhookSecret } from '../../domain/webhook-signature';
 import { notFound, validationFailed } from '../../core/errors';
@@ -5,30 +6,19 @@ import { paginate, type Page } from '../pagination';
 import type { UrlPolicy } from '../../domain/ssrf';
 import { checkSubscriptionUrl } from './resolve';
 
-export const WEBHOOK_EVENTS = ['submission.created', 'submission.qualified', 'submission.updated', 'submission.deleted'] as const;
+export const WEBHOOK_EVENTS = [
+  'submission.created',
+  'submission.qualified',
+  'submission.updated',
+  'submission.deleted',
+  'email.replied',
+] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 /** How long the old secret keeps signing beside the new one after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export interface SubscriptionRow {
-  id: string;
-  team_id: string;
-  url: string;
-  description: string;
-  events: string[];
-  form_id: string | null;
-  status: 'active' | 'disabled';
-  disabled_reason: string | null;
-  disabled_at: Date | null;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  failing_since: Date | null;
-  last_success_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type SubscriptionRow = WebhookSubscriptionsRow;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -65,7 +55,7 @@ async function assertFormOfTeam(db: Executor, teamId: string, formId: string | n
 }
 
 export async function getSubscriptionRow(db: Executor, teamId: string, id: string): Promise<SubscriptionRow> {
-  const row = await db<SubscriptionRow>('webhook_subscriptions').where({ id, team_id: teamId }).first();
+  const row = await db('webhook_subscriptions').where({ id, team_id: teamId }).first();
   if (!row) throw notFound('Webhook');
   return row;
 }
@@ -83,7 +73,7 @@ export async function createSubscription(db: Db, teamId: string, input: CreateIn
   await assertFormOfTeam(db, teamId, input.form_id);
   const secret = generateWebhookSecret();
   const disabled = input.status === 'disabled';
-  const [row] = await db<SubscriptionRow>('webhook_subscriptions')
+  const [row] = await db('webhook_subscriptions')
     .insert({
       team_id: teamId,
       url,
@@ -131,7 +121,7 @@ export async function updateSubscription(db: Db, teamId: string, id: string, inp
     else Object.assign(patch, { disabled_reason: 'manual', disabled_at: new Date() });
   }
   if (Object.keys(patch).length === 0) return presentSubscription(current);
-  const [row] = await db<SubscriptionRow>('webhook_subscriptions')
+  const [row] = await db('webhook_subscriptions')
     .where({ id, team_id: teamId })
     .update({ ...patch, updated_at: new Date() } as never)
     .returning('*');
@@ -147,7 +137,7 @@ export async function deleteSubscription(db: Db, teamId: string, id: string): Pr
 export async function rotateSecret(db: Db, teamId: string, id: string) {
   const current = await getSubscriptionRow(db, teamId, id);
   const secret = generateWebhookSecret();
-  const [row] = await db<SubscriptionRow>('webhook_subscriptions')
+  const [row] = await db('webhook_subscriptions')
     .where({ id, team_id: teamId, secret: current.secret })
     .update({
       secret,

@@ -76,7 +76,7 @@ describe('invitations API', () => {
     expect(user).toMatchObject({ team_id: w.team.teamId, name: 'Ann <b>', role: 'admin' });
     expect((await owner().get(`/api/v1/team/invitations/${id}`)).body.data).toMatchObject({
       status: 'accepted',
-      accepted_user_id: user.id,
+      accepted_user_id: user!.id,
     });
 
     const session = await signIn(email, 'a long pass phrase');
@@ -199,7 +199,7 @@ describe('invitations API', () => {
       password_confirm: 'x long password',
     });
     expect(refused.status).toBe(409);
-    expect((await w.tdb.db('users').where({ email: other.email }).first()).team_id).toBe(other.teamId);
+    expect((await w.tdb.db('users').where({ email: other.email }).first())!.team_id).toBe(other.teamId);
   });
 
   it('admin sessions and API keys with team:members invite; members get 403; owners only grant owner', async () => {

@@ -152,5 +152,5 @@ it('answers 400, 401, 403 and 404 (another team included)', async () => {
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
   }
-  expect((await w.tdb.db('users').where({ id: other.userId }).first()).role).toBe('owner');
+  expect((await w.tdb.db('users').where({ id: other.userId }).first())!.role).toBe('owner');
 });

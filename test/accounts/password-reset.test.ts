@@ -67,12 +67,12 @@ it('a link is valid for one hour', async () => {
   await ask(email);
   const token = linkToken((await resetMails(email))[0], '/account/reset-password');
   const row = await w.tdb.db('account_tokens').where({ kind: 'password_reset' }).orderBy('created_at', 'desc').first();
-  const ttl = new Date(row.expires_at).getTime() - new Date(row.created_at).getTime();
+  const ttl = new Date(row!.expires_at).getTime() - new Date(row!.created_at).getTime();
   expect(ttl).toBeGreaterThan(3590e3);
   expect(ttl).toBeLessThanOrEqual(3600e3);
   await w.tdb
     .db('account_tokens')
-    .where({ id: row.id })
+    .where({ id: row!.id })
     .update({ expires_at: new Date(Date.now() - 1000) });
   expect((await client(w.app.baseUrl).get(`/account/reset-password/${token}`)).status).toBe(404);
 });

@@ -92,7 +92,7 @@ describe('sessions', () => {
     await w.tdb.db('sessions').where({ id: mine.id }).update({ last_used_at: longAgo });
     clearCredentialCache();
     await me.get('/api/v1/me');
-    const used = (await w.tdb.db('sessions').where({ id: mine.id }).first('last_used_at')).last_used_at as Date;
+    const used = (await w.tdb.db('sessions').where({ id: mine.id }).first('last_used_at'))!.last_used_at as Date;
     expect(used.getTime()).toBeGreaterThan(longAgo.getTime() + 3000e3);
 
     // Another user's session id is a 404, and so is another team's.

@@ -48,7 +48,7 @@ describe('contact tags', () => {
 });
 
 describe('contacts', () => {
-  it('reads a contact with the documented fields, enrollments, meetings and submissions', async () => {
+  it('reads a contact with the documented fields, enrollments, meetings, submissions and timeline', async () => {
     const id = await makeContact(w.tdb.db, w.team.teamId, 'read@example.com');
     const res = await w.api.get(`/api/v1/contacts/${id}`);
     expect(res.status).toBe(200);
@@ -67,6 +67,7 @@ describe('contacts', () => {
       enrollments: [],
       meetings: [],
       submissions: [],
+      timeline: [],
     });
   });
 
@@ -123,18 +124,18 @@ describe('contacts', () => {
     });
     const row = await w.tdb.db('submissions').where({ id: sub.body.data.id }).first();
     const tagId = await makeTag(w.tdb.db, w.team.teamId, 'Erase me');
-    await w.api.post(`/api/v1/contacts/${row.contact_id}/tags`, { tag_id: tagId });
-    expect((await w.api.delete(`/api/v1/contacts/${row.contact_id}`)).status).toBe(204);
-    expect((await w.api.get(`/api/v1/contacts/${row.contact_id}`)).status).toBe(404);
-    const tomb = await w.tdb.db('contacts').where({ id: row.contact_id }).first();
+    await w.api.post(`/api/v1/contacts/${row!.contact_id}/tags`, { tag_id: tagId });
+    expect((await w.api.delete(`/api/v1/contacts/${row!.contact_id}`)).status).toBe(204);
+    expect((await w.api.get(`/api/v1/contacts/${row!.contact_id}`)).status).toBe(404);
+    const tomb = await w.tdb.db('contacts').where({ id: row!.contact_id! }).first();
     expect(tomb).toMatchObject({ email: null, first_name: null, phone: null, custom_fields: {} });
-    expect(tomb.deleted_at).not.toBeNull();
-    expect((await w.tdb.db('submissions').where({ id: sub.body.data.id }).first()).fields).toEqual({});
-    expect(await w.tdb.db('contact_tag_links').where({ contact_id: row.contact_id })).toEqual([]);
+    expect(tomb!.deleted_at).not.toBeNull();
+    expect((await w.tdb.db('submissions').where({ id: sub.body.data.id }).first())!.fields).toEqual({});
+    expect(await w.tdb.db('contact_tag_links').where({ contact_id: row!.contact_id! })).toEqual([]);
     // The email is free again: a new submission makes a new contact.
     await http(w.app.baseUrl, 'post', `/api/forms/${form.body.data.id}/submissions`, { body: { fields: { email: 'erase@example.com' } } });
     const list = await w.api.get('/api/v1/contacts?email=erase@example.com');
     expect(list.body.data).toHaveLength(1);
-    expect(list.body.data[0].id).not.toBe(row.contact_id);
+    expect(list.body.data[0].id).not.toBe(row!.contact_id);
   });
 });

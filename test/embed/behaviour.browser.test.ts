@@ -186,8 +186,8 @@ describe('booking page in a popup', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'embed-booking-popup-booked.png') });
 
     const meeting = await w.tdb.db('meetings').where({ attendee_email: 'hana@example.com' }).first();
-    expect(scheduled.detail).toMatchObject({ meeting_id: meeting.id, status: 'scheduled' });
-    expect(new Date(meeting.start_time).getTime()).toBe(Date.parse(start!));
+    expect(scheduled.detail).toMatchObject({ meeting_id: meeting!.id, status: 'scheduled' });
+    expect(new Date(meeting!.start_time).getTime()).toBe(Date.parse(start!));
     const viaApi = await w.api.get(`/api/v1/meetings/${scheduled.detail.meeting_id}`);
     expect(viaApi.status).toBe(200);
     expect(viaApi.body.data.attendee_name).toBe('Hana Host');

@@ -96,8 +96,8 @@ describe('public submission endpoint', () => {
     expect(contact.body.data.submissions).toEqual([s.id]);
     const events = await tdb.db('events').where({ form_id: form.id }).orderBy('created_at');
     const created = events.find((e) => e.payload.data.submission_id === s.id);
-    expect(created.type).toBe('submission.created');
-    expect(created.payload).toEqual({
+    expect(created!.type).toBe('submission.created');
+    expect(created!.payload).toEqual({
       event: 'submission.created',
       timestamp: expect.any(String),
       data: {
@@ -121,9 +121,9 @@ describe('public submission endpoint', () => {
     expect(done.status).toBe(200);
     expect(done.body.data).toEqual({ id: partial.body.data.id, status: 'completed' });
     const row = await tdb.db('submissions').where({ id: partial.body.data.id }).first();
-    expect(row.fields).toEqual({ email: 'ann@example.com', seats: 120 });
-    expect(row.metadata.device_type).toBe('tablet');
-    expect(row.qualified).toBe(true);
+    expect(row!.fields).toEqual({ email: 'ann@example.com', seats: 120 });
+    expect(row!.metadata.device_type).toBe('tablet');
+    expect(row!.qualified).toBe(true);
     const types = (await tdb.db('events').orderBy('created_at').offset(eventsBefore)).map((e) => e.type);
     expect(types).toEqual(['submission.created', 'submission.qualified']);
     const contacts = await tdb.db('contacts').where({ team_id: team.teamId }).whereRaw('lower(email) = ?', ['ann@example.com']);
@@ -201,8 +201,8 @@ describe('public submission endpoint', () => {
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('Thank you');
     const row = await tdb.db('submissions').whereRaw(`fields->>'email' = ?`, ['form@example.com']).first();
-    expect(row.fields).toEqual({ email: 'form@example.com', seats: 60, interests: ['forms'], agree: true });
-    expect(row.metadata.utm_source).toBe('paper');
+    expect(row!.fields).toEqual({ email: 'form@example.com', seats: 60, interests: ['forms'], agree: true });
+    expect(row!.metadata.utm_source).toBe('paper');
   });
 
   it('redirects a no-JS post to redirect_url', async () => {

@@ -228,7 +228,7 @@ describe('quiz forms', () => {
     const row = await w.api.get(`/api/v1/submissions/${res.body.data.id}`);
     expect(row.body.data).toMatchObject({ score: 2, max_score: 5 });
     const ev = await w.tdb.db('events').where({ form_id: f.id, type: 'submission.created' }).first();
-    expect(ev.payload.data).toMatchObject({ submission_id: res.body.data.id, score: 2, max_score: 5 });
+    expect(ev!.payload.data).toMatchObject({ submission_id: res.body.data.id, score: 2, max_score: 5 });
     const partial = await submit(f.id, { fields: { email: 'p@example.com', q1: 'lyon' }, status: 'partial' });
     const prow = await w.api.get(`/api/v1/submissions/${partial.body.data.id}`);
     expect(prow.body.data.score).toBeUndefined();

@@ -1,3 +1,4 @@
+import { jsonb } from '../../db/jsonb';
 import fc from 'fast-check';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam } from '../helpers/fixtures';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) {
     await tdb
       .db('submissions')
-      .insert({ team_id: team.teamId, form_id: formId, status: 'partial', fields: '{}', submitted_at: new Date(T0 + i * 7 * HOUR) });
+      .insert({ team_id: team.teamId, form_id: formId, status: 'partial', fields: jsonb({}), submitted_at: new Date(T0 + i * 7 * HOUR) });
   }
   const partial = await tdb.db('submissions').where({ form_id: formId, status: 'partial' }).orderBy('id').limit(30).pluck('id');
   await tdb

@@ -1,3 +1,4 @@
+import type { SubmissionsRow } from '../../db/tables';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
@@ -70,7 +71,7 @@ async function stored(id: string) {
   return { submission, events, deliveries, outbox, counted: Number(counters?.n) };
 }
 
-function expectPayloads(events: Array<{ type: string; payload: Record<string, unknown> }>, submission: Record<string, unknown>) {
+function expectPayloads(events: Array<{ type: string; payload: Record<string, unknown> }>, submission: SubmissionsRow) {
   expect(events.map((e) => e.type)).toEqual(['submission.created', 'submission.qualified']);
   for (const e of events) {
     expect(e.payload).toEqual({
@@ -82,7 +83,7 @@ function expectPayloads(events: Array<{ type: string; payload: Record<string, un
         form_slug: form.slug,
         submission_id: submission.id,
         submission_data: submission.fields,
-        submitted_at: new Date(submission.submitted_at as string).toISOString(),
+        submitted_at: submission.submitted_at.toISOString(),
         metadata: submission.metadata,
       },
     });
@@ -97,9 +98,9 @@ describe('public submission write paths', () => {
     expect(res.status).toBe(201);
     const s = await stored(res.body.data.id);
     expect(s.submission).toMatchObject({ status: 'completed', qualified: true, fields: { email: 'fast@example.com', seats: 60 } });
-    const contact = await tdb.db('contacts').where({ id: s.submission.contact_id }).first();
+    const contact = await tdb.db('contacts').where({ id: s.submission!.contact_id! }).first();
     expect(contact).toMatchObject({ team_id: team.teamId, email: 'fast@example.com' });
-    expectPayloads(s.events, s.submission);
+    expectPayloads(s.events, s.submission!);
     expect(s.events.every((e) => e.team_id === team.teamId && e.form_id === form.id)).toBe(true);
     expect(s.deliveries).toHaveLength(0);
     expect(s.counted).toBe(1);
@@ -110,7 +111,7 @@ describe('public submission write paths', () => {
     expect(res.status).toBe(201);
     const s = await stored(res.body.data.id);
     expect(s.submission).toMatchObject({ status: 'partial', qualified: false });
-    expect(s.submission.contact_id).toEqual(expect.any(String));
+    expect(s.submission!.contact_id).toEqual(expect.any(String));
     expect(s.events).toHaveLength(0);
   });
 
@@ -120,8 +121,8 @@ describe('public submission write paths', () => {
     expect(res.status).toBe(201);
     const s = await stored(res.body.data.id);
     expect(s.submission).toMatchObject({ status: 'completed', qualified: true });
-    expect(s.submission.contact_id).toEqual(expect.any(String));
-    expectPayloads(s.events, s.submission);
+    expect(s.submission!.contact_id).toEqual(expect.any(String));
+    expectPayloads(s.events, s.submission!);
     expect(s.deliveries.map((d) => [d.subscription_id, d.event_type]).sort()).toEqual([
       [sub, 'submission.created'],
       [sub, 'submission.qualified'],

@@ -120,7 +120,7 @@ describe('submissions API and analytics', () => {
     expect(res.text).toBe('');
     expect((await api.get(`/api/v1/submissions/${ids[2]}`)).status).toBe(404);
     const ev = await tdb.db('events').where({ type: 'submission.deleted' }).first();
-    expect(ev.payload).toMatchObject({
+    expect(ev!.payload).toMatchObject({
       event: 'submission.deleted',
       data: { submission_id: ids[2], form_id: formId, form_title: 'Survey', submission_data: { email: 'c@example.com', size: 'large' } },
     });

@@ -105,7 +105,7 @@ describe('sessions and dashboard-only endpoints', () => {
     expect((await s.delete(`/api/v1/api-keys/${item.id}`)).status).toBe(204);
     expect((await client(app.baseUrl, regen.body.data.api_key).get('/api/v1/team')).status).toBe(401);
     const stored = await tdb.db('api_keys').where({ id: item.id }).first();
-    expect(stored.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored!.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(regen.body.data.api_key);
   });
 
@@ -131,9 +131,9 @@ describe('team and user', () => {
     const added = await c.post('/api/v1/team/members', { email: 'new.member@example.com', role: 'member', timezone: 'Europe/Berlin' });
     expect(added.status).toBe(201);
     const schedule = await tdb.db('availability_schedules').where({ user_id: added.body.data.id }).first();
-    expect(schedule.timezone).toBe('Europe/Berlin');
-    expect(schedule.rules).toHaveLength(5);
-    expect(schedule.rules[0]).toEqual({ day: 1, start: '09:00', end: '17:00', enabled: true });
+    expect(schedule!.timezone).toBe('Europe/Berlin');
+    expect(schedule!.rules).toHaveLength(5);
+    expect(schedule!.rules[0]).toEqual({ day: 1, start: '09:00', end: '17:00', enabled: true });
     const dup = await c.post('/api/v1/team/members', { email: 'NEW.member@example.com' });
     expect(dup.status).toBe(409);
     const list = await c.get('/api/v1/team/members?per_page=1');

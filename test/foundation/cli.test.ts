@@ -47,7 +47,7 @@ it('bootstrap --json prints exactly one JSON line with a working key', async () 
   expect(me.body.data.timezone).toBe('Europe/Paris');
   expect((await client(app.baseUrl, out.api_key).get('/api/v1/team')).status).toBe(403);
   const team = await tdb.db('teams').where({ id: out.team_id }).first();
-  expect(team.plan).toBe('pro');
+  expect(team!.plan).toBe('pro');
 
   const created = await cli(['keys', 'create', '--team-id', out.team_id, '--scopes', 'team:read', '--json'], { DATABASE_URL: tdb.url });
   const key = JSON.parse(created.stdout);

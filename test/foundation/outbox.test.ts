@@ -27,7 +27,7 @@ it('starts a workflow exactly once when the starter stops between the commit and
   });
   await expect(env.client.workflow.getHandle(workflowId).describe()).rejects.toThrow();
   const row = await tdb.db('outbox').where({ workflow_id: workflowId }).first();
-  expect(row.started_at).toBeNull();
+  expect(row!.started_at).toBeNull();
 
   let runs = 0;
   const activities = { ping: async (t: string) => `pong:${t}:${++runs}` };
@@ -59,7 +59,7 @@ it('starts right after the commit on the fast path', async () => {
     });
     for (let i = 0; i < 50; i++) {
       const row = await tdb.db('outbox').where({ workflow_id: workflowId }).first();
-      if (row.started_at) break;
+      if (row!.started_at) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(await env.client.workflow.getHandle(workflowId).result()).toBe('pong:fast');
@@ -118,8 +118,8 @@ it('a commit wakes the worker relay through NOTIFY: started without waiting for 
       const workflowId = await commitPing(apiStarter(), 'notified');
       expect(await waitForResult(workflowId)).toBe('pong:notified:1');
       const row = await tdb.db('outbox').where({ workflow_id: workflowId }).first();
-      expect(row.started_at).not.toBeNull();
-      expect(row.attempts).toBe(0);
+      expect(row!.started_at).not.toBeNull();
+      expect(row!.attempts).toBe(0);
     } finally {
       await relay.stop();
     }
@@ -162,7 +162,7 @@ it('rows that failed to start go after fresh ones', async () => {
   const fresh = await commitPing(Object.assign(apiStarter(), { fastPath: false }), 'fresh');
   await withWorker(env, { ping: async (t: string) => `pong:${t}` }, async () => {
     expect(await starter.relay(0, 1)).toBe(1); // a batch of one: the fresh row, not the older stuck one
-    expect((await tdb.db('outbox').where({ workflow_id: fresh }).first()).started_at).not.toBeNull();
-    expect((await tdb.db('outbox').where({ id: stuck.id }).first()).started_at).toBeNull();
+    expect((await tdb.db('outbox').where({ workflow_id: fresh }).first())!.started_at).not.toBeNull();
+    expect((await tdb.db('outbox').where({ id: stuck.id }).first())!.started_at).toBeNull();
   });
 });

@@ -82,7 +82,7 @@ describe('batched counting (RATE_LIMIT_SYNC_MS > 0)', () => {
       const over = await client(c.baseUrl, team.apiKey).get('/api/v1/me');
       expect(over.status).toBe(429);
       const stored = await tdb.db('rate_limits').where('key', 'like', `plan:100:3600:${team.teamId}`).first();
-      expect(stored.points).toBeGreaterThanOrEqual(100);
+      expect(stored!.points).toBeGreaterThanOrEqual(100);
     } finally {
       await c.close();
       await d.close();

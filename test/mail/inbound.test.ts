@@ -60,8 +60,8 @@ async function closed(enrollmentId: string) {
 }
 
 let inbound = 0;
-const forSend = (raw: string, send: { token: string; message_id: string }) =>
-  raw.replaceAll(TOKEN, send.token).replaceAll(ORIGINAL_ID, send.message_id);
+const forSend = (raw: string, send: { token: string; message_id: string | null }) =>
+  raw.replaceAll(TOKEN, send.token).replaceAll(ORIGINAL_ID, send.message_id ?? '');
 
 test('mail for any other domain is refused at RCPT (never an open relay)', async () => {
   await expect(deliver('Subject: x\r\n\r\nhi\r\n', { from: 'a@example.org', to: ['victim@gmail.com'] })).rejects.toMatchObject({
@@ -73,57 +73,73 @@ test('mail for any other domain is refused at RCPT (never an open relay)', async
 
 test('a DSN to the VERP address: bounce recorded, address undeliverable, exit email_bounced', async () => {
   const { e, send, contact, email } = await running();
-  await deliver(forSend(BOUNCES[0].raw, send), { from: '', to: [`bounce+${send.token}@bounces.test`] });
+  await deliver(forSend(BOUNCES[0].raw, send!), { from: '', to: [`bounce+${send!.token}@bounces.test`] });
   await processed(++inbound);
   expect(await closed(e.id)).toMatchObject({ status: 'exited', reason: 'email_bounced' });
-  const row = await w.tdb.db('sequence_sends').where({ id: send.id }).first();
+  const row = await w.tdb.db('sequence_sends').where({ id: send!.id }).first();
   expect(row).toMatchObject({ bounce_type: 'hard', bounce_status: '5.1.1' });
-  expect((await w.tdb.db('contacts').where({ id: contact }).first()).email_undeliverable_at).toBeInstanceOf(Date);
+  expect((await w.tdb.db('contacts').where({ id: contact }).first())!.email_undeliverable_at).toBeInstanceOf(Date);
   expect(w.smtp.messages.filter((m) => m.to === email)).toHaveLength(1);
-  const stored = await w.tdb.db('inbound_emails').where({ send_id: send.id }).first();
+  const stored = await w.tdb.db('inbound_emails').where({ send_id: send!.id }).first();
   expect(stored).toMatchObject({ kind: 'bounce', mail_from: '' });
 });
 
 test('a human reply matched only by In-Reply-To: exit replied, step 2 never sent', async () => {
   const { e, send, email } = await running();
-  const raw = `From: Ada <${email}>\r\nTo: sales@reply.test\r\nSubject: Re: Day 0\r\nIn-Reply-To: ${send.message_id}\r\nContent-Type: text/plain\r\n\r\nYes, call me.\r\n`;
+  const raw = `From: Ada <${email}>\r\nTo: sales@reply.test\r\nSubject: Re: Day 0\r\nIn-Reply-To: ${send!.message_id}\r\nContent-Type: text/plain\r\n\r\nYes, call me.\r\n`;
   await deliver(raw, { from: email, to: ['sales@reply.test'] });
   await processed(++inbound);
   expect(await closed(e.id)).toMatchObject({ status: 'exited', reason: 'replied' });
   await w.env.sleep(4 * 86_400_000);
   expect(w.smtp.messages.filter((m) => m.to === email)).toHaveLength(1);
-  expect((await w.tdb.db('sequence_sends').where({ id: send.id }).first()).replied_at).toBeInstanceOf(Date);
-  const detail = await w.api.get(`/api/v1/contacts/${send.contact_id}`);
+  expect((await w.tdb.db('sequence_sends').where({ id: send!.id }).first())!.replied_at).toBeInstanceOf(Date);
+  const detail = await w.api.get(`/api/v1/contacts/${send!.contact_id}`);
   expect(detail.body.data.enrollments[0]).toMatchObject({ exit_reason: 'replied', exit_reason_label: 'Replied to an email' });
+  // Replies to sequence mail go on the contact's timeline too (and out as email.replied).
+  expect(detail.body.data.timeline).toEqual([
+    expect.objectContaining({
+      type: 'email.replied',
+      email: expect.objectContaining({
+        from: email,
+        excerpt: expect.stringContaining('Yes, call me.'),
+        in_reply_to: expect.objectContaining({
+          type: 'sequence',
+          message_id: send!.message_id,
+          enrollment_id: e.id,
+          step_id: send!.step_id,
+        }),
+      }),
+    }),
+  ]);
 });
 
 test('an out-of-office reply is recorded and does not exit', async () => {
   const { e, send, handle } = await running();
   const ooo = OTHERS.find((m) => m.name.includes('out-of-office'))!;
-  await deliver(forSend(ooo.raw, send), { from: 'ada@example.org', to: [`reply+${send.token}@reply.test`] });
+  await deliver(forSend(ooo.raw, send!), { from: 'ada@example.org', to: [`reply+${send!.token}@reply.test`] });
   await processed(++inbound);
-  expect((await w.tdb.db('sequence_sends').where({ id: send.id }).first()).auto_replied_at).toBeInstanceOf(Date);
-  expect((await w.tdb.db('sequence_enrollments').where({ id: e.id }).first()).status).toBe('active');
+  expect((await w.tdb.db('sequence_sends').where({ id: send!.id }).first())!.auto_replied_at).toBeInstanceOf(Date);
+  expect((await w.tdb.db('sequence_enrollments').where({ id: e.id }).first())!.status).toBe('active');
   expect((await handle().describe()).status.name).toBe('RUNNING');
 });
 
 test('an ARF complaint: unsubscribed from email, exit email_complained', async () => {
   const { e, send, contact } = await running();
   const arf = OTHERS.find((m) => m.expect.kind === 'complaint')!;
-  await deliver(forSend(arf.raw, send), { from: 'fbl@isp.example', to: [`bounce+${send.token}@bounces.test`] });
+  await deliver(forSend(arf.raw, send!), { from: 'fbl@isp.example', to: [`bounce+${send!.token}@bounces.test`] });
   await processed(++inbound);
   expect(await closed(e.id)).toMatchObject({ status: 'exited', reason: 'email_complained' });
   const c = await w.tdb.db('contacts').where({ id: contact }).first();
-  expect(c.unsubscribed_email).toBe(true);
+  expect(c!.unsubscribed_email).toBe(true);
   expect(await w.tdb.db('sequence_unsubscribes').where({ contact_id: contact }).first()).toMatchObject({ source: 'complaint' });
-  expect((await w.tdb.db('sequence_sends').where({ id: send.id }).first()).complained_at).toBeInstanceOf(Date);
+  expect((await w.tdb.db('sequence_sends').where({ id: send!.id }).first())!.complained_at).toBeInstanceOf(Date);
 });
 
 test('garbage is stored, logged as unknown, and the listener keeps serving', async () => {
   await deliver('\u0000\u0001 not a mail at all', { from: 'x@example.org', to: ['anything@reply.test'] });
   await processed(++inbound);
   const last = await w.tdb.db('inbound_emails').orderBy('received_at', 'desc').first();
-  expect(['unknown', 'unparseable']).toContain(last.kind);
+  expect(['unknown', 'unparseable']).toContain(last!.kind);
   await expect(deliver('Subject: x\r\n\r\nhi\r\n', { from: 'a@example.org', to: ['x@evil.example'] })).rejects.toMatchObject({
     responseCode: 550,
   });

@@ -129,7 +129,7 @@ describe('the full authorization code flow with oauth4webapi (PKCE)', () => {
     expect(stored).not.toContain(out.tokens.access_token);
     expect(stored).not.toContain(out.tokens.refresh_token.slice(7));
     const appRow = await tdb.db('apps').where({ id: oauthApp.id }).first('client_secret_hash');
-    expect(appRow.client_secret_hash).not.toContain(oauthApp.client_secret.slice(7));
+    expect(appRow!.client_secret_hash).not.toContain(oauthApp.client_secret.slice(7));
   });
 
   it('answers the token request in the documented shape', async () => {

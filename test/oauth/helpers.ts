@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import { createApp, type AppInput } from '../../services/oauth/apps';
+import { createApp, LIVE_FIELDS, type AppInput } from '../../services/oauth/apps';
 
 /** A real 512x512 PNG header (IHDR) followed by a minimal body: enough for the checklist. */
 export function pngDataUrl(width = 512, height = 512): string {
@@ -39,21 +39,7 @@ export async function insertApp(db: Db, teamId: string, userId: string, override
 /** Mark an app approved and listed (its current settings become the live version). */
 export async function approveDirectly(db: Db, appId: string): Promise<void> {
   const a = await db('apps').where({ id: appId }).first();
-  const live = Object.fromEntries(
-    [
-      'name',
-      'description',
-      'short_description',
-      'website_url',
-      'privacy_policy_url',
-      'terms_url',
-      'documentation_url',
-      'category',
-      'redirect_uris',
-      'scopes',
-      'screenshots',
-    ].map((c) => [c, a[c]]),
-  );
+  const live = Object.fromEntries(LIVE_FIELDS.map((c) => [c, a![c]]));
   await db('apps')
     .where({ id: appId })
     .update({ live: JSON.stringify(live), status: 'approved', review_stage: 'approved', approved_at: db.fn.now() });

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 const activities = () => appReviewActivities({ db: tdb.db, config: app.config, mailer, sms: undefined as never, outbox: app.deps.outbox });
-const stageOf = async (id: string) => (await tdb.db('apps').where({ id }).first('review_stage')).review_stage as string;
+const stageOf = async (id: string) => (await tdb.db('apps').where({ id }).first('review_stage'))!.review_stage as string;
 const waitStage = (id: string, stage: string) => eventually(async () => (await stageOf(id)) === stage, `stage ${stage}`);
 const mailsFor = (appId: string) => smtp.messages.filter((m: ParsedMail) => m.headers.get('x-app-id') === appId);
 const decide = (id: string, stage_outcome: string, notes?: string) =>

@@ -54,7 +54,7 @@ describe('booking page /book/:page_slug', () => {
     await expect(page.locator('#confirmation').textContent()).resolves.toContain('See you soon!');
     const m = await tdb.db('meetings').where({ attendee_email: 'priya@example.com' }).first();
     expect(m).toMatchObject({ status: 'scheduled', timezone: 'Asia/Tokyo', attendee_name: 'Priya Visitor', host_user_id: team.userId });
-    expect(new Date(m.start_time).getTime()).toBe(Date.parse(start!));
+    expect(new Date(m!.start_time).getTime()).toBe(Date.parse(start!));
     const missing = await page.goto(`${app.baseUrl}/book/no-such-page`);
     expect(missing?.status()).toBe(404);
     await context.close();

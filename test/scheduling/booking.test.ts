@@ -1,3 +1,4 @@
+import type { MeetingsRow } from '../../db/tables';
 import ICAL from 'ical.js';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
@@ -198,7 +199,7 @@ describe('race-free booking', () => {
   });
 
   it('the exclusion constraint itself refuses overlapping active meetings (buffers included)', async () => {
-    const row = (startIso: string, endIso: string, blockEndIso: string, status = 'scheduled') => ({
+    const row = (startIso: string, endIso: string, blockEndIso: string, status: MeetingsRow['status'] = 'scheduled') => ({
       team_id: team.teamId,
       host_user_id: team.userId,
       title: 't',
@@ -320,7 +321,7 @@ describe('buffers, overrides and the feed', () => {
     expect(starts).not.toContain('09:30');
     expect(starts).toContain('09:15');
     const schedule = await tdb.db('availability_schedules').where({ user_id: team.userId }).first('id');
-    await tdb.db('availability_date_overrides').insert({ schedule_id: schedule.id, date: dayFromNow(9), is_unavailable: true });
+    await tdb.db('availability_date_overrides').insert({ schedule_id: schedule!.id, date: dayFromNow(9), is_unavailable: true });
     expect((await availA({ ...q, date: dayFromNow(9) })).body.available_slots).toEqual([]);
   });
 
@@ -337,8 +338,8 @@ describe('buffers, overrides and the feed', () => {
     const meetings = await tdb.db('meeting_hosts').where({ host_user_id: team.userId }).pluck('meeting_id');
     expect(events.map((e) => e.uid).sort()).toEqual(meetings.map((id: string) => `meeting-${id}@forms-scheduling-sequences`).sort());
     const m = await tdb.db('meetings').where({ attendee_email: 'buf@example.com' }).first();
-    const ev = events.find((e) => e.uid.includes(m.id))!;
-    expect(ev.startDate.toJSDate().toISOString()).toBe(new Date(m.start_time).toISOString());
+    const ev = events.find((e) => e.uid.includes(m!.id))!;
+    expect(ev.startDate.toJSDate().toISOString()).toBe(new Date(m!.start_time).toISOString());
     expect((await http(app.baseUrl, 'get', '/api/calendar/feeds/cal_wrongtoken.ics')).status).toBe(404);
     const rotated = await api.post('/api/v1/calendar-feeds', {});
     expect((await http(app.baseUrl, 'get', url.pathname)).status).toBe(404);

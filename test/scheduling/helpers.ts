@@ -1,3 +1,4 @@
+import { jsonb } from '../../db/jsonb';
 import type { Db } from '../../db/knex';
 import type { TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
@@ -8,7 +9,7 @@ export const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00
 export async function alwaysAvailable(db: Db, userId: string, timezone = 'UTC'): Promise<void> {
   await db('availability_schedules')
     .where({ user_id: userId })
-    .update({ rules: JSON.stringify(ALL_WEEK), timezone });
+    .update({ rules: jsonb(ALL_WEEK), timezone });
 }
 
 /** A published page with one event type, through the API. */

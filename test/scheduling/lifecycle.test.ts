@@ -114,7 +114,7 @@ describe('host reschedule: PATCH /api/v1/meetings/{id} with start_time', () => {
     expect(mixed.status).toBe(400);
     expect(mixed.body.error.details[0].path).toBe('body.start_time');
     // the meeting is untouched by the refused attempts
-    expect((await w.tdb.db('meetings').where({ id }).first()).status).toBe('scheduled');
+    expect((await w.tdb.db('meetings').where({ id }).first())!.status).toBe('scheduled');
 
     // moving by 30 minutes overlaps the old time: the old slot no longer blocks
     const newStart = new Date(new Date(first.body.meeting.start_time).getTime() + HOUR).toISOString();
@@ -155,7 +155,7 @@ describe('confirmation flow', () => {
       const [ask] = await waitForMail(id, 'confirm_request');
       expect(ask.to).toMatchObject({ text: w.team.email });
       // a pending request is not yet "meeting booked"
-      expect((await w.tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).status).toBe('active');
+      expect((await w.tdb.db('sequence_enrollments').where({ id: enrollmentId }).first())!.status).toBe('active');
 
       const page = await fetch(linkIn(ask.text!, 'Confirm'));
       expect(page.status).toBe(200);
@@ -167,7 +167,7 @@ describe('confirmation flow', () => {
       });
       expect(done.status).toBe(200);
       expect(await done.text()).toContain('Booking confirmed');
-      expect((await w.tdb.db('meetings').where({ id }).first()).status).toBe('scheduled');
+      expect((await w.tdb.db('meetings').where({ id }).first())!.status).toBe('scheduled');
       const confirmations = await waitForMail(id, 'confirmation', 2);
       expect(confirmations.map((m) => (m.to as { text: string }).text).sort()).toEqual(['seq-lead@example.com', w.team.email].sort());
       expect(await w.tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({

@@ -93,7 +93,7 @@ describe('booking limits', () => {
 
     // a cancelled booking frees its place
     const made = await tdb.db('meetings').where({ event_type_id: eventTypeId }).where('start_time', '>=', monday.toJSDate()).first('id');
-    await client(app.baseUrl, t.apiKey).patch(`/api/v1/meetings/${made.id}`, { status: 'cancelled' });
+    await client(app.baseUrl, t.apiKey).patch(`/api/v1/meetings/${made!.id}`, { status: 'cancelled' });
     expect((await slotsOn(t, eventTypeId, monday.toISODate()!, zone)).length).toBeGreaterThan(0);
   });
 

@@ -113,20 +113,20 @@ describeWithBrowser('attendee self-service /booking/<token>', () => {
       await expect(page.getByRole('status').textContent()).resolves.toBe('Meeting moved');
 
       const old = await w.tdb.db('meetings').where({ id }).first();
-      expect(old.status).toBe('rescheduled');
-      const moved = await w.tdb.db('meetings').where({ id: old.rescheduled_to_id }).first();
+      expect(old!.status).toBe('rescheduled');
+      const moved = await w.tdb.db('meetings').where({ id: old!.rescheduled_to_id! }).first();
       expect(moved).toMatchObject({ status: 'scheduled', rescheduled_from_id: id, ical_sequence: 1, attendee_email: 'ada@example.com' });
-      const paris = new Date(moved.start_time).toLocaleString('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' });
+      const paris = new Date(moved!.start_time).toLocaleString('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' });
       expect(paris).toBe('15:00');
-      expect(new Date(moved.start_time).getTime() - startMs).toBeGreaterThan(20 * HOUR);
+      expect(new Date(moved!.start_time).getTime() - startMs).toBeGreaterThan(20 * HOUR);
 
-      const updates = await waitForMail(moved.id, 'update', 2);
+      const updates = await waitForMail(moved!.id, 'update', 2);
       expect(updates.map(to).sort()).toEqual(['ada@example.com', w.team.email].sort());
       const { method, event } = vevent(updates[0]);
       expect(method).toBe('REQUEST');
       expect(event.uid).toBe(`meeting-${id}@forms-scheduling-sequences`);
       expect(event.sequence).toBe(1);
-      expect(event.startDate.toJSDate().getTime()).toBe(new Date(moved.start_time).getTime());
+      expect(event.startDate.toJSDate().getTime()).toBe(new Date(moved!.start_time).getTime());
       // no CANCEL for a move, and the old link now points the attendee to the latest email
       expect(mails(id, 'cancellation')).toHaveLength(0);
       await page.goto(linkIn(mine.text!, 'Reschedule'));

@@ -125,7 +125,7 @@ describe('video providers on bookings', () => {
       const posts = daily.calls.filter((c) => c.method === 'POST' && c.body?.name === room);
       expect(posts.length).toBe(3); // two 503s, then created
       expect(posts[2].authorization).toBe(`Bearer ${KEY}`);
-      const start = (await tdb.db('meetings').where({ id }).first()).start_time as Date;
+      const start = (await tdb.db('meetings').where({ id }).first())!.start_time as Date;
       expect(posts[2].body!.properties.nbf).toBe(Math.floor((start.getTime() - HOUR) / 1000));
 
       // the confirmation went out after the room existed, and carries the link

@@ -66,7 +66,7 @@ test('a worker killed mid-send: the contact still gets exactly one message', asy
   expect(killed).toBe(true);
   expect(w.smtp.messages).toHaveLength(1);
   const claim = await w.tdb.db('sequence_sends').where({ enrollment_id: e.id }).first();
-  expect(claim.status).toBe('claimed'); // the dead worker never recorded the outcome
+  expect(claim!.status).toBe('claimed'); // the dead worker never recorded the outcome
 
   // A new worker picks up the workflow task once the dead worker's times out; the replayed local
   // send finds the claim and does not send again.

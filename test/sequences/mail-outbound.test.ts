@@ -40,14 +40,14 @@ test('each message: stable Message-ID, VERP return path and Reply-To carrying it
   const e = await enroll(seq.id, await makeContact(w.tdb.db, w.team.teamId, { email }));
   expect(await w.result(e.id)).toMatchObject({ status: 'completed', sent: 1 });
   const send = await w.tdb.db('sequence_sends').where({ enrollment_id: e.id }).first();
-  expect(send.token).toMatch(/^[0-9a-f]{32}$/);
+  expect(send!.token).toMatch(/^[0-9a-f]{32}$/);
   const mail = w.smtp.messages.find((m) => m.to === email)!;
-  expect(mail.from).toBe(`bounce+${send.token}@bounces.test`);
-  expect(mail.parsed.replyTo?.value?.[0].address).toBe(`reply+${send.token}@reply.test`);
-  expect(mail.parsed.messageId).toBe(send.message_id);
-  expect(send.message_id).toBe(`<seq.${e.id}.${send.step_id}@reply.test>`);
-  expect(send.accepted_at).toBeInstanceOf(Date);
-  expect(send.delivered_at).toBeNull(); // accepted is not delivered
+  expect(mail.from).toBe(`bounce+${send!.token}@bounces.test`);
+  expect(mail.parsed.replyTo?.value?.[0].address).toBe(`reply+${send!.token}@reply.test`);
+  expect(mail.parsed.messageId).toBe(send!.message_id);
+  expect(send!.message_id).toBe(`<seq.${e.id}.${send!.step_id}@reply.test>`);
+  expect(send!.accepted_at).toBeInstanceOf(Date);
+  expect(send!.delivered_at).toBeNull(); // accepted is not delivered
 });
 
 test('550 at RCPT: hard bounce, exit email_bounced, address undeliverable, later enrollments skipped', async () => {
@@ -59,9 +59,9 @@ test('550 at RCPT: hard bounce, exit email_bounced, address undeliverable, later
   expect(attempts.get(email)).toBe(1); // never retried
   const send = await w.tdb.db('sequence_sends').where({ enrollment_id: e.id }).first();
   expect(send).toMatchObject({ status: 'bounced', bounce_type: 'hard', bounce_status: '5.1.1' });
-  expect(send.bounce_detail).toContain('User unknown');
+  expect(send!.bounce_detail).toContain('User unknown');
   const c = await w.tdb.db('contacts').where({ id: contact }).first();
-  expect(c.email_undeliverable_at).toBeInstanceOf(Date);
+  expect(c!.email_undeliverable_at).toBeInstanceOf(Date);
   const detail = await w.api.get(`/api/v1/contacts/${contact}`);
   expect(detail.body.data.enrollments[0]).toMatchObject({ exit_reason: 'email_bounced', exit_reason_label: 'Email bounced' });
   const again = await enroll((await sequence(1)).id, contact);
@@ -76,7 +76,7 @@ test('451 twice then accepted: retried with backoff, then sent with the same Mes
   expect(w.smtp.rcpts.filter((r) => r.address === email).map((r) => r.code)).toEqual([451, 451, 250]);
   const send = await w.tdb.db('sequence_sends').where({ enrollment_id: e.id }).first();
   expect(send).toMatchObject({ status: 'sent', bounce_type: null });
-  expect(w.smtp.messages.filter((m) => m.to === email).map((m) => m.parsed.messageId)).toEqual([send.message_id]);
+  expect(w.smtp.messages.filter((m) => m.to === email).map((m) => m.parsed.messageId)).toEqual([send!.message_id]);
 });
 
 test('4xx on every attempt: a soft bounce after MAIL_SOFT_BOUNCE_ATTEMPTS; the sequence goes on', async () => {
@@ -88,5 +88,5 @@ test('4xx on every attempt: a soft bounce after MAIL_SOFT_BOUNCE_ATTEMPTS; the s
   expect(w.smtp.rcpts.filter((r) => r.address === email).map((r) => r.code)).toEqual([452, 452, 452]);
   const send = await w.tdb.db('sequence_sends').where({ enrollment_id: e.id }).first();
   expect(send).toMatchObject({ status: 'bounced', bounce_type: 'soft', bounce_status: '4.2.2' });
-  expect((await w.tdb.db('contacts').where({ id: contact }).first()).email_undeliverable_at).toBeNull();
+  expect((await w.tdb.db('contacts').where({ id: contact }).first())!.email_undeliverable_at).toBeNull();
 });

@@ -52,10 +52,10 @@ itWithBrowser('the page shows whom it unsubscribes, and its button unsubscribes 
   await expect(page.getByRole('heading', { name: 'Unsubscribe' }).textContent()).resolves.toBe('Unsubscribe');
   expect(await page.textContent('main')).toContain('re***@example.com');
   // A GET alone (a link scanner) changes nothing.
-  expect((await tdb.db('contacts').where({ id: contactId }).first()).unsubscribed_email).toBe(false);
+  expect((await tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(false);
   await Promise.all([page.waitForURL(`${app.baseUrl}/u/${token}`), page.getByRole('button', { name: 'Unsubscribe' }).click()]);
   expect(await page.getByRole('status').textContent()).toBe('You are unsubscribed');
-  expect((await tdb.db('contacts').where({ id: contactId }).first()).unsubscribed_email).toBe(true);
+  expect((await tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(true);
   expect(await tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({
     status: 'exited',
     exit_reason: 'unsubscribed',
@@ -91,7 +91,7 @@ test('RFC 8058: a one-click POST with List-Unsubscribe=One-Click unsubscribes wi
     body: 'List-Unsubscribe=One-Click',
   });
   expect(res.status).toBe(200);
-  expect((await tdb.db('contacts').where({ id: contactId }).first()).unsubscribed_email).toBe(true);
+  expect((await tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(true);
   const rows = await tdb.db('sequence_unsubscribes').where({ contact_id: contactId });
   expect(rows).toEqual([expect.objectContaining({ channel: 'email', source: 'one_click' })]);
 });

@@ -185,8 +185,8 @@ describe('subscriptions', () => {
     const expires = Date.parse(res.body.data.previous_secret_expires_at);
     expect(Math.abs(expires - Date.now() - 24 * 3600 * 1000)).toBeLessThan(60_000);
     const row = await tdb.db('webhook_subscriptions').where({ id: body.data.id }).first();
-    expect(row.previous_secret).toBe(body.data.secret);
-    expect(row.secret).toBe(res.body.data.secret);
+    expect(row!.previous_secret).toBe(body.data.secret);
+    expect(row!.secret).toBe(res.body.data.secret);
   });
 
   it("hides another team's subscriptions", async () => {

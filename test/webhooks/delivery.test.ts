@@ -52,7 +52,7 @@ it('retries 500, 500, 500 at the scheduled delays, then succeeds: 4 attempts, 4 
     [4, 200, 'success'],
   ]);
   expect(attempts.map((a) => a.response_body)).toEqual(['boom 0', 'boom 1', 'boom 2', 'thanks']);
-  expect(attempts.every((a) => a.duration_ms >= 0 && a.finished_at)).toBe(true);
+  expect(attempts.every((a) => a.duration_ms! >= 0 && a.finished_at)).toBe(true);
   // The gaps follow 5 s, 5 min, 30 min with ±10 % jitter (plus the real time an attempt takes).
   for (let i = 1; i < 4; i++) {
     const gap = attempts[i].attempted_at.getTime() - attempts[i - 1].attempted_at.getTime();
@@ -61,11 +61,11 @@ it('retries 500, 500, 500 at the scheduled delays, then succeeds: 4 attempts, 4 
   }
   // Every attempt carried the same webhook id and body.
   expect(new Set(rx.received.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
-  expect(rx.received[0].headers['x-webhook-id']).toBe(delivery.id);
+  expect(rx.received[0].headers['x-webhook-id']).toBe(delivery!.id);
   expect(new Set(rx.received.map((r) => r.body)).size).toBe(1);
   const sRow = await tdb.db('webhook_subscriptions').where({ id: sub.id }).first();
   expect(sRow).toMatchObject({ status: 'active', failing_since: null });
-  expect(sRow.last_success_at).not.toBeNull();
+  expect(sRow!.last_success_at).not.toBeNull();
   await rx.close();
 });
 
@@ -137,7 +137,7 @@ it('a 410 disables the subscription at once', async () => {
     status: 'disabled',
     disabled_reason: 'endpoint_gone',
   });
-  expect((await attemptsOf(tdb.db, sub.id, event.id)).delivery.status).toBe('failed');
+  expect((await attemptsOf(tdb.db, sub.id, event.id)).delivery!.status).toBe('failed');
   await rx.close();
 });
 
@@ -153,10 +153,10 @@ it('a receiver down for 6 days disables the subscription, with its reason', asyn
   await Promise.all(events.map((e) => result(sub.id, e)));
   const row = await tdb.db('webhook_subscriptions').where({ id: sub.id }).first();
   expect(row).toMatchObject({ status: 'disabled', disabled_reason: 'failing_5_days' });
-  expect(row.disabled_at.getTime() - row.failing_since.getTime()).toBeGreaterThanOrEqual(5 * 24 * 3600_000);
+  expect(row!.disabled_at!.getTime() - row!.failing_since!.getTime()).toBeGreaterThanOrEqual(5 * 24 * 3600_000);
   expect(await tdb.db('webhook_deliveries').where({ subscription_id: sub.id, event_id: after.id }).first()).toBeUndefined();
   const first = await attemptsOf(tdb.db, sub.id, events[0]);
-  expect(first.delivery.status).toBe('failed');
+  expect(first.delivery!.status).toBe('failed');
   expect(first.attempts).toHaveLength(RETRY_DELAYS_MS.length + 1);
   expect(first.attempts[0].error).toMatch(/ECONNREFUSED/);
   const statuses = (await tdb.db('webhook_deliveries').where({ subscription_id: sub.id })).map((d) => d.status);

@@ -59,7 +59,7 @@ it('a worker killed in the middle of a delivery: a new worker completes it, same
   expect(rx.received[1].headers['x-webhook-id']).toBe(rx.received[0].headers['x-webhook-id']);
   expect(rx.received[1].body).toBe(rx.received[0].body);
   const { delivery, attempts } = await attemptsOf(tdb.db, sub.id, event.id);
-  expect(delivery.status).toBe('succeeded');
+  expect(delivery!.status).toBe('succeeded');
   expect(attempts.map((a) => a.outcome)).toEqual(['failure', 'success']);
   expect(attempts[0].error).toMatch(/did not finish|cancel|TIMEOUT/i);
   expect(await tdb.db('webhook_inflight').where({ subscription_id: sub.id })).toHaveLength(0);

@@ -51,15 +51,15 @@ it('a first attempt that succeeds is made by the relay: signed, logged, no workf
   await outbox.drainDirect();
   expect(rx.received).toHaveLength(1);
   const { delivery, attempts } = await attemptsOf(tdb.db, sub.id, event.id);
-  expect(rx.received[0].headers['x-webhook-id']).toBe(delivery.id);
+  expect(rx.received[0].headers['x-webhook-id']).toBe(delivery!.id);
   expect(rx.received[0].headers['webhook-signature']).toMatch(/^v1,/);
   expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1 });
   expect(attempts).toHaveLength(1);
   expect(attempts[0]).toMatchObject({ outcome: 'success', status_code: 200, trigger: 'scheduled', attempt_number: 1 });
   const workflowId = `webhook-${sub.id}-${event.id}`;
   const row = await tdb.db('outbox').where({ workflow_id: workflowId }).first();
-  expect(row.started_at).not.toBeNull();
-  expect(row.relayed_at).toBeNull();
+  expect(row!.started_at).not.toBeNull();
+  expect(row!.relayed_at).toBeNull();
   expect(await workflowExists(workflowId)).toBe(false);
   expect(await tdb.db('webhook_inflight').where({ subscription_id: sub.id })).toHaveLength(0);
   await tdb.db('webhook_subscriptions').where({ id: sub.id }).update({ status: 'disabled' });
@@ -86,8 +86,8 @@ it('a first attempt that fails starts the retry workflow, which carries the sche
       EventType: ['submission.created'],
     });
     const row = await tdb.db('outbox').where({ workflow_id: workflowId }).first();
-    expect(row.relayed_at).not.toBeNull();
-    expect(row.args[1]).toMatchObject({ retryIndex: 1, seq: 0 });
+    expect(row!.relayed_at).not.toBeNull();
+    expect(row!.args[1]).toMatchObject({ retryIndex: 1, seq: 0 });
     expect(await handle.result()).toBe('success');
     expect(rx.received).toHaveLength(2);
     expect(rx.received[1].headers['x-webhook-id']).toBe(rx.received[0].headers['x-webhook-id']);
@@ -119,7 +119,7 @@ it('a 410 on the first attempt disables the subscription; the workflow records t
     await outbox.drainDirect();
     expect(await env.client.workflow.getHandle(`webhook-${sub.id}-${event.id}`).result()).toBe('gone');
     expect(rx.received).toHaveLength(1);
-    expect((await tdb.db('webhook_subscriptions').where({ id: sub.id }).first()).disabled_reason).toBe('endpoint_gone');
+    expect((await tdb.db('webhook_subscriptions').where({ id: sub.id }).first())!.disabled_reason).toBe('endpoint_gone');
   } finally {
     w.worker.shutdown();
     await w.done;
@@ -152,7 +152,7 @@ it('a holder lost mid-attempt: its lease expires, the attempt is made again with
   await tdb.db.raw(
     `with d as (update webhook_deliveries set attempt_count = 1 where id = ? returning id)
      insert into webhook_attempts (team_id, delivery_id, attempt_number, attempt_key, trigger, attempted_at) select ?, id, 1, ?, 'scheduled', now() from d`,
-    [d.id, team.teamId, `${workflowId}:relay-1`],
+    [d!.id, team.teamId, `${workflowId}:relay-1`],
   );
   await tdb
     .db('webhook_inflight')
@@ -161,9 +161,9 @@ it('a holder lost mid-attempt: its lease expires, the attempt is made again with
   expect(await outbox.relay(0)).toBe(1);
   await outbox.drainDirect();
   expect(rx.received).toHaveLength(1);
-  expect(rx.received[0].headers['x-webhook-id']).toBe(d.id);
+  expect(rx.received[0].headers['x-webhook-id']).toBe(d!.id);
   const { delivery, attempts } = await attemptsOf(tdb.db, sub.id, event.id);
-  expect(delivery.status).toBe('succeeded');
+  expect(delivery!.status).toBe('succeeded');
   expect(attempts.map((a) => [a.attempt_key, a.outcome])).toEqual([
     [`${workflowId}:relay-1`, 'failure'],
     [`${workflowId}:relay-2`, 'success'],

@@ -52,6 +52,6 @@ export async function emit(
 
 export async function attemptsOf(db: Db, subscriptionId: string, eventId: string) {
   const d = await db('webhook_deliveries').where({ subscription_id: subscriptionId, event_id: eventId }).first();
-  const attempts = await db('webhook_attempts').where({ delivery_id: d.id }).orderBy('attempt_number');
+  const attempts = await db('webhook_attempts').where({ delivery_id: d!.id }).orderBy('attempt_number');
   return { delivery: d, attempts };
 }

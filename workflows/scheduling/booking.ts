@@ -1,4 +1,4 @@
-import { condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { SchedulingActivities } from '../../activities/scheduling';
 import { meetingCancelledSignal, meetingConfirmedSignal, type BookingWorkflowInput } from './contract';
 
@@ -6,6 +6,22 @@ const acts = proxyActivities<SchedulingActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 });
+
+/**
+ * The write-back to the host's calendar (docs/scheduling.md "Host calendars: write-back"): its own
+ * options, a long schedule with backoff, so that a calendar server that is down for hours delays
+ * the event on the host's calendar and nothing else (a week at most; then the attempt is given up
+ * and logged).
+ */
+export const calendarWriteOptions = {
+  startToCloseTimeout: '2 minutes',
+  scheduleToCloseTimeout: '7 days',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+} as const;
+const calendar = proxyActivities<SchedulingActivities>(calendarWriteOptions);
+
+/** Patch id: the booking is written to the host's booking calendar (and updated, moved, removed). */
+export const CALENDAR_WRITE_PATCH = 'booking-calendar-write';
 
 /** Patch id: the room is created at the provider first (docs/scheduling.md "Video links"). */
 export const VIDEO_ROOM_PATCH = 'booking-video-room';
@@ -32,6 +48,36 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<stri
 
   // Providers that need an API call get their room before any email carries the link.
   if (patched(VIDEO_ROOM_PATCH)) await acts.createVideoMeeting(input.meetingId);
+
+  // Calendar writes run alongside the rest (never awaited before an email or a timer); the workflow
+  // only waits for them before it ends. Each write puts the meeting as it is at that moment.
+  const writes: Array<Promise<void>> = [];
+  const writeCalendar = patched(CALENDAR_WRITE_PATCH)
+    ? () =>
+        void writes.push(
+          calendar.writeMeetingToCalendar(input.meetingId).then(
+            () => undefined,
+            (err: unknown) => log.warn('calendar write-back given up', { meetingId: input.meetingId, error: String(err) }),
+          ),
+        )
+    : () => undefined;
+  writeCalendar();
+  try {
+    return await lifecycle(input, writeCalendar, {
+      confirmed: () => confirmed,
+      cancelled: () => cancelled,
+    });
+  } finally {
+    await Promise.all(writes);
+  }
+}
+
+async function lifecycle(
+  input: BookingWorkflowInput,
+  writeCalendar: () => void,
+  signals: { confirmed: () => boolean; cancelled: () => boolean },
+): Promise<string> {
+  const { confirmed, cancelled } = signals;
   let state = await acts.loadMeetingState(input.meetingId);
   if (!state) return 'deleted';
   const lifecycle = patched(LIFECYCLE_PATCH);
@@ -42,13 +88,15 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<stri
     }
     // an unconfirmed request lapses an hour before the start (at the start when booked later than that)
     const untilLapse = (lifecycle ? state.lapseMs : state.startMs) - Date.now();
-    if (untilLapse > 0) await condition(() => confirmed || cancelled, untilLapse);
+    if (untilLapse > 0) await condition(() => confirmed() || cancelled(), untilLapse);
     state = await acts.loadMeetingState(input.meetingId);
     if (!state) return 'deleted';
     if (state.status === 'pending_confirmation') {
       await acts.cancelUnconfirmed(input.meetingId);
       return 'not_confirmed';
     }
+    // confirmed: the TENTATIVE event becomes CONFIRMED
+    if (state.status === 'scheduled') writeCalendar();
   }
   if (state.status !== 'scheduled') return state.status;
   await acts.sendMeetingEmail(input.meetingId, lifecycle && input.rescheduledFromId ? 'update' : 'confirmation');
@@ -56,10 +104,10 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<stri
   for (const r of REMINDERS) {
     const wait = state.startMs - r.before - Date.now();
     if (wait <= 0) continue; // booked too late for this reminder
-    if (await condition(() => cancelled, wait)) return 'cancelled';
+    if (await condition(() => cancelled(), wait)) return 'cancelled';
     if (!(await acts.sendMeetingEmail(input.meetingId, r.kind))) return 'stopped';
   }
   const untilEnd = state.endMs - Date.now();
-  if (untilEnd > 0 && (await condition(() => cancelled, untilEnd))) return 'cancelled';
+  if (untilEnd > 0 && (await condition(() => cancelled(), untilEnd))) return 'cancelled';
   return (await acts.markCompleted(input.meetingId)) ? 'completed' : 'unchanged';
 }

@@ -1,19 +1,24 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { SchedulingActivities } from '../../activities/scheduling';
+import { CALENDAR_WRITE_PATCH, calendarWriteOptions } from './booking';
 import type { CleanupWorkflowInput } from './contract';
 
 const acts = proxyActivities<SchedulingActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 });
+const calendar = proxyActivities<SchedulingActivities>(calendarWriteOptions);
 
 /**
  * `meeting-cleanup-<meeting_id>`: after a cancellation or a DELETE, delete the video meeting and
- * the calendar event, and send the attendee a cancellation with an .ics CANCEL. Its id is
+ * the calendar event, send the attendee a cancellation with an .ics CANCEL, then remove the event
+ * from the host's booking calendar (last, with its own long retry schedule: a calendar server that
+ * is down never holds the cancellation email back). Its id is
  * deterministic and never reused, so it runs once however often the PATCH is repeated.
  */
 export async function meetingCleanupWorkflow(input: CleanupWorkflowInput): Promise<void> {
   await acts.deleteVideoMeeting(input);
   await acts.deleteCalendarEvents(input);
   await acts.sendCancellationEmail(input);
+  if (patched(CALENDAR_WRITE_PATCH)) await calendar.removeMeetingFromCalendar(input);
 }

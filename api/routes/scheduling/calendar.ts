@@ -1,7 +1,7 @@
 import { defineRoute } from '../../http/route';
 import { availabilityA, availabilityB } from '../../../services/scheduling/availability';
 import { book } from '../../../services/scheduling/booking';
-import { renderFeed } from '../../../services/scheduling/feed';
+import { meetingEventUrl, renderFeed } from '../../../services/scheduling/feed';
 import { presentBookingA, presentMeeting } from '../../../services/scheduling/present';
 import {
   availabilityAnswer,
@@ -77,7 +77,7 @@ export const calendarRoutes = [
           notes: b.notes,
           fieldValues: b.phone ? { phone: b.phone } : {},
         });
-        return { data: presentMeeting(meeting) };
+        return { data: presentMeeting(meeting, await meetingEventUrl(deps.db, deps.config.baseUrl, meeting.id)) };
       }
       if (!('start' in b)) throw new Error('unreachable: the body parsed as neither variant');
       const lead = b.lead_capture_data ?? {};
@@ -100,7 +100,9 @@ export const calendarRoutes = [
         fieldValues: { ...lead, ...(b.custom_fields ?? {}) },
         contactCustomFields: b.custom_fields,
       });
-      return presentBookingA(meeting, event, deps.config.baseUrl);
+      // Public answer: the meeting's own .ics link, never the host's feed (every meeting of the host)
+      // nor the host's calendar server (written after this answer anyway).
+      return presentBookingA(meeting, event, await meetingEventUrl(deps.db, deps.config.baseUrl, meeting.id));
     },
   }),
   defineRoute({

@@ -25,7 +25,7 @@ export const meetingRoutes = [
     summary: 'Read a meeting with ai_notes, recording and field_values',
     params: zIdParams,
     response: meetingAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await readMeeting(deps.db, principal.teamId, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await readMeeting(deps, principal.teamId, params.id) }),
   }),
   defineRoute({
     method: 'patch',

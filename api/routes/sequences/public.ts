@@ -7,10 +7,12 @@ import { SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER, verifySendgridSig
 import { applySendgridEvents, zSendgridEvents } from '../../../services/sequences/provider-events';
 import { unknownLinkPage, unsubscribePage, unsubscribedPage } from '../../pages/unsubscribe';
 import {
+  isStartMessage,
   isStopMessage,
   recordClick,
   recordOpen,
   recordSmsStatus,
+  smsStart,
   smsStop,
   unsubscribeByToken,
   unsubscribeTarget,
@@ -19,6 +21,9 @@ import { clickParams, oneClickBody, tokenParams, twilioForm } from './schema';
 
 const tags = ['Sequences (public)'];
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** What the tracking heuristics look at (domain/engagement.ts). */
+const seen = (ctx: Context) => ({ userAgent: ctx.get('user-agent'), ip: ctx.ip || null, method: ctx.method });
 
 function html(ctx: Context, status: number, body: string): void {
   ctx.status = status;
@@ -83,7 +88,7 @@ export const publicSequenceRoutes = [
     params: tokenParams,
     response: { mediaType: 'image/gif', description: 'A 1×1 transparent GIF' },
     handler: async ({ ctx, deps, params }) => {
-      await recordOpen(deps.db, params.token);
+      await recordOpen(deps.db, params.token, seen(ctx));
       ctx.status = 200;
       ctx.type = 'image/gif';
       ctx.set('Cache-Control', 'no-store, private');
@@ -101,7 +106,7 @@ export const publicSequenceRoutes = [
     params: clickParams,
     response: { mediaType: 'text/html', status: 302, description: 'A redirect to the link (Location header)' },
     handler: async ({ ctx, deps, params }) => {
-      const url = await recordClick(deps.db, params.token, params.index);
+      const url = await recordClick(deps.db, params.token, params.index, seen(ctx));
       if (!url) return html(ctx, 404, unknownLinkPage());
       ctx.set('Cache-Control', 'no-store');
       ctx.redirect(url);
@@ -136,7 +141,7 @@ export const publicSequenceRoutes = [
     body: twilioForm,
     handler: async ({ ctx, deps, body }) => {
       checkTwilio(ctx, deps, body);
-      if (body.MessageSid && body.MessageStatus) await recordSmsStatus(deps.db, body.MessageSid, body.MessageStatus);
+      if (body.MessageSid && body.MessageStatus) await recordSmsStatus(deps.db, body.MessageSid, body.MessageStatus, body.ErrorCode);
       ctx.status = 204;
     },
   }),
@@ -147,12 +152,13 @@ export const publicSequenceRoutes = [
     tags,
     raw: true,
     accepts: ['form'],
-    summary: 'Twilio inbound SMS: STOP unsubscribes the sender from SMS (signature checked)',
+    summary: 'Twilio inbound SMS: STOP unsubscribes the sender from SMS, START undoes its own STOP (signature checked)',
     response: { mediaType: 'text/xml', description: 'An empty TwiML <Response/>' },
     body: twilioForm,
     handler: async ({ ctx, deps, body }) => {
       checkTwilio(ctx, deps, body);
-      if (body.From && body.To && isStopMessage(body.Body ?? '')) await smsStop(deps.db, deps.outbox, body.From, body.To);
+      if (body.From && body.To && isStopMessage(body.Body ?? '', body.OptOutType)) await smsStop(deps.db, deps.outbox, body.From, body.To);
+      else if (body.From && body.To && isStartMessage(body.Body ?? '', body.OptOutType)) await smsStart(deps.db, body.From, body.To);
       ctx.status = 200;
       ctx.type = 'text/xml';
       ctx.body = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';

@@ -19,6 +19,14 @@ export const enrollmentListQuery = z.object({
 export const enrollmentParams = z.strictObject({ id: zUuid, enrollment_id: zUuid });
 export const unsubscribeListQuery = z.object({ ...paginationQuery, channel: z.enum(['email', 'sms']).optional() });
 export const unsubscribeParams = z.strictObject({ contact_id: zUuid });
+export const unsubscribeRemoveQuery = z.object({
+  override_contact_unsubscribe: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .meta({ description: 'Also remove unsubscribes the contact made itself (STOP, one-click, complaint); the removal is recorded' }),
+  reason: z.string().min(1).max(500).optional().meta({ description: 'Why, kept with the override record' }),
+});
 
 const zToken = z
   .string()

@@ -1,6 +1,13 @@
 import { defineRoute } from '../../http/route';
 import { toPage } from '../../../services/pagination';
-import { unsubscribeAnswer, unsubscribeList, unsubscribeListQuery, unsubscribeParams, zUnsubscribeBody } from './schema';
+import {
+  unsubscribeAnswer,
+  unsubscribeList,
+  unsubscribeListQuery,
+  unsubscribeParams,
+  unsubscribeRemoveQuery,
+  zUnsubscribeBody,
+} from './schema';
 import { addUnsubscribes, listUnsubscribes, removeUnsubscribe } from '../../../services/sequences/unsubscribes';
 
 const tags = ['Sequences'];
@@ -35,8 +42,16 @@ export const unsubscribeRoutes = [
     auth: { scope: 'sequences:delete' },
     tags,
     status: 204,
-    summary: "Remove a contact's unsubscribes",
+    summary: "Remove a contact's unsubscribes (one the contact made itself needs override_contact_unsubscribe=true, which is recorded)",
     params: unsubscribeParams,
-    handler: ({ deps, principal, params }) => removeUnsubscribe(deps.db, principal.teamId, params.contact_id),
+    query: unsubscribeRemoveQuery,
+    conflict:
+      '`unsubscribed_by_contact`: the contact unsubscribed itself (SMS STOP, one-click link, spam complaint, provider unsubscribe); repeat with `override_contact_unsubscribe=true` to remove it anyway (recorded with who and when)',
+    handler: ({ deps, principal, params, query }) =>
+      removeUnsubscribe(deps.db, principal.teamId, params.contact_id, {
+        override: query.override_contact_unsubscribe,
+        reason: query.reason,
+        actor: { kind: principal.kind, credentialId: principal.credentialId, userId: principal.userId ?? null },
+      }),
   }),
 ];

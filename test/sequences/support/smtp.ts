@@ -13,6 +13,9 @@ export interface ReceivedMail {
 /** A reply code to refuse a recipient with at RCPT (e.g. 550, 451), or null to accept it. */
 export type RcptReply = (address: string) => { code: number; message: string } | null;
 
+/** The text after `250 ` in the answer to DATA (e.g. SendGrid's `Ok: queued as <X-Message-Id>`). */
+export type DataReply = (m: ReceivedMail) => string;
+
 /**
  * A real SMTP server on 127.0.0.1. `beforeAccept` runs after the whole message arrived and
  * before the 250 reply (the crash test kills the worker there).
@@ -21,6 +24,7 @@ export async function startSmtp(
   opts: {
     beforeAccept?: (m: ReceivedMail) => Promise<void>;
     rcptReply?: RcptReply;
+    dataReply?: DataReply;
   } = {},
 ) {
   const messages: ReceivedMail[] = [];
@@ -50,7 +54,7 @@ export async function startSmtp(
         try {
           await opts.beforeAccept?.(m);
         } finally {
-          callback();
+          callback(null, opts.dataReply?.(m));
         }
       });
     },

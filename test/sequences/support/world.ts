@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/db';
 import { createTestTeam, type TestTeam } from '../../helpers/fixtures';
 import { client } from '../../helpers/http';
 import { createTestWorker, createTimeSkippingEnv } from '../../helpers/temporal';
-import { startSmtp, type RcptReply, type ReceivedMail } from './smtp';
+import { startSmtp, type DataReply, type RcptReply, type ReceivedMail } from './smtp';
 import { startTwilioStandin } from './twilio-standin';
 
 export const TWILIO_SID = `AC${'0'.repeat(32)}`;
@@ -37,6 +37,7 @@ export async function startWorld(
     env?: TestWorkflowEnvironment;
     beforeAccept?: (m: ReceivedMail) => Promise<void>;
     rcptReply?: RcptReply;
+    dataReply?: DataReply;
     worker?: boolean;
     /** Extra environment for the app's config (and the worker's activities). */
     appEnv?: Record<string, string>;
@@ -45,7 +46,7 @@ export async function startWorld(
   const tdb = await createTestDatabase();
   // createTimeSkippingEnv registers our search attributes.
   const env = opts.env ?? (await createTimeSkippingEnv());
-  const smtp = await startSmtp({ beforeAccept: opts.beforeAccept, rcptReply: opts.rcptReply });
+  const smtp = await startSmtp({ beforeAccept: opts.beforeAccept, rcptReply: opts.rcptReply, dataReply: opts.dataReply });
   const twilio = await startTwilioStandin();
   const app = await startTestApp(tdb.db, {
     temporal: env.client,

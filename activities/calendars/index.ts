@@ -1,0 +1,1 @@
+export { calendarActivities, type CalendarActivities } from './sync';

@@ -1,0 +1,53 @@
+import type { Executor } from '../../db/knex';
+
+/**
+ * The busy time of hosts' connected calendars that overlaps [from, to), read from each host's
+ * merged row (calendar_user_busy, services/calendars/user-busy.ts): one primary-key lookup per
+ * host and one short text of epoch milliseconds each, however many events are behind it, so the
+ * slot engine's cost does not grow with the host's calendar (bench/calendars.bench.ts). A
+ * connection in error keeps blocking with what its last good sync cached.
+ */
+export async function externalBusy(
+  db: Executor,
+  hostIds: string[],
+  from: Date,
+  to: Date,
+): Promise<Map<string, Array<{ start: number; end: number }>>> {
+  const out = new Map<string, Array<{ start: number; end: number }>>();
+  if (hostIds.length === 0) return out;
+  const rows = (await db('calendar_user_busy').whereIn('user_id', hostIds).whereNot('busy_ms', '').select('user_id', 'busy_ms')) as Array<{
+    user_id: string;
+    busy_ms: string;
+  }>;
+  const lo = from.getTime();
+  const hi = to.getTime();
+  for (const row of rows) out.set(row.user_id, overlapping(row.busy_ms, lo, hi));
+  return out;
+}
+
+/** The intervals of a sorted, merged "start,end,…" list that overlap [lo, hi). */
+export function overlapping(text: string, lo: number, hi: number): Array<{ start: number; end: number }> {
+  const n = text.split(',').map(Number);
+  // First interval ending after lo (binary search over the ends), then on while starts are before hi.
+  let a = 0;
+  let b = n.length >> 1;
+  while (a < b) {
+    const mid = (a + b) >> 1;
+    if (n[2 * mid + 1] > lo) b = mid;
+    else a = mid + 1;
+  }
+  const list: Array<{ start: number; end: number }> = [];
+  for (let i = a; 2 * i + 1 < n.length && n[2 * i] < hi; i++) list.push({ start: n[2 * i], end: n[2 * i + 1] });
+  return list;
+}
+
+/** Whether any of the hosts has busy time from connected calendars overlapping [from, to) (the booking transaction's check). */
+export async function hasExternalBusy(db: Executor, hostIds: string[], from: Date, to: Date): Promise<boolean> {
+  if (hostIds.length === 0) return false;
+  const { rows } = await db.raw('SELECT 1 FROM calendar_user_busy WHERE user_id = ANY(?::uuid[]) AND busy && tstzrange(?, ?) LIMIT 1', [
+    hostIds,
+    from,
+    to,
+  ]);
+  return rows.length > 0;
+}

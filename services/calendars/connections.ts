@@ -1,0 +1,233 @@
+import { webhookUrlPolicy } from '../../core/config';
+import { uuid } from '../../core/crypto';
+import { ApiError, notFound, validationFailed } from '../../core/errors';
+import type { Principal } from '../../core/principal';
+import type { Executor } from '../../db/knex';
+import { transactionWithOutbox } from '../../temporal/outbox';
+import {
+  calendarSyncNowSignal,
+  calendarSyncStopSignal,
+  calendarSyncWorkflowId,
+  type CalendarSyncInput,
+} from '../../workflows/calendars/contract';
+import { actingRole } from '../accounts/members';
+import type { ServiceDeps } from '../deps';
+import { listEnvelope, type Page } from '../pagination';
+import { checkSubscriptionUrl } from '../webhooks/resolve';
+import { presentConnection } from './present';
+import type { CalendarRow, ConnectionRow, ConnectionStatus } from './rows';
+import type { CreateConnectionInput, PatchConnectionInput } from './schemas';
+import { calendarSecretBox, sealCredentials, type CalendarCredentials } from './secrets';
+import { refreshUserBusy } from './user-busy';
+
+/**
+ * Calendar connections (docs/calendars.md). Who sees what: an API key (acting for the team) and
+ * an owner see every connection of the team; any other user sees and manages their own. Writes
+ * are for dashboard sessions (the routes say so). Another team's connection, or one the caller
+ * may not see, is a 404. The API never calls a calendar server: the sync workflow does.
+ */
+
+const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+
+/** The user whose connections the caller is limited to, or null for the whole team. */
+async function visibleUser(db: Executor, principal: Principal): Promise<string | null> {
+  if (principal.kind === 'api_key') return null;
+  return (await actingRole(db, principal)) === 'owner' ? null : principal.userId;
+}
+
+async function connectionRow(db: Executor, principal: Principal, id: string, forUpdate = false): Promise<ConnectionRow> {
+  const q = db('calendar_connections').where({ id, team_id: principal.teamId });
+  const only = await visibleUser(db, principal);
+  if (only) q.where({ user_id: only });
+  if (forUpdate) q.forUpdate();
+  const row = (await q.first()) as ConnectionRow | undefined;
+  if (!row) throw notFound('Calendar connection');
+  return row;
+}
+
+async function calendarsOf(db: Executor, connectionIds: string[]): Promise<Map<string, CalendarRow[]>> {
+  const map = new Map<string, CalendarRow[]>(connectionIds.map((id) => [id, []]));
+  if (connectionIds.length === 0) return map;
+  const rows = (await db('calendar_connection_calendars')
+    .whereIn('connection_id', connectionIds)
+    .orderBy([{ column: 'display_name' }, { column: 'id' }])) as CalendarRow[];
+  for (const r of rows) map.get(r.connection_id)?.push(r);
+  return map;
+}
+
+async function present(db: Executor, row: ConnectionRow) {
+  return presentConnection(row, (await calendarsOf(db, [row.id])).get(row.id) ?? []);
+}
+
+export async function listConnections(
+  deps: Pick<ServiceDeps, 'db'>,
+  principal: Principal,
+  page: Page,
+  filter: { user_id?: string; status?: ConnectionStatus },
+) {
+  const { db } = deps;
+  const base = db('calendar_connections').where({ team_id: principal.teamId });
+  const only = await visibleUser(db, principal);
+  if (only) base.where({ user_id: only });
+  if (filter.user_id) base.where({ user_id: filter.user_id });
+  if (filter.status) base.where({ status: filter.status });
+  const [rows, count] = await Promise.all([
+    base
+      .clone()
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.perPage)
+      .offset(page.offset),
+    base.clone().count<{ n: number }[]>({ n: '*' }).first(),
+  ]);
+  const calendars = await calendarsOf(
+    db,
+    (rows as ConnectionRow[]).map((r) => r.id),
+  );
+  return listEnvelope(
+    (rows as ConnectionRow[]).map((r) => presentConnection(r, calendars.get(r.id) ?? [])),
+    Number(count?.n ?? 0),
+    page,
+  );
+}
+
+export async function getConnection(deps: Pick<ServiceDeps, 'db'>, principal: Principal, id: string) {
+  return present(deps.db, await connectionRow(deps.db, principal, id));
+}
+
+/** `caldav.fastmail.com` → `https://caldav.fastmail.com`; `webcal://` → `https://`. */
+function normalizeUrl(raw: string, kind: 'caldav' | 'ics_feed'): string {
+  const t = raw.trim();
+  if (/^webcals?:\/\//i.test(t)) return t.replace(/^webcals?:/i, 'https:');
+  if (kind === 'caldav' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) return `https://${t}`;
+  return t;
+}
+
+async function checkedUrl(deps: Pick<ServiceDeps, 'config'>, raw: string, kind: 'caldav' | 'ics_feed', path: string): Promise<URL> {
+  const r = await checkSubscriptionUrl(normalizeUrl(raw, kind), webhookUrlPolicy(deps.config));
+  if (!r.ok) throw validationFailed([{ path, message: r.reason }]);
+  return new URL(r.url);
+}
+
+/** The member a connection is made for: the caller, or (owners only) another active member. */
+async function targetUser(db: Executor, principal: Principal, userId: string | undefined): Promise<string> {
+  if (!userId || userId === principal.userId) return principal.userId;
+  const member = await db('users').where({ id: userId, team_id: principal.teamId }).whereNull('removed_at').first('id');
+  if (!member) throw notFound('User');
+  if ((await actingRole(db, principal)) !== 'owner') throw forbidden("Only an owner can connect calendars for another member's account");
+  return userId;
+}
+
+export async function createConnection(deps: ServiceDeps, principal: Principal, input: CreateConnectionInput) {
+  const { db } = deps;
+  const userId = await targetUser(db, principal, input.user_id);
+  let creds: CalendarCredentials;
+  let displayUrl: string;
+  let defaultName: string;
+  if (input.kind === 'caldav') {
+    const url = await checkedUrl(deps, input.server_url, 'caldav', 'body.server_url');
+    creds = { kind: 'caldav', url: url.toString(), username: input.username, password: input.password };
+    displayUrl = url.toString();
+    defaultName = url.host;
+  } else {
+    const url = await checkedUrl(deps, input.url, 'ics_feed', 'body.url');
+    creds = { kind: 'ics_feed', url: url.toString() };
+    displayUrl = `${url.protocol}//${url.host}/…`;
+    defaultName = `${url.host} feed`;
+  }
+  const id = uuid();
+  const box = calendarSecretBox(deps.config);
+  const row = await transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
+    const [inserted] = await trx('calendar_connections')
+      .insert({
+        id,
+        team_id: principal.teamId,
+        user_id: userId,
+        kind: input.kind,
+        name: input.name?.trim() || defaultName,
+        display_url: displayUrl,
+        credentials_enc: sealCredentials(box, id, creds),
+        status: 'syncing',
+      })
+      .returning('*');
+    const args: CalendarSyncInput = { connectionId: id, teamId: principal.teamId, userId };
+    await enqueue({
+      workflowType: 'calendarSyncWorkflow',
+      workflowId: calendarSyncWorkflowId(id),
+      args: [args],
+      searchAttributes: { TeamId: principal.teamId, UserId: userId },
+      memo: { kind: input.kind, host: new URL(creds.url).host },
+    });
+    return inserted as ConnectionRow;
+  });
+  return presentConnection(row, []);
+}
+
+export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, principal: Principal, id: string, input: PatchConnectionInput) {
+  const { db } = deps;
+  const row = await db.transaction(async (trx) => {
+    const conn = await connectionRow(trx, principal, id, true);
+    const calendars = (await trx('calendar_connection_calendars').where({ connection_id: id })) as CalendarRow[];
+    const byId = new Map(calendars.map((c) => [c.id, c]));
+    const details = (input.calendars ?? []).flatMap((c, i) =>
+      byId.has(c.id) ? [] : [{ path: `body.calendars.${i}.id`, message: 'is not a calendar of this connection' }],
+    );
+    if (input.booking_calendar_id) {
+      const target = byId.get(input.booking_calendar_id);
+      if (!target) details.push({ path: 'body.booking_calendar_id', message: 'is not a calendar of this connection' });
+      else if (target.read_only) details.push({ path: 'body.booking_calendar_id', message: 'this calendar is read-only on the server' });
+    }
+    if (details.length) throw validationFailed(details);
+    if (input.name !== undefined) {
+      await trx('calendar_connections')
+        .where({ id })
+        .update({ name: input.name.trim() || conn.name, updated_at: trx.fn.now() });
+    }
+    for (const c of input.calendars ?? []) {
+      await trx('calendar_connection_calendars')
+        .where({ id: c.id })
+        .update({ check_conflicts: c.check_conflicts, updated_at: trx.fn.now() });
+    }
+    if (input.calendars?.length) await refreshUserBusy(trx, [conn.user_id]);
+    if (input.booking_calendar_id !== undefined) {
+      // One booking calendar per user, across all their connections.
+      await trx('calendar_connection_calendars')
+        .where({ user_id: conn.user_id, is_booking_calendar: true })
+        .modify((q) => void (input.booking_calendar_id === null && q.where({ connection_id: id })))
+        .update({ is_booking_calendar: false, updated_at: trx.fn.now() });
+      if (input.booking_calendar_id) {
+        await trx('calendar_connection_calendars')
+          .where({ id: input.booking_calendar_id })
+          .update({ is_booking_calendar: true, updated_at: trx.fn.now() });
+      }
+    }
+    return (await trx('calendar_connections').where({ id }).first()) as ConnectionRow;
+  });
+  return present(db, row);
+}
+
+/** Delete: its calendars, stored objects and cached busy time go with it (cascade); its workflow is told to stop. */
+export async function deleteConnection(deps: ServiceDeps, principal: Principal, id: string): Promise<void> {
+  await deps.db.transaction(async (trx) => {
+    const row = await connectionRow(trx, principal, id, true);
+    await trx('calendar_connections').where({ id }).delete();
+    await refreshUserBusy(trx, [row.user_id]);
+  });
+  // Best effort: a lost signal is harmless, the next sync finds the connection gone and ends.
+  await deps.outbox.signal(calendarSyncWorkflowId(id), calendarSyncStopSignal);
+}
+
+/** Sync now: the workflow is signalled; the answer shows `syncing` until the sync has run. */
+export async function requestSync(deps: ServiceDeps, principal: Principal, id: string) {
+  const { db } = deps;
+  await connectionRow(db, principal, id);
+  const [row] = await db('calendar_connections')
+    .where({ id })
+    .update({ status: 'syncing', status_message: null, updated_at: db.fn.now() })
+    .returning('*');
+  if (!row) throw notFound('Calendar connection');
+  await deps.outbox.signal(calendarSyncWorkflowId(id), calendarSyncNowSignal);
+  return present(db, row as ConnectionRow);
+}

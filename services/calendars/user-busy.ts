@@ -1,0 +1,33 @@
+import type { Executor } from '../../db/knex';
+
+/**
+ * Each user's busy time from connected calendars, merged into one row (calendar_user_busy): the
+ * union of the cached busy intervals of every calendar that blocks (checked for conflicts) and
+ * every feed. The slot engine reads this row, one per host, whatever the number of events behind it.
+ *
+ * Call refreshUserBusy in the transaction of every change to calendar_busy_times or to a
+ * calendar's check_conflicts (sync, delete, patch). A per-user advisory lock makes concurrent
+ * refreshes of one user take turns, so each one reads the rows the previous one committed.
+ */
+export async function refreshUserBusy(trx: Executor, userIds: string[]): Promise<void> {
+  for (const userId of [...new Set(userIds)].sort()) {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`calendar-busy:${userId}`]);
+    await trx.raw(
+      `WITH m AS (
+         SELECT coalesce(range_agg(tstzrange(b.start_time, b.end_time)), '{}'::tstzmultirange) AS busy
+           FROM calendar_busy_times b
+          WHERE b.user_id = ?
+            AND (b.calendar_id IS NULL
+                 OR NOT EXISTS (SELECT 1 FROM calendar_connection_calendars c WHERE c.id = b.calendar_id AND NOT c.check_conflicts)))
+       INSERT INTO calendar_user_busy (user_id, busy, busy_ms, updated_at)
+       SELECT ?::uuid, m.busy,
+              coalesce((SELECT string_agg((date_part('epoch', lower(r)) * 1000)::bigint || ',' || (date_part('epoch', upper(r)) * 1000)::bigint, ','
+                                          ORDER BY lower(r))
+                          FROM unnest(m.busy) AS r), ''),
+              now()
+         FROM m
+       ON CONFLICT (user_id) DO UPDATE SET busy = EXCLUDED.busy, busy_ms = EXCLUDED.busy_ms, updated_at = EXCLUDED.updated_at`,
+      [userId, userId],
+    );
+  }
+}

@@ -1,0 +1,2 @@
+// Workflows of the calendars feature (exported through workflows/index.ts).
+export * from './sync';
