@@ -64,6 +64,8 @@ export interface BenchEnv {
   temporal?: { client: Client; env: TestWorkflowEnvironment; worker?: Worker };
   /** The SMTP server every process of this environment sends to (SMTP_URL). */
   smtp: SmtpSink;
+  /** The in-process outbox relay (absent with BENCH_PROCESSES): pause it to measure the API path without workflow starts. */
+  relay?: { pause(): Promise<void>; resume(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -221,6 +223,7 @@ export async function startBenchEnv(
   stops.unshift(() => db.destroy());
 
   let temporal: BenchEnv['temporal'];
+  let relayControl: BenchEnv['relay'];
   const workerPids: number[] = [];
   if (opts.temporal) {
     Runtime.install({
@@ -258,12 +261,18 @@ export async function startBenchEnv(
       });
       worker = inProcess;
       const running = inProcess.run();
-      const relay = await startRelayLoop(outbox, {
-        databaseUrl,
-        minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000,
-        idleMs: 1000,
-      });
-      stops.unshift(() => relay.stop());
+      const relayOpts = { databaseUrl, minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000, idleMs: 1000 };
+      let relay: { stop(): Promise<void> } | null = await startRelayLoop(outbox, relayOpts);
+      relayControl = {
+        async pause() {
+          await relay?.stop();
+          relay = null;
+        },
+        async resume() {
+          relay ??= await startRelayLoop(outbox, relayOpts);
+        },
+      };
+      stops.unshift(() => relayControl!.pause());
       stops.unshift(async () => {
         if (inProcess.getState() === 'RUNNING') inProcess.shutdown(); // a bench may have swapped it for its own
         await running;
@@ -324,6 +333,7 @@ export async function startBenchEnv(
     team,
     temporal,
     smtp,
+    relay: relayControl,
     async close() {
       for (const stop of stops) await stop().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
     },

@@ -3,10 +3,13 @@ import autocannon from 'autocannon';
 import { addMember } from '../services/team';
 import { computeSlots, type HostSchedule, type SlotQuery } from '../domain/slots';
 import { baseline, load, printResult, type BenchEnv } from './harness';
+import { benchProcesses, cpuPer, cpuSeconds } from './cpu';
 
 const DAY = 86_400_000;
 /** Concurrent clients, as issue 13 states the booking targets. */
 const CLIENTS = 16;
+/** load()'s default duration. */
+const AV_SECONDS = 8;
 const MIN = 60_000;
 const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00', enabled: true }));
 
@@ -109,14 +112,35 @@ export default async function run(env: BenchEnv): Promise<void> {
     event_type_id: et.id,
     scheduling_page_id: page.id,
   });
+  // CPU seconds by process (bench/cpu.ts): where a request's time goes on the machine.
+  const cpu = env.temporal
+    ? benchProcesses({
+        apiPids: env.pids.api,
+        workerPids: env.pids.workers,
+        temporalPort: Number(env.temporal.env.address.split(':').pop()),
+        pgPort: Number(new URL(env.databaseUrl).port),
+      })
+    : null;
+  const a0 = cpu && cpuSeconds(cpu);
   const av = await load({ url: `${url}/api/calendar/availability?${qs}`, connections: CLIENTS });
   printResult(`GET /api/calendar/availability (round-robin, 20 hosts, ${CLIENTS} clients)`, av, base);
+  if (cpu && a0) process.stdout.write(`  CPU per request: ${cpuPer(a0, cpuSeconds(cpu), av.rps * AV_SECONDS)}\n`);
 
   // Bookings, 16 clients, each request a new attendee; starts spread over distinct 30-minute slots
   // from tomorrow on, so a 409 means a real conflict, not a slot used up by the bench itself.
-  const book = async (label: string, eventTypeId: string, pageId: string, slots: number, dayOffset: number) => {
+  const confirmations = (prefix: string) => env.smtp.arrivals.filter((a) => a.to.startsWith(prefix)).length;
+  const book = async (
+    label: string,
+    prefix: string,
+    eventTypeId: string,
+    pageId: string,
+    slots: number,
+    dayOffset: number,
+    workflows = true,
+  ) => {
     let n = 0;
     const first = Math.ceil((Date.now() + dayOffset * DAY) / (30 * MIN)) * 30 * MIN;
+    const c0 = cpu && cpuSeconds(cpu);
     const r = await autocannon({
       url: `${url}/api/calendar/book`,
       method: 'POST',
@@ -136,13 +160,14 @@ export default async function run(env: BenchEnv): Promise<void> {
                 event_type_id: eventTypeId,
                 start: new Date(start).toISOString(),
                 end: new Date(start + 30 * MIN).toISOString(),
-                attendee_email: `${label.slice(0, 2)}${i}@example.com`,
+                attendee_email: `${prefix}${i}@example.com`,
               }),
             };
           },
         },
       ],
     } as autocannon.Options);
+    const c1 = cpu && cpuSeconds(cpu);
     printResult(
       `POST /api/calendar/book (${label}, ${CLIENTS} clients)`,
       { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx },
@@ -150,9 +175,27 @@ export default async function run(env: BenchEnv): Promise<void> {
     );
     const made = await db('meetings').where({ scheduling_page_id: pageId }).count<{ c: number }[]>({ c: '*' }).first();
     process.stdout.write(`  bookings made: ${made?.c}, 2xx ${r['2xx']}, non-2xx ${r.non2xx}\n`);
+    if (!cpu || !c0 || !c1) return;
+    process.stdout.write(`  CPU per booking during the requests: ${cpuPer(c0, c1, r['2xx'])}\n`);
+    if (!workflows || (!env.relay && env.workerProcesses === 0)) return;
+    // Every booking's workflow sends the attendee a confirmation: wait for all of them, so the CPU
+    // of the workflows that ran after the requests is counted too.
+    const t0 = Date.now();
+    while (confirmations(prefix) < r['2xx'] && Date.now() - t0 < 300_000) await new Promise((res) => setTimeout(res, 200));
+    process.stdout.write(
+      `  confirmations: ${confirmations(prefix)} of ${r['2xx']}, the last ${((Date.now() - t0) / 1000).toFixed(1)} s after the requests; ` +
+        `CPU per booking, workflow included: ${cpuPer(c0, cpuSeconds(cpu), r['2xx'])}\n`,
+    );
   };
   // one-on-one: every request its own slot (10,000 slots from 8 days out cover any rate here)
-  await book('one-on-one', soloEt.id, solo.id, 10_000, 8);
+  await book('one-on-one', 'on', soloEt.id, solo.id, 10_000, 8);
   // round robin: 500 slots, each taking one booking per host (20)
-  await book('round-robin, 20 hosts', et.id, page.id, 500, 1);
+  await book('round-robin, 20 hosts', 'ro', et.id, page.id, 500, 1);
+  // The API's own path: the same one-on-one bookings with the outbox relay paused, so no workflow
+  // starts or runs during the requests (their outbox rows wait, then start when it resumes).
+  if (env.relay) {
+    await env.relay.pause();
+    await book('one-on-one, workflow starts paused', 'op', soloEt.id, solo.id, 10_000, 60, false);
+    await env.relay.resume();
+  } else process.stdout.write('  (the relay-paused phase needs the in-process worker: not run with BENCH_PROCESSES)\n');
 }
