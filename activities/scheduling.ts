@@ -8,6 +8,8 @@ import { sendCancellationEmails, sendMeetingEmails, type MeetingEmailKind } from
 import { lapseAt } from '../services/scheduling/links';
 import { trackedMailer } from '../services/mail/outbound';
 import { calendarWriteActivities } from './calendars/write-back';
+import { bookingCalendarOf } from '../services/calendars/write-back';
+import type { BookingStart, MeetingState } from '../workflows/scheduling/contract';
 
 export type { MeetingEmailKind } from './meeting-emails';
 
@@ -16,13 +18,56 @@ export function schedulingActivities(deps: ActivityDeps) {
   const { db } = deps;
   const meeting = (id: string): Promise<MeetingRow | undefined> => db('meetings').where({ id }).first();
 
+  const stateOf = (m: MeetingRow): MeetingState => ({
+    status: m.status,
+    startMs: new Date(m.start_time).getTime(),
+    endMs: new Date(m.end_time).getTime(),
+    lapseMs: lapseAt(m),
+  });
+  /** The emails of one kind to every party, only while the meeting is in the status the kind is for; answers whether it sent. */
+  const sendFor = async (m: MeetingRow | undefined, kind: MeetingEmailKind): Promise<boolean> => {
+    const pendingKind = kind === 'request_received' || kind === 'confirm_request';
+    if (!m || m.status !== (pendingKind ? 'pending_confirmation' : 'scheduled')) return false;
+    // Tracked (services/mail/outbound.ts): a reply or a bounce to a booking email is matched.
+    const mailer = trackedMailer(deps, { teamId: m.team_id, meetingId: m.id, contactId: m.contact_id });
+    await sendMeetingEmails(db, mailer, deps.config.baseUrl, m, kind);
+    if (kind === 'confirmation' || kind === 'update') await db('meetings').where({ id: m.id }).update({ confirmation_email_sent: true });
+    return true;
+  };
+  /** Make the video room at a provider that needs an API call (a no-op for URL rooms); idempotent. */
+  const createRoom = async (m: MeetingRow | undefined): Promise<boolean> => {
+    if (!m?.meeting_link || !['scheduled', 'pending_confirmation'].includes(m.status)) return false;
+    const provider = videoProvider(deps.config, m.location_type);
+    if (!provider?.createMeeting) return false;
+    await provider.createMeeting(roomOfLink(m.meeting_link), {
+      title: m.title,
+      start: new Date(m.start_time),
+      end: new Date(m.end_time),
+    });
+    return true;
+  };
+
   return {
     ...calendarWriteActivities(deps),
 
-    async loadMeetingState(meetingId: string): Promise<{ status: string; startMs: number; endMs: number; lapseMs: number } | null> {
+    async loadMeetingState(meetingId: string): Promise<MeetingState | null> {
       const m = await meeting(meetingId);
-      if (!m) return null;
-      return { status: m.status, startMs: new Date(m.start_time).getTime(), endMs: new Date(m.end_time).getTime(), lapseMs: lapseAt(m) };
+      return m ? stateOf(m) : null;
+    },
+
+    /**
+     * The booking workflow's first step (code version 2), run as one local activity: the video
+     * room, the meeting's state, and for a scheduled meeting its first emails (the confirmation, or
+     * the update after a reschedule). Answers the state and whether the host has a booking calendar
+     * to write to. Safe to run again: the room is created idempotently, and a retry after a failed
+     * send sends the kind again, as the activity it replaces did.
+     */
+    async beginBooking(meetingId: string, firstKind: 'confirmation' | 'update'): Promise<BookingStart> {
+      const m = await meeting(meetingId);
+      if (!m) return { state: null, calendar: false };
+      await createRoom(m);
+      const sent = await sendFor(m, firstKind);
+      return { state: stateOf(m), sent, calendar: (await bookingCalendarOf(db, m.host_user_id)) !== null };
     },
 
     /**
@@ -30,14 +75,7 @@ export function schedulingActivities(deps: ActivityDeps) {
      * meeting is in the status the kind is for; answers whether it sent.
      */
     async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind): Promise<boolean> {
-      const m = await meeting(meetingId);
-      const pendingKind = kind === 'request_received' || kind === 'confirm_request';
-      if (!m || m.status !== (pendingKind ? 'pending_confirmation' : 'scheduled')) return false;
-      // Tracked (services/mail/outbound.ts): a reply or a bounce to a booking email is matched.
-      const mailer = trackedMailer(deps, { teamId: m.team_id, meetingId: m.id, contactId: m.contact_id });
-      await sendMeetingEmails(db, mailer, deps.config.baseUrl, m, kind);
-      if (kind === 'confirmation' || kind === 'update') await db('meetings').where({ id: m.id }).update({ confirmation_email_sent: true });
-      return true;
+      return sendFor(await meeting(meetingId), kind);
     },
 
     /** The start came before the host's confirmation: cancel with reason "not confirmed" (and clean up). */
@@ -63,16 +101,7 @@ export function schedulingActivities(deps: ActivityDeps) {
 
     /** Make the video room at a provider that needs an API call (a no-op for URL rooms); idempotent. */
     async createVideoMeeting(meetingId: string): Promise<boolean> {
-      const m = await meeting(meetingId);
-      if (!m?.meeting_link || !['scheduled', 'pending_confirmation'].includes(m.status)) return false;
-      const provider = videoProvider(deps.config, m.location_type);
-      if (!provider?.createMeeting) return false;
-      await provider.createMeeting(roomOfLink(m.meeting_link), {
-        title: m.title,
-        start: new Date(m.start_time),
-        end: new Date(m.end_time),
-      });
-      return true;
+      return createRoom(await meeting(meetingId));
     },
 
     async deleteVideoMeeting(input: CleanupWorkflowInput): Promise<void> {

@@ -15,7 +15,7 @@ import { loadHostSchedules } from './host-schedules';
 import { hasExternalBusy } from '../calendars/busy-read';
 import type { MeetingRow } from './present';
 import { videoProvider } from '../../core/video';
-import { bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
+import { BOOKING_CODE_VERSION, bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 
 const MINUTE = 60_000;
 const EXCLUSION_VIOLATION = '23P01';
@@ -272,7 +272,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         })
         .returning(['id', 'summary', 'start_time', 'end_time']);
       await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId: contact.id, meetingId, status: updated.status });
-      const input: BookingWorkflowInput = { meetingId, teamId: ctx.teamId };
+      const input: BookingWorkflowInput = { meetingId, teamId: ctx.teamId, version: BOOKING_CODE_VERSION };
       await enqueue({
         workflowType: 'bookingWorkflow',
         workflowId: bookingWorkflowId(meetingId),

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/knex';
 import { conflict } from '../../core/errors';
 import type { Enqueue } from '../../temporal/outbox';
-import { bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
+import { BOOKING_CODE_VERSION, bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 import type { BookingRequest, CalendarEventRow } from './booking';
 import { setStatus } from './meetings';
 import type { MeetingRow } from './present';
@@ -55,7 +55,12 @@ export async function finishReschedule(
         })
         .returning(['id', 'summary', 'start_time', 'end_time'])
     )[0];
-  const input: BookingWorkflowInput = { meetingId: s.meetingId, teamId: s.teamId, rescheduledFromId: s.moving.id };
+  const input: BookingWorkflowInput = {
+    meetingId: s.meetingId,
+    teamId: s.teamId,
+    rescheduledFromId: s.moving.id,
+    version: BOOKING_CODE_VERSION,
+  };
   await enqueue({
     workflowType: 'bookingWorkflow',
     workflowId: bookingWorkflowId(s.meetingId),

@@ -7,9 +7,18 @@ export const meetingConfirmedSignal = defineSignal('meetingConfirmed');
 /** The meeting was cancelled or deleted: stop reminders. */
 export const meetingCancelledSignal = defineSignal('meetingCancelled');
 
+/**
+ * The booking workflow's code version for new starts (docs/scheduling.md "Booking workflow code
+ * versions"). Absent in the input of workflows started before it: they keep the commands they were
+ * recorded with (patched() markers, one activity per step).
+ */
+export const BOOKING_CODE_VERSION = 2;
+
 export interface BookingWorkflowInput {
   meetingId: string;
   teamId: string;
+  /** Every version a running workflow may have been started with (the workflow keeps a branch for each). */
+  version?: 2;
   /** Set when this meeting replaces a rescheduled one: its first email is the update (same UID, SEQUENCE + 1). */
   rescheduledFromId?: string;
 }
@@ -38,4 +47,21 @@ export interface CleanupWorkflowInput {
   timezone?: string;
   /** Every party had the REQUEST (the meeting was confirmed): every party gets the CANCEL. */
   invited?: boolean;
+}
+
+/** What the booking workflow decides on: the meeting as it is now (null: it was deleted). */
+export interface MeetingState {
+  status: string;
+  startMs: number;
+  endMs: number;
+  lapseMs: number;
+}
+
+/** The answer of the version-2 first step (activities/scheduling.ts `beginBooking`). */
+export interface BookingStart {
+  state: MeetingState | null;
+  /** The first email (confirmation or update) went out: the meeting was scheduled. */
+  sent?: boolean;
+  /** The host has a booking calendar: write the meeting to it. */
+  calendar: boolean;
 }
