@@ -1,29 +1,13 @@
 import type { Executor } from '../../db/knex';
 
-/**
- * The busy time of hosts' connected calendars that overlaps [from, to), read from each host's
- * merged row (calendar_user_busy, services/calendars/user-busy.ts): one primary-key lookup per
- * host and one short text of epoch milliseconds each, however many events are behind it, so the
- * slot engine's cost does not grow with the host's calendar (bench/calendars.bench.ts). A
- * connection in error keeps blocking with what its last good sync cached.
+/*
+ * The busy time of hosts' connected calendars is read from each host's merged row
+ * (calendar_user_busy, services/calendars/user-busy.ts) by services/scheduling/host-schedules.ts, in
+ * the one statement that loads the hosts' schedules: one short text of epoch milliseconds per host,
+ * however many events are behind it, so the slot engine's cost does not grow with the host's
+ * calendar (bench/calendars.bench.ts). A connection in error keeps blocking with what its last good
+ * sync cached.
  */
-export async function externalBusy(
-  db: Executor,
-  hostIds: string[],
-  from: Date,
-  to: Date,
-): Promise<Map<string, Array<{ start: number; end: number }>>> {
-  const out = new Map<string, Array<{ start: number; end: number }>>();
-  if (hostIds.length === 0) return out;
-  const rows = (await db('calendar_user_busy').whereIn('user_id', hostIds).whereNot('busy_ms', '').select('user_id', 'busy_ms')) as Array<{
-    user_id: string;
-    busy_ms: string;
-  }>;
-  const lo = from.getTime();
-  const hi = to.getTime();
-  for (const row of rows) out.set(row.user_id, overlapping(row.busy_ms, lo, hi));
-  return out;
-}
 
 /** The intervals of a sorted, merged "start,end,…" list that overlap [lo, hi). */
 export function overlapping(text: string, lo: number, hi: number): Array<{ start: number; end: number }> {

@@ -1,9 +1,49 @@
 import { DateTime } from 'luxon';
 import type { Executor } from '../../db/knex';
 import type { HostSchedule } from '../../domain/slots';
-import { externalBusy } from '../calendars/busy-read';
+import { overlapping } from '../calendars/busy-read';
 
 const DAY = 86_400_000;
+
+/** Epoch milliseconds of a timestamptz column, as the JS Date of it would give. */
+const ms = (col: string) => `floor(extract(epoch FROM ${col}) * 1000)::bigint`;
+
+/**
+ * Everything loadHostSchedules needs, as one row of JSON arrays: each host's default schedule (the
+ * first by is_default desc, created_at, as before), its date overrides in [loDate, hiDate], active
+ * meetings of the host (through meeting_hosts) and external calendar events overlapping (lo, hi),
+ * the users' zones, and the connected calendars' merged busy text (services/calendars/busy-read.ts).
+ */
+const SCHEDULES_SQL = `
+WITH s AS (
+  SELECT DISTINCT ON (user_id) user_id, id, timezone, rules
+  FROM availability_schedules WHERE user_id = ANY(?::uuid[])
+  ORDER BY user_id, is_default DESC, created_at
+)
+SELECT
+  (SELECT coalesce(json_agg(json_build_array(s.user_id, s.timezone, s.rules)), '[]') FROM s) AS schedules,
+  (SELECT coalesce(json_agg(json_build_array(s.user_id, o.date, o.is_unavailable, o.start, o."end")), '[]')
+     FROM availability_date_overrides o JOIN s ON s.id = o.schedule_id
+     WHERE o.date BETWEEN ?::date AND ?::date) AS overrides,
+  (SELECT coalesce(json_agg(json_build_array(mh.host_user_id, ${ms('m.start_time')}, ${ms('m.end_time')})), '[]')
+     FROM meeting_hosts mh JOIN meetings m ON m.id = mh.meeting_id
+     WHERE mh.host_user_id = ANY(?::uuid[]) AND mh.active AND m.start_time < ? AND m.end_time > ?
+       AND (?::uuid IS NULL OR m.id <> ?::uuid)) AS meetings,
+  (SELECT coalesce(json_agg(json_build_array(host_user_id, ${ms('start_time')}, ${ms('end_time')})), '[]')
+     FROM calendar_events
+     WHERE host_user_id = ANY(?::uuid[]) AND source = 'external' AND start_time < ? AND end_time > ?) AS events,
+  (SELECT coalesce(json_agg(json_build_array(id, timezone)), '[]') FROM users WHERE id = ANY(?::uuid[])) AS users,
+  (SELECT coalesce(json_agg(json_build_array(user_id, busy_ms)), '[]')
+     FROM calendar_user_busy WHERE user_id = ANY(?::uuid[]) AND busy_ms <> '') AS connected`;
+
+interface ScheduleData {
+  schedules: Array<[string, string, HostSchedule['rules']]>;
+  overrides: Array<[string, string, boolean, string | null, string | null]>;
+  meetings: Array<[string, number, number]>;
+  events: Array<[string, number, number]>;
+  users: Array<[string, string]>;
+  connected: Array<[string, string]>;
+}
 
 /**
  * Feed the slot engine from the database: each host's default schedule (rules, timezone), its
@@ -30,59 +70,49 @@ export async function loadHostSchedules(
     : null;
   const lo = new Date(from - DAY);
   const hi = new Date(to + DAY);
-  const [schedules, meetings, events, users, connected] = await Promise.all([
-    db('availability_schedules')
-      .whereIn('user_id', hostIds)
-      .orderBy([{ column: 'is_default', order: 'desc' }, { column: 'created_at' }]),
-    db('meeting_hosts as mh')
-      .join('meetings as m', 'm.id', 'mh.meeting_id')
-      .whereIn('mh.host_user_id', hostIds)
-      .where('mh.active', true)
-      .where('m.start_time', '<', hi)
-      .where('m.end_time', '>', lo)
-      .modify((q) => void (opts.excludeMeetingId && q.whereNot('m.id', opts.excludeMeetingId)))
-      .select('mh.host_user_id', 'm.start_time', 'm.end_time'),
-    db('calendar_events')
-      .whereIn('host_user_id', hostIds)
-      .where({ source: 'external' })
-      .where('start_time', '<', hi)
-      .where('end_time', '>', lo)
-      .select('host_user_id', 'start_time', 'end_time'),
-    db('users').whereIn('id', hostIds).select('id', 'timezone'),
-    externalBusy(db, hostIds, new Date(from - (opts.busyMarginMs ?? DAY)), new Date(to + (opts.busyMarginMs ?? DAY))),
-  ]);
-  const scheduleOf = new Map<string, { id: string; timezone: string; rules: HostSchedule['rules'] }>();
-  for (const s of schedules) if (!scheduleOf.has(s.user_id)) scheduleOf.set(s.user_id, s);
-  const scheduleIds = [...scheduleOf.values()].map((s) => s.id);
   const loDate = DateTime.fromMillis(from - 2 * DAY, { zone: 'utc' }).toISODate();
   const hiDate = DateTime.fromMillis(to + 2 * DAY, { zone: 'utc' }).toISODate();
-  const overrides = scheduleIds.length
-    ? await db('availability_date_overrides').whereIn('schedule_id', scheduleIds).whereBetween('date', [loDate, hiDate])
-    : [];
+  // One statement (one round trip, one plan) for what was six: the schedules, their overrides, the
+  // meetings and external events in the range, the users' zones and the connected calendars' busy text.
+  const { rows } = await db.raw<{ rows: [ScheduleData] }>(SCHEDULES_SQL, [
+    hostIds,
+    loDate,
+    hiDate,
+    hostIds,
+    hi,
+    lo,
+    opts.excludeMeetingId ?? null,
+    opts.excludeMeetingId ?? null,
+    hostIds,
+    hi,
+    lo,
+    hostIds,
+    hostIds,
+  ]);
+  const data = rows[0];
+  const scheduleOf = new Map<string, { timezone: string; rules: HostSchedule['rules'] }>();
+  for (const [userId, timezone, rules] of data.schedules) scheduleOf.set(userId, { timezone, rules });
+  const zoneOf = new Map(data.users);
+  const busyLo = from - (opts.busyMarginMs ?? DAY);
+  const busyHi = to + (opts.busyMarginMs ?? DAY);
   // One pass over every busy row (a host with connected calendars may have hundreds).
-  const busyOf = new Map<string, Array<{ start: number; end: number }>>(hostIds.map((h) => [h, [...(connected.get(h) ?? [])]]));
-  for (const list of [meetings, events] as Array<Array<{ host_user_id: string; start_time: Date; end_time: Date }>>) {
-    for (const b of list)
-      busyOf.get(b.host_user_id)?.push({ start: new Date(b.start_time).getTime(), end: new Date(b.end_time).getTime() });
+  const busyOf = new Map<string, Array<{ start: number; end: number }>>(hostIds.map((h) => [h, []]));
+  for (const [userId, text] of data.connected) busyOf.get(userId)?.push(...overlapping(text, busyLo, busyHi));
+  for (const list of [data.meetings, data.events]) for (const [hostId, start, end] of list) busyOf.get(hostId)?.push({ start, end });
+  const overridesOf = new Map<string, HostSchedule['overrides']>();
+  for (const [userId, date, isUnavailable, start, end] of data.overrides) {
+    const list = overridesOf.get(userId) ?? [];
+    list.push({ date, is_unavailable: isUnavailable, start, end });
+    overridesOf.set(userId, list);
   }
   return hostIds.map((hostId) => {
     const s = scheduleOf.get(hostId);
-    const busy = busyOf.get(hostId) ?? [];
     return {
       hostId,
-      timezone: s?.timezone ?? users.find((u: { id: string }) => u.id === hostId)?.timezone ?? 'UTC',
+      timezone: s?.timezone ?? zoneOf.get(hostId) ?? 'UTC',
       rules: s?.rules ?? [],
-      overrides: s
-        ? overrides
-            .filter((o: { schedule_id: string }) => o.schedule_id === s.id)
-            .map((o: { date: string; is_unavailable: boolean; start: string | null; end: string | null }) => ({
-              date: o.date,
-              is_unavailable: o.is_unavailable,
-              start: o.start,
-              end: o.end,
-            }))
-        : [],
-      busy,
+      overrides: (s && overridesOf.get(hostId)) || [],
+      busy: busyOf.get(hostId) ?? [],
       ...(booked ? { bookedStarts: booked.filter((b) => b.host_user_id === hostId).map((b) => new Date(b.start_time).getTime()) } : {}),
     };
   });
