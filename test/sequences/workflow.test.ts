@@ -285,7 +285,9 @@ test('a meeting booked, then cancelled after the contact exited: the exit stands
     status: 'exited',
     exit_reason: 'meeting_booked',
   });
-  expect(mailsTo(email)).toHaveLength(1);
+  // Only the sequence's first step reached the contact from the sequence (the booking's own
+  // confirmation and cancellation, which carry X-Meeting-Id, go to the same address).
+  expect(mailsTo(email).filter((m) => !m.parsed.headers.has('x-meeting-id'))).toHaveLength(1);
 
   // A cancelled meeting no longer counts as booked: enrolling the contact again (by hand, or by an
   // automation) is not skipped as meeting_already_booked.
