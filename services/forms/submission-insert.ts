@@ -37,10 +37,8 @@ const ISO = `to_char(s.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS
  * Returns null when nothing was written.
  */
 export async function insertSubmission(
-  db: Executor,
-  form: FormRow,
-  row: NewSubmission,
-  events?: EventType[],
+  trx: Executor,
+  { form, row, events }: { form: FormRow; row: NewSubmission; events?: EventType[] },
 ): Promise<InsertedSubmission | null> {
   const guard = events?.length ? noWebhookFanOutSql(form.team_id) : null;
   const ctes: string[] = [`ok AS (SELECT 1 FROM forms WHERE id = ? AND status = 'published'${guard ? ` AND ${guard.sql}` : ''})`];
@@ -71,7 +69,7 @@ export async function insertSubmission(
         FROM s, jsonb_to_recordset(?::jsonb) AS ev(type text, payload jsonb))`);
     bindings.push(form.team_id, form.id, JSON.stringify(list));
   }
-  const r = await db.raw(`WITH ${ctes.join(',\n')} SELECT id, submitted_at FROM s`, bindings as never);
+  const r = await trx.raw(`WITH ${ctes.join(',\n')} SELECT id, submitted_at FROM s`, bindings as never);
   const inserted = r.rows[0] as { id: string; submitted_at: Date } | undefined;
   if (!inserted) return null;
   return {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 
 const DAY_MS = 86_400_000;
 
@@ -40,7 +41,11 @@ async function exactCount(q: Knex.QueryBuilder): Promise<number> {
  * A deep page then starts at the end of the day that holds its first row, so the row query skips
  * at most one day of index entries instead of up to the whole form.
  */
-export async function seekPage(db: Db, formId: string, f: WindowFilters, offset: number): Promise<PageSeek> {
+export async function seekPage(
+  deps: Pick<ServiceDeps, 'db'>,
+  { formId, filters: f, offset }: { formId: string; filters: WindowFilters; offset: number },
+): Promise<PageSeek> {
+  const { db } = deps;
   const since = f.since ? new Date(f.since) : null;
   const until = f.until ? new Date(f.until) : null;
   // Whole days: [lowDay, highDay). The low edge is (since, lowDay); the high edge is [highDay, until).
@@ -82,7 +87,18 @@ export async function seekPage(db: Db, formId: string, f: WindowFilters, offset:
 }
 
 /** The page's rows: the filters, bounded by the seek, newest first. */
-export function pageRows(db: Db, formId: string, f: WindowFilters, seek: PageSeek, limit: number, columns: string[]): Knex.QueryBuilder {
+export interface PageRowsInput {
+  formId: string;
+  filters: WindowFilters;
+  seek: PageSeek;
+  limit: number;
+  columns: string[];
+}
+
+export function pageRows(deps: Pick<ServiceDeps, 'db'>, input: PageRowsInput): Knex.QueryBuilder {
+  const { db } = deps;
+  const { formId, filters: f, seek, limit, columns } = input;
+
   const q = rowsQuery(db, formId, f).select(columns);
   if (seek.before) q.where('submitted_at', '<', seek.before);
   return q
