@@ -59,7 +59,6 @@ export async function upsertContactByEmail(
   trx: Executor,
   { teamId, contact: input }: { teamId: string; contact: ContactInput },
 ): Promise<{ id: string; created: boolean }> {
-
   const { sql, bindings } = contactUpsertSql(teamId, input);
   const row = await trx.raw(sql, bindings as never);
   return { id: row.rows[0].id, created: row.rows[0].created };
