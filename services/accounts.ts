@@ -1,6 +1,7 @@
 import { jsonb } from '../db/jsonb';
 import type { UsersRow } from '../db/tables';
 import type { Executor } from '../db/knex';
+import type { ServiceDeps } from './deps';
 import { hashPassword } from '../core/passwords';
 import type { Plan, Role } from '../core/scopes';
 
@@ -36,15 +37,19 @@ export function presentUser(u: UserRow) {
   };
 }
 
-export async function getUser(db: Executor, teamId: string, userId: string): Promise<UserRow | undefined> {
+export async function getUser(
+  deps: Pick<ServiceDeps, 'db'>,
+  { teamId, userId }: { teamId: string; userId: string },
+): Promise<UserRow | undefined> {
+  const { db } = deps;
   return db('users')
     .where({ id: userId, team_id: teamId })
     .whereNull('removed_at')
     .first(...USER_COLUMNS);
 }
 
-export async function emailTaken(db: Executor, email: string): Promise<boolean> {
-  return !!(await db('users').where({ email }).first('id'));
+export async function emailTaken(deps: Pick<ServiceDeps, 'db'>, { email }: { email: string }): Promise<boolean> {
+  return !!(await deps.db('users').where({ email }).first('id'));
 }
 
 /** Add a user to a team, with the default availability schedule (Mon–Fri 09:00–17:00 in their timezone). */

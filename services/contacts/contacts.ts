@@ -196,7 +196,6 @@ export async function deleteContact(
 ): Promise<void> {
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     await getContactRow(trx, { teamId, id, lock: true });
-
     await trx('contacts').where({ id }).update({
       email: null,
       phone: null,

@@ -69,7 +69,6 @@ export async function addTag(deps: Pick<ServiceDeps, 'db'>, { teamId, contactId,
 export async function removeTag(deps: Pick<ServiceDeps, 'db'>, { teamId, contactId, tagId }: ContactTagInput): Promise<void> {
   const { db } = deps;
   await getContactRow(db, { teamId, id: contactId });
-
   await ownTag(db, teamId, tagId);
   await db('contact_tag_links').where({ contact_id: contactId, tag_id: tagId }).delete();
 }

@@ -21,9 +21,8 @@ interface TimelineRow {
  * characters and what it answered.
  */
 export async function listContactTimeline(deps: Pick<ServiceDeps, 'db'>, { teamId, contactId }: { teamId: string; contactId: string }) {
-  const rows: TimelineRow[] = await deps
-    .db('contact_timeline')
-
+  const { db } = deps;
+  const rows: TimelineRow[] = await db('contact_timeline')
     .where({ team_id: teamId, contact_id: contactId })
     .orderBy([
       { column: 'occurred_at', order: 'desc' },

@@ -26,7 +26,6 @@ export async function formAnalytics(deps: Pick<ServiceDeps, 'db'>, input: FormAn
   const { db } = deps;
   const { teamId, formId, ...window } = input;
   await getForm(deps, { teamId, id: formId });
-
   const subs = db('submissions').where({ form_id: formId });
   const views = db('form_views').where({ form_id: formId });
   if (window.since) {

@@ -149,7 +149,6 @@ export async function exportSubmissions(deps: Pick<ServiceDeps, 'db'>, input: Ex
   const { db } = deps;
   const { teamId, formId, options: o } = input;
   const form = await getForm(deps, { teamId, id: formId });
-
   const plan = o.format === 'csv' ? csvLinePlan(form, o) : ndjsonPlan(form, o);
   const head = o.format === 'csv' ? (o.bom ? CSV_BOM : '') + plan.header.map((h) => csvCell(h, true)).join(',') + '\r\n' : '';
   const eol = o.format === 'csv' ? '\r\n' : '\n';

@@ -45,7 +45,6 @@ export async function findPublishedFormCached(deps: Pick<ServiceDeps, 'db'>, { i
 /** Forget a form after this process changed or deleted it. */
 export function forgetCachedForm(deps: Pick<ServiceDeps, 'db'>, { formId }: { formId: string }): void {
   const cache = caches.get(deps.db);
-
   if (!cache) return;
   for (const [key, entry] of cache) if (entry.form.id === formId) cache.delete(key);
 }

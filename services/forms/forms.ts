@@ -186,7 +186,6 @@ export async function deleteForm(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: 
  */
 export async function findPublishedForm(deps: Pick<ServiceDeps, 'db'>, { idOrSlug }: { idOrSlug: string }): Promise<FormRow | null> {
   const { db } = deps;
-
   const q = db('forms').where({ status: 'published' });
   if (zUuid.safeParse(idOrSlug).success) q.where({ id: idOrSlug });
   else q.where({ slug: idOrSlug.toLowerCase() });

@@ -48,7 +48,6 @@ export async function pageView(
   { form, query }: { form: FormRow; query: Record<string, string> },
 ): Promise<PageView> {
   const { db } = deps;
-
   const hidden = hiddenValues(form.fields, query);
   const wanted = Number.parseInt(query.step ?? '0', 10);
   const step = Number.isFinite(wanted) && wanted >= 0 ? wanted : 0;

@@ -98,7 +98,6 @@ export interface PageRowsInput {
 export function pageRows(deps: Pick<ServiceDeps, 'db'>, input: PageRowsInput): Knex.QueryBuilder {
   const { db } = deps;
   const { formId, filters: f, seek, limit, columns } = input;
-
   const q = rowsQuery(db, formId, f).select(columns);
   if (seek.before) q.where('submitted_at', '<', seek.before);
   return q

@@ -1,6 +1,5 @@
 import { jsonb } from '../../db/jsonb';
 import type { SubmissionsRow } from '../../db/tables';
-
 import { validateValues } from '../../domain/form-fields';
 import { checkAnswers, isPlainForm, quizScore } from './answers';
 import { isQualified } from '../../domain/qualification';

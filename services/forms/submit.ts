@@ -174,7 +174,6 @@ export async function submitPublic(deps: Pick<ServiceDeps, 'db' | 'outbox'>, inp
   const prev = previous;
   return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const contactId = await linkContact(trx, { form, values: merged });
-
     const meta = { ...prev.metadata };
     for (const [k, v] of Object.entries(metadata)) if (meta[k as keyof SubmissionMetadata] == null) meta[k as keyof SubmissionMetadata] = v;
     const [row] = await trx('submissions')

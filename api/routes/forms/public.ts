@@ -101,7 +101,6 @@ export const publicFormRoutes = [
         const metadata = buildMetadata(ctx, body.tracking, deps.config.COUNTRY_HEADER);
         body.fields = withHiddenFromQuery(form.fields, body.fields, queryValues(ctx));
         const result = await submitPublic(deps, { form, values: body, metadata, mode: html ? 'form' : 'json' });
-
         const { id, status, step, last, hidden_fields, score, max_score } = result;
         if (!html) {
           ctx.status = result.created ? 201 : 200;
