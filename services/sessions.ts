@@ -32,15 +32,18 @@ export async function createSession(trx: Executor, { userId, client = {} }: { us
   return { token, expiresAt };
 }
 
+export interface LoginInput {
+  email: string;
+  password: string;
+  client?: ClientInfo;
+}
+
 /**
  * Email + password → a session. Every failure (unknown address, wrong password, no password set,
  * removed member) gets the same 401 after the same work (a hash is always verified). Failures are
  * throttled per address and per IP with a growing delay (accounts/throttle.ts): 429 while locked.
  */
-export async function login(
-  deps: Pick<ServiceDeps, 'db'>,
-  { email, password, client = {} }: { email: string; password: string; client?: ClientInfo },
-) {
+export async function login(deps: Pick<ServiceDeps, 'db'>, { email, password, client = {} }: LoginInput) {
   const { db } = deps;
   const ip = client.ip ?? '';
   await checkLoginAllowed(deps, { email, ip });

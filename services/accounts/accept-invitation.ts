@@ -72,14 +72,17 @@ export type AcceptOutcome =
   | { ok: false; reason: 'not_acceptable'; view: InvitationView }
   | { ok: false; reason: 'bad_input'; view: InvitationView; message: string };
 
+export interface AcceptInvitationInput {
+  token: string;
+  name: string;
+  password: string;
+}
+
 /**
  * Accept with a name and a password: creates the user in the team, or brings back an account
  * of this team that could not sign in. The token is used once; the invitation becomes accepted.
  */
-export async function acceptInvitation(
-  deps: ServiceDeps,
-  input: { token: string; name: string; password: string },
-): Promise<AcceptOutcome> {
+export async function acceptInvitation(deps: ServiceDeps, input: AcceptInvitationInput): Promise<AcceptOutcome> {
   const { token } = input;
   const view = await invitationView(deps, { token });
   if (!view) return { ok: false, reason: 'invalid_link' };

@@ -91,10 +91,13 @@ export async function createInvitation(
   }
 }
 
-export function listInvitations(
-  deps: Pick<ServiceDeps, 'db'>,
-  { teamId, page, status }: { teamId: string; page: Page; status?: InvitationStatus },
-) {
+export interface ListInvitationsInput {
+  teamId: string;
+  page: Page;
+  status?: InvitationStatus;
+}
+
+export function listInvitations(deps: Pick<ServiceDeps, 'db'>, { teamId, page, status }: ListInvitationsInput) {
   const q = deps.db('team_invitations').where({ team_id: teamId });
   if (status === 'expired') {
     q.where((w) =>

@@ -42,10 +42,13 @@ export async function getMember(deps: Pick<ServiceDeps, 'db'>, { teamId, userId 
   return presentUser(await activeMember(deps.db, teamId, userId));
 }
 
-export async function changeRole(
-  deps: Pick<ServiceDeps, 'db'>,
-  { principal, userId, role }: { principal: Principal; userId: string; role: Role },
-) {
+export interface ChangeRoleInput {
+  principal: Principal;
+  userId: string;
+  role: Role;
+}
+
+export async function changeRole(deps: Pick<ServiceDeps, 'db'>, { principal, userId, role }: ChangeRoleInput) {
   const { db } = deps;
   let sessionIds: string[] = [];
   const user = await db.transaction(async (trx) => {

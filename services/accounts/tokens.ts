@@ -43,10 +43,16 @@ export async function issueToken(deps: Pick<ServiceDeps, 'db'>, input: IssueToke
   return token;
 }
 
+export interface FindLiveTokenInput {
+  kind: TokenKind;
+  token: string;
+  forUpdate?: boolean;
+}
+
 /** A live token of this kind (unused, not expired), or undefined. `forUpdate` locks it for a single use. */
 export async function findLiveToken(
   trx: Executor,
-  { kind, token: raw, forUpdate = false }: { kind: TokenKind; token: string; forUpdate?: boolean },
+  { kind, token: raw, forUpdate = false }: FindLiveTokenInput,
 ): Promise<AccountToken | undefined> {
   if (!TOKEN_PATTERN.test(raw)) return undefined;
   const q = trx('account_tokens')

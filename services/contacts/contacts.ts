@@ -69,10 +69,13 @@ export interface ContactFilters {
   q?: string;
 }
 
-export async function listContacts(
-  deps: Pick<ServiceDeps, 'db'>,
-  { teamId, page, filters: f }: { teamId: string; page: Page; filters: ContactFilters },
-) {
+export interface ListContactsInput {
+  teamId: string;
+  page: Page;
+  filters: ContactFilters;
+}
+
+export async function listContacts(deps: Pick<ServiceDeps, 'db'>, { teamId, page, filters: f }: ListContactsInput) {
   const { db } = deps;
   const base = db('contacts as c').where('c.team_id', teamId).whereNull('c.deleted_at');
   if (f.email) base.where('c.email', f.email);
@@ -108,10 +111,13 @@ export async function listContacts(
   );
 }
 
-export async function getContactRow(
-  trx: Executor,
-  { teamId, id, lock = false }: { teamId: string; id: string; lock?: boolean },
-): Promise<ContactRow> {
+export interface ContactRowInput {
+  teamId: string;
+  id: string;
+  lock?: boolean;
+}
+
+export async function getContactRow(trx: Executor, { teamId, id, lock = false }: ContactRowInput): Promise<ContactRow> {
   const q = trx('contacts')
     .where({ id, team_id: teamId })
     .whereNull('deleted_at')
@@ -157,11 +163,14 @@ export interface ContactPatch {
   custom_fields?: Record<string, unknown>;
 }
 
+export interface UpdateContactInput {
+  teamId: string;
+  id: string;
+  changes: ContactPatch;
+}
+
 /** Partial update; `custom_fields` merges key by key and a key set to null is removed. */
-export async function updateContact(
-  deps: Pick<ServiceDeps, 'db'>,
-  { teamId, id, changes: patch }: { teamId: string; id: string; changes: ContactPatch },
-) {
+export async function updateContact(deps: Pick<ServiceDeps, 'db'>, { teamId, id, changes: patch }: UpdateContactInput) {
   const { db } = deps;
   await db.transaction(async (trx) => {
     const current = await getContactRow(trx, { teamId, id, lock: true });

@@ -121,7 +121,13 @@ export async function getForm(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { t
   return row;
 }
 
-export async function listForms(deps: Pick<ServiceDeps, 'db'>, input: { teamId: string; page: Page; status?: FormRow['status'] }) {
+export interface ListFormsInput {
+  teamId: string;
+  page: Page;
+  status?: FormRow['status'];
+}
+
+export async function listForms(deps: Pick<ServiceDeps, 'db'>, input: ListFormsInput) {
   const { db } = deps;
   const { teamId, page, status } = input;
   const q = db('forms').where({ team_id: teamId }).select('id', 'title', 'slug', 'type', 'status', 'created_at', 'updated_at');

@@ -34,6 +34,12 @@ async function exactCount(q: Knex.QueryBuilder): Promise<number> {
   return Number(r?.n ?? 0);
 }
 
+export interface SeekPageInput {
+  formId: string;
+  filters: WindowFilters;
+  offset: number;
+}
+
 /**
  * Total and page position for a form's submissions, newest first, from the per-day counters
  * (`submission_counts`): whole UTC days inside the window are summed from the counters, the
@@ -41,10 +47,7 @@ async function exactCount(q: Knex.QueryBuilder): Promise<number> {
  * A deep page then starts at the end of the day that holds its first row, so the row query skips
  * at most one day of index entries instead of up to the whole form.
  */
-export async function seekPage(
-  deps: Pick<ServiceDeps, 'db'>,
-  { formId, filters: f, offset }: { formId: string; filters: WindowFilters; offset: number },
-): Promise<PageSeek> {
+export async function seekPage(deps: Pick<ServiceDeps, 'db'>, { formId, filters: f, offset }: SeekPageInput): Promise<PageSeek> {
   const { db } = deps;
   const since = f.since ? new Date(f.since) : null;
   const until = f.until ? new Date(f.until) : null;

@@ -82,6 +82,12 @@ export async function getSubmission(deps: Pick<ServiceDeps, 'db'>, { teamId, id 
   return row;
 }
 
+export interface UpdateSubmissionInput {
+  teamId: string;
+  id: string;
+  fields: Record<string, unknown>;
+}
+
 /**
  * Update answers: `fields` merge key by key over the stored ones; a key set to null is removed.
  * Values are validated like a public submission. Records `submission.updated` (and
@@ -89,7 +95,7 @@ export async function getSubmission(deps: Pick<ServiceDeps, 'db'>, { teamId, id 
  */
 export async function updateSubmission(
   deps: Pick<ServiceDeps, 'db' | 'outbox'>,
-  { teamId, id, fields: patch }: { teamId: string; id: string; fields: Record<string, unknown> },
+  { teamId, id, fields: patch }: UpdateSubmissionInput,
 ): Promise<SubmissionRow> {
   return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const current: SubmissionRow | undefined = await trx('submissions')
