@@ -17,17 +17,17 @@ export interface ProfilePatch {
   current_password?: string;
 }
 
-/**
- * Name, timezone and avatar change at once. A new email address needs the current password and
- * takes effect only when confirmed from the new address (a link sent by `accountEmailWorkflow`);
- * the answer carries it as `pending_email`. A wrong password counts toward the sign-in throttle.
- */
 export interface UpdateProfileInput {
   principal: Principal;
   changes: ProfilePatch;
   ip: string;
 }
 
+/**
+ * Name, timezone and avatar change at once. A new email address needs the current password and
+ * takes effect only when confirmed from the new address (a link sent by `accountEmailWorkflow`);
+ * the answer carries it as `pending_email`. A wrong password counts toward the sign-in throttle.
+ */
 export async function updateProfile(deps: ServiceDeps, { principal, changes: patch, ip }: UpdateProfileInput) {
   const { db } = deps;
   const current = await getUser(deps, { teamId: principal.teamId, userId: principal.userId });

@@ -13,11 +13,6 @@ export type AccountToken = Pick<
 /** Link tokens are 32 random bytes, base64url: 43 characters. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-/**
- * Issue a link token. Only its SHA-256 is stored; the raw token goes into one email and nowhere
- * else (not the outbox, not the workflow history). The activity that sends the email issues it,
- * so a retried send replaces the token of the same request instead of piling up live ones.
- */
 export interface IssueTokenInput {
   kind: TokenKind;
   userId?: string | null;
@@ -27,6 +22,11 @@ export interface IssueTokenInput {
   expiresAt: Date;
 }
 
+/**
+ * Issue a link token. Only its SHA-256 is stored; the raw token goes into one email and nowhere
+ * else (not the outbox, not the workflow history). The activity that sends the email issues it,
+ * so a retried send replaces the token of the same request instead of piling up live ones.
+ */
 export async function issueToken(deps: Pick<ServiceDeps, 'db'>, input: IssueTokenInput): Promise<string> {
   const { db } = deps;
   const token = randomToken(32);

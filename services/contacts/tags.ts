@@ -47,13 +47,13 @@ async function ownTag(db: Db, teamId: string, tagId: string): Promise<void> {
   if (!tag) throw notFound('Tag');
 }
 
-/** Add a tag; adding one the contact already has is not an error. Answers with the contact. */
 export interface ContactTagInput {
   teamId: string;
   contactId: string;
   tagId: string;
 }
 
+/** Add a tag; adding one the contact already has is not an error. Answers with the contact. */
 export async function addTag(deps: Pick<ServiceDeps, 'db'>, { teamId, contactId, tagId }: ContactTagInput) {
   const { db } = deps;
   await getContactRow(db, { teamId, id: contactId });

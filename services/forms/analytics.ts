@@ -10,11 +10,6 @@ interface Bucket {
 
 const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10_000) / 10_000);
 
-/**
- * Views (public page served), starts (every submission, partial or completed), partial and
- * completed counts, completion rate (completed / starts) and conversion rate (completed / views),
- * overall and by utm_source and device_type, within an optional [since, until) window.
- */
 export interface FormAnalyticsInput {
   teamId: string;
   formId: string;
@@ -22,6 +17,11 @@ export interface FormAnalyticsInput {
   until?: string;
 }
 
+/**
+ * Views (public page served), starts (every submission, partial or completed), partial and
+ * completed counts, completion rate (completed / starts) and conversion rate (completed / views),
+ * overall and by utm_source and device_type, within an optional [since, until) window.
+ */
 export async function formAnalytics(deps: Pick<ServiceDeps, 'db'>, input: FormAnalyticsInput) {
   const { db } = deps;
   const { teamId, formId, ...window } = input;

@@ -134,17 +134,17 @@ export interface ExportStream {
   stream: Readable;
 }
 
-/**
- * A form's submissions as CSV or NDJSON, streamed from a Postgres cursor (db/cursor.ts): rows arrive
- * in batches and the socket's backpressure pauses the cursor, so memory stays
- * flat whatever the number of rows.
- */
 export interface ExportSubmissionsInput {
   teamId: string;
   formId: string;
   options: ExportOptions;
 }
 
+/**
+ * A form's submissions as CSV or NDJSON, streamed from a Postgres cursor (db/cursor.ts): rows arrive
+ * in batches and the socket's backpressure pauses the cursor, so memory stays
+ * flat whatever the number of rows.
+ */
 export async function exportSubmissions(deps: Pick<ServiceDeps, 'db'>, input: ExportSubmissionsInput): Promise<ExportStream> {
   const { db } = deps;
   const { teamId, formId, options: o } = input;

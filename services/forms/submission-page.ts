@@ -89,7 +89,6 @@ export async function seekPage(deps: Pick<ServiceDeps, 'db'>, { formId, filters:
   };
 }
 
-/** The page's rows: the filters, bounded by the seek, newest first. */
 export interface PageRowsInput {
   formId: string;
   filters: WindowFilters;
@@ -98,6 +97,7 @@ export interface PageRowsInput {
   columns: string[];
 }
 
+/** The page's rows: the filters, bounded by the seek, newest first. */
 export function pageRows(deps: Pick<ServiceDeps, 'db'>, input: PageRowsInput): Knex.QueryBuilder {
   const { db } = deps;
   const { formId, filters: f, seek, limit, columns } = input;

@@ -53,10 +53,6 @@ export interface SubmissionFilters {
   status?: 'completed' | 'partial';
 }
 
-/**
- * A form's submissions, newest first (`submitted_at DESC, id DESC`, served by an index). The total
- * and deep-page positions come from the per-day counters (see submission-page.ts).
- */
 export interface ListSubmissionsInput {
   teamId: string;
   formId: string;
@@ -64,6 +60,10 @@ export interface ListSubmissionsInput {
   filters: SubmissionFilters;
 }
 
+/**
+ * A form's submissions, newest first (`submitted_at DESC, id DESC`, served by an index). The total
+ * and deep-page positions come from the per-day counters (see submission-page.ts).
+ */
 export async function listSubmissions(deps: Pick<ServiceDeps, 'db'>, input: ListSubmissionsInput) {
   const { teamId, formId, page, filters: f } = input;
   await getForm(deps, { teamId, id: formId });

@@ -73,10 +73,6 @@ async function completionEvents(
   await enqueueSubmissionNotification(enqueue, { form, submissionId: row.id });
 }
 
-/**
- * A public submission: validate the values against the form's fields, then in one transaction
- * write the submission, its contact and its events. A rejected submission writes nothing.
- */
 export interface SubmitPublicInput {
   form: FormRow;
   /** The request body. */
@@ -85,6 +81,10 @@ export interface SubmitPublicInput {
   mode: ValueMode;
 }
 
+/**
+ * A public submission: validate the values against the form's fields, then in one transaction
+ * write the submission, its contact and its events. A rejected submission writes nothing.
+ */
 export async function submitPublic(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: SubmitPublicInput): Promise<SubmitResult> {
   const { form, values: body, metadata, mode } = input;
   if (body.website_url) return { id: randomUUID(), status: body.status ?? 'completed', created: true, dropped: true };
