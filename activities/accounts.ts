@@ -21,7 +21,7 @@ export function accountsActivities(deps: ActivityDeps) {
         .first('i.email', 'i.role', 'i.expires_at', 't.name as team_name', 'u.name as inviter_name');
       if (!inv) return 'skipped';
       const which = input.reminder ? 'reminder' : 'invite';
-      const token = await issueToken(db, {
+      const token = await issueToken(deps, {
         kind: 'invitation',
         invitationId: input.invitationId,
         requestId: `invitation-${input.invitationId}-${input.send}-${which}`,
@@ -52,14 +52,14 @@ export function accountsActivities(deps: ActivityDeps) {
       if (!user) return 'skipped';
       const messageId = `<${input.kind}-${input.requestId}@${host()}>`;
       if (input.kind === 'password_reset') {
-        const token = await issueToken(db, { kind: 'password_reset', userId: user.id, requestId: input.requestId, expiresAt });
+        const token = await issueToken(deps, { kind: 'password_reset', userId: user.id, requestId: input.requestId, expiresAt });
         const mail = passwordResetMail({ url: `${config.baseUrl}/account/reset-password/${token}`, expiresAt });
         await mailer.send({ to: user.email, ...mail, messageId, headers: { 'X-Account-Email': 'password_reset' } });
         return 'sent';
       }
       const taken = await db('users').where({ email: input.newEmail }).whereNot({ id: user.id }).first('id');
       if (taken) return 'skipped';
-      const token = await issueToken(db, {
+      const token = await issueToken(deps, {
         kind: 'email_change',
         userId: user.id,
         requestId: input.requestId,

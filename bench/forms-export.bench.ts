@@ -69,18 +69,24 @@ async function timeExport(
 
 export default async function run(env: BenchEnv): Promise<void> {
   const { db, team } = env;
-  const form = await createForm(db, team.teamId, {
-    title: 'Export million',
-    status: 'published',
-    fields: [
-      { type: 'email', label: 'Email', name: 'email', required: true },
-      { type: 'text', label: 'First name', name: 'first_name' },
-      { type: 'text', label: 'Company', name: 'company' },
-      { type: 'number', label: 'Seats', name: 'seats' },
-      { type: 'multi_select', label: 'Interests', name: 'interests', options: ['forms', 'sequences', 'scheduling'] },
-      { type: 'textarea', label: 'Message', name: 'message' },
-    ],
-  });
+  const form = await createForm(
+    { db },
+    {
+      teamId: team.teamId,
+      values: {
+        title: 'Export million',
+        status: 'published',
+        fields: [
+          { type: 'email', label: 'Email', name: 'email', required: true },
+          { type: 'text', label: 'First name', name: 'first_name' },
+          { type: 'text', label: 'Company', name: 'company' },
+          { type: 'number', label: 'Seats', name: 'seats' },
+          { type: 'multi_select', label: 'Interests', name: 'interests', options: ['forms', 'sequences', 'scheduling'] },
+          { type: 'textarea', label: 'Message', name: 'message' },
+        ],
+      },
+    },
+  );
   const t0 = performance.now();
   await db.raw(
     `INSERT INTO submissions (team_id, form_id, status, fields, metadata, submitted_at, created_at, updated_at)

@@ -45,14 +45,20 @@ export default async function run(env: BenchEnv): Promise<void> {
   const base = await baseline(env);
   printResult('baseline: bare Koa + select 1', base);
 
-  const form = await createForm(db, team.teamId, {
-    title: 'Bench form',
-    status: 'published',
-    fields: [
-      { type: 'email', label: 'Email', name: 'email', required: true },
-      { type: 'text', label: 'Name', name: 'name' },
-    ],
-  });
+  const form = await createForm(
+    { db },
+    {
+      teamId: team.teamId,
+      values: {
+        title: 'Bench form',
+        status: 'published',
+        fields: [
+          { type: 'email', label: 'Email', name: 'email', required: true },
+          { type: 'text', label: 'Name', name: 'name' },
+        ],
+      },
+    },
+  );
   const submitLoad = {
     method: 'POST' as const,
     headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) bench' },
@@ -79,11 +85,17 @@ export default async function run(env: BenchEnv): Promise<void> {
   if (process.env.FORMS_BENCH_ONLY === 'submit') return;
 
   // 1M submissions in one form of the team.
-  const big = await createForm(db, team.teamId, {
-    title: 'Million',
-    status: 'published',
-    fields: [{ type: 'email', label: 'Email', name: 'email' }],
-  });
+  const big = await createForm(
+    { db },
+    {
+      teamId: team.teamId,
+      values: {
+        title: 'Million',
+        status: 'published',
+        fields: [{ type: 'email', label: 'Email', name: 'email' }],
+      },
+    },
+  );
   const t0 = performance.now();
   await db.raw(
     `INSERT INTO submissions (team_id, form_id, status, fields, metadata, submitted_at, created_at, updated_at)

@@ -315,8 +315,8 @@ export async function startBenchEnv(
       email: `bench-${name}@example.com`,
       password: 'bench-password',
     });
-    const { secret } = await createApiKey(trx, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
-    const { token } = await createSession(trx, user.id);
+    const { secret } = await createApiKey({ db: trx }, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
+    const { token } = await createSession(trx, { userId: user.id });
     return { teamId, userId: user.id, apiKey: secret, session: token };
   });
 

@@ -144,11 +144,17 @@ export default async function run(env: BenchEnv): Promise<void> {
     // The receiver's own ceiling: 20 connections (2 endpoints × the per-endpoint cap of 10).
     const rxCeiling = await load({ url: `${rx.url}/a`, method: 'POST', body: '{}', connections: 20, duration: 4 });
     printResult('baseline: the receiver alone, 20 connections', rxCeiling);
-    const form = await createForm(env.db, env.team.teamId, {
-      title: 'Webhook bench form',
-      status: 'published',
-      fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
-    });
+    const form = await createForm(
+      { db: env.db },
+      {
+        teamId: env.team.teamId,
+        values: {
+          title: 'Webhook bench form',
+          status: 'published',
+          fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
+        },
+      },
+    );
     for (const path of ['/a', '/b'])
       await createSubscription(
         env.db,

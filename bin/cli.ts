@@ -105,7 +105,7 @@ async function main(argv: string[]): Promise<void> {
             password: values.password ?? null,
             timezone: tz,
           });
-          const { secret } = await createApiKey(trx, { teamId, scopes, name: 'bootstrap', createdBy: user.id });
+          const { secret } = await createApiKey({ db: trx }, { teamId, scopes, name: 'bootstrap', createdBy: user.id });
           return { team_id: teamId, user_id: user.id, api_key: secret, base_url: baseUrl };
         }),
       );
@@ -117,7 +117,7 @@ async function main(argv: string[]): Promise<void> {
       const scopes = parseScopes(values.scopes);
       const result = await withDatabase(async (db) => {
         if (!(await db('teams').where({ id: teamId }).first('id'))) throw new UsageError(`no team ${teamId}`);
-        const { key, secret } = await createApiKey(db, { teamId, scopes, name: values.name ?? 'cli' });
+        const { key, secret } = await createApiKey({ db }, { teamId, scopes, name: values.name ?? 'cli' });
         return { id: key.id, api_key: secret, scopes: key.scopes };
       });
       return out(values.json, result, `key ${result.id}\napi key ${result.api_key}\nscopes ${result.scopes.join(' ')}`);
@@ -128,7 +128,7 @@ async function main(argv: string[]): Promise<void> {
       await withDatabase(async (db) => {
         const key = await db('api_keys').where({ id }).first('team_id');
         if (!key) throw new UsageError(`no API key ${id}`);
-        await revokeApiKey(db, key.team_id, id);
+        await revokeApiKey({ db }, { teamId: key.team_id, id });
       });
       return out(values.json, { id, revoked: true }, `revoked ${id}`);
     }

@@ -1,6 +1,7 @@
 import { jsonb } from '../db/jsonb';
 import type { UsersRow } from '../db/tables';
 import type { Executor } from '../db/knex';
+import type { ServiceDeps } from './deps';
 import { hashPassword } from '../core/passwords';
 import type { Plan, Role } from '../core/scopes';
 
@@ -36,22 +37,32 @@ export function presentUser(u: UserRow) {
   };
 }
 
-export async function getUser(db: Executor, teamId: string, userId: string): Promise<UserRow | undefined> {
+export async function getUser(
+  deps: Pick<ServiceDeps, 'db'>,
+  { teamId, userId }: { teamId: string; userId: string },
+): Promise<UserRow | undefined> {
+  const { db } = deps;
   return db('users')
     .where({ id: userId, team_id: teamId })
     .whereNull('removed_at')
     .first(...USER_COLUMNS);
 }
 
-export async function emailTaken(db: Executor, email: string): Promise<boolean> {
-  return !!(await db('users').where({ email }).first('id'));
+export async function emailTaken(deps: Pick<ServiceDeps, 'db'>, { email }: { email: string }): Promise<boolean> {
+  return !!(await deps.db('users').where({ email }).first('id'));
+}
+
+export interface NewUserInput {
+  teamId: string;
+  email: string;
+  name?: string | null;
+  password?: string | null;
+  role: Role;
+  timezone?: string;
 }
 
 /** Add a user to a team, with the default availability schedule (Mon–Fri 09:00–17:00 in their timezone). */
-export async function createUser(
-  trx: Executor,
-  input: { teamId: string; email: string; name?: string | null; password?: string | null; role: Role; timezone?: string },
-): Promise<UserRow> {
+export async function createUser(trx: Executor, input: NewUserInput): Promise<UserRow> {
   const [user] = await trx('users')
     .insert({
       team_id: input.teamId,
@@ -73,10 +84,16 @@ export async function createUser(
   return user;
 }
 
-export async function createTeamWithOwner(
-  trx: Executor,
-  input: { teamName: string; plan: Plan; email: string; password?: string | null; name?: string | null; timezone?: string },
-): Promise<{ teamId: string; user: UserRow }> {
+export interface NewTeamInput {
+  teamName: string;
+  plan: Plan;
+  email: string;
+  password?: string | null;
+  name?: string | null;
+  timezone?: string;
+}
+
+export async function createTeamWithOwner(trx: Executor, input: NewTeamInput): Promise<{ teamId: string; user: UserRow }> {
   const [team] = await trx('teams').insert({ name: input.teamName, plan: input.plan }).returning(['id']);
   const user = await createUser(trx, {
     teamId: team.id,

@@ -1,5 +1,5 @@
 import type { ApiKeysRow } from '../db/tables';
-import type { Executor } from '../db/knex';
+import type { ServiceDeps } from './deps';
 import { randomToken, sha256Hex } from '../core/crypto';
 import type { Scope } from '../core/scopes';
 import { evictCredential } from './credentials/cache';
@@ -28,10 +28,16 @@ function newSecret(mode: 'live' | 'test'): string {
   return `sk_${mode}_${randomToken(32)}`;
 }
 
-export async function createApiKey(
-  db: Executor,
-  input: { teamId: string; scopes: Scope[]; name?: string | null; mode?: 'live' | 'test'; createdBy?: string | null },
-): Promise<{ key: ApiKeyRow; secret: string }> {
+export interface CreateApiKeyInput {
+  teamId: string;
+  scopes: Scope[];
+  name?: string | null;
+  mode?: 'live' | 'test';
+  createdBy?: string | null;
+}
+
+export async function createApiKey(deps: Pick<ServiceDeps, 'db'>, input: CreateApiKeyInput): Promise<{ key: ApiKeyRow; secret: string }> {
+  const { db } = deps;
   const secret = newSecret(input.mode ?? 'live');
   const [key] = await db('api_keys')
     .insert({
@@ -46,7 +52,8 @@ export async function createApiKey(
   return { key, secret };
 }
 
-export async function listApiKeys(db: Executor, teamId: string) {
+export async function listApiKeys(deps: Pick<ServiceDeps, 'db'>, { teamId }: { teamId: string }) {
+  const { db } = deps;
   return db('api_keys')
     .where({ team_id: teamId })
     .select(...COLUMNS)
@@ -56,7 +63,8 @@ export async function listApiKeys(db: Executor, teamId: string) {
     ]);
 }
 
-export async function getApiKey(db: Executor, teamId: string, id: string): Promise<ApiKeyRow> {
+export async function getApiKey(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }): Promise<ApiKeyRow> {
+  const { db } = deps;
   const key = await db('api_keys')
     .where({ id, team_id: teamId })
     .first(...COLUMNS);
@@ -64,18 +72,23 @@ export async function getApiKey(db: Executor, teamId: string, id: string): Promi
   return key;
 }
 
-export async function revokeApiKey(db: Executor, teamId: string, id: string): Promise<void> {
+export async function revokeApiKey(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }): Promise<void> {
+  const { db } = deps;
   const n = await db('api_keys')
     .where({ id, team_id: teamId })
     .whereNull('revoked_at')
     .update({ revoked_at: db.fn.now(), updated_at: db.fn.now() });
-  if (n === 0) await getApiKey(db, teamId, id); // 404 when it is not ours; revoking twice is a no-op
+  if (n === 0) await getApiKey(deps, { teamId, id }); // 404 when it is not ours; revoking twice is a no-op
   evictCredential(id);
 }
 
 /** A new secret for the same key record; the old secret stops working at once. */
-export async function regenerateApiKey(db: Executor, teamId: string, id: string): Promise<{ key: ApiKeyRow; secret: string }> {
-  const existing = await getApiKey(db, teamId, id);
+export async function regenerateApiKey(
+  deps: Pick<ServiceDeps, 'db'>,
+  { teamId, id }: { teamId: string; id: string },
+): Promise<{ key: ApiKeyRow; secret: string }> {
+  const { db } = deps;
+  const existing = await getApiKey(deps, { teamId, id });
   if (existing.revoked_at) throw notFound('API key');
   const secret = newSecret(existing.prefix.startsWith('sk_live_') ? 'live' : 'test');
   const [key] = await db('api_keys')

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/knex';
+import type { ServiceDeps } from './deps';
 
 const caches = new WeakMap<Executor, Map<string, Promise<Buffer>>>();
 
@@ -8,7 +9,8 @@ const caches = new WeakMap<Executor, Map<string, Promise<Buffer>>>();
  * a concurrent first use by another process keeps whichever row was written first). Cached per
  * process. Used where every process must agree on a key and no operator should have to set one.
  */
-export function appSecret(db: Executor, name: string): Promise<Buffer> {
+export function appSecret(deps: Pick<ServiceDeps, 'db'>, { name }: { name: string }): Promise<Buffer> {
+  const { db } = deps;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   let p = cache.get(name);

@@ -44,7 +44,7 @@ export async function ensureDemoCredentials(
         password,
         name: 'Demo Owner',
       });
-      const { secret } = await createApiKey(trx, { teamId, scopes: [...ALL_SCOPES], name: 'Demo key', createdBy: user.id });
+      const { secret } = await createApiKey({ db: trx }, { teamId, scopes: [...ALL_SCOPES], name: 'Demo key', createdBy: user.id });
       return { team_id: teamId, api_key: secret, email, password };
     });
     fs.mkdirSync(dataDir, { recursive: true });

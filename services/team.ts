@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex';
+import type { ServiceDeps } from './deps';
 import type { Role } from '../core/scopes';
 import { conflict, notFound } from '../core/errors';
 import { paginate, type Page } from './pagination';
@@ -8,14 +8,19 @@ export function presentTeam(t: { id: string; name: string; plan: string; setting
   return { id: t.id, name: t.name, plan: t.plan, settings: t.settings, created_at: t.created_at, updated_at: t.updated_at };
 }
 
-export async function getTeam(db: Db, teamId: string) {
+export async function getTeam(deps: Pick<ServiceDeps, 'db'>, { teamId }: { teamId: string }) {
+  const { db } = deps;
   const team = await db('teams').where({ id: teamId }).first();
   if (!team) throw notFound('Team');
   return presentTeam(team);
 }
 
-export async function updateTeam(db: Db, teamId: string, patch: { name?: string; settings?: Record<string, unknown> }) {
-  const current = await getTeam(db, teamId);
+export async function updateTeam(
+  deps: Pick<ServiceDeps, 'db'>,
+  { teamId, changes: patch }: { teamId: string; changes: { name?: string; settings?: Record<string, unknown> } },
+) {
+  const { db } = deps;
+  const current = await getTeam(deps, { teamId });
   const settings = patch.settings ? { ...(current.settings as object), ...patch.settings } : undefined;
   const [team] = await db('teams')
     .where({ id: teamId })
@@ -24,7 +29,8 @@ export async function updateTeam(db: Db, teamId: string, patch: { name?: string;
   return presentTeam(team);
 }
 
-export function listMembers(db: Db, teamId: string, page: Page) {
+export function listMembers(deps: Pick<ServiceDeps, 'db'>, { teamId, page }: { teamId: string; page: Page }) {
+  const { db } = deps;
   return paginate(
     db('users').where({ team_id: teamId }).whereNull('removed_at').select(USER_COLUMNS),
     page,
@@ -37,11 +43,14 @@ export function listMembers(db: Db, teamId: string, page: Page) {
 }
 
 export async function addMember(
-  db: Db,
-  teamId: string,
-  input: { email: string; name?: string; role: Exclude<Role, 'owner'>; password?: string; timezone?: string },
+  deps: Pick<ServiceDeps, 'db'>,
+  {
+    teamId,
+    values: input,
+  }: { teamId: string; values: { email: string; name?: string; role: Exclude<Role, 'owner'>; password?: string; timezone?: string } },
 ) {
-  if (await emailTaken(db, input.email)) throw conflict('A user with this email already exists');
+  const { db } = deps;
+  if (await emailTaken(deps, { email: input.email })) throw conflict('A user with this email already exists');
   const user = await db.transaction((trx) => createUser(trx, { teamId, ...input }));
   return presentUser(user);
 }

@@ -23,8 +23,8 @@ export async function authenticate(db: Db, token: string | null): Promise<Princi
   if (!token) throw unauthorized('Missing credential: send "Authorization: Bearer <key>" or "X-API-Key"');
   if (token.length > 512) throw unauthorized();
   let principal: Principal | null = null;
-  if (isApiKey(token)) principal = await resolveApiKey(db, token);
-  else if (token.startsWith(SESSION_PREFIX)) principal = await resolveSession(db, token);
+  if (isApiKey(token)) principal = await resolveApiKey({ db }, { token });
+  else if (token.startsWith(SESSION_PREFIX)) principal = await resolveSession({ db }, { token });
   else if (token.startsWith(ACCESS_TOKEN_PREFIX)) principal = await resolveAccessToken(db, token);
   if (!principal) throw unauthorized();
   return principal;

@@ -31,7 +31,7 @@ interface Open {
 }
 
 async function openInvitation(db: Executor, token: string, forUpdate: boolean): Promise<Open | undefined> {
-  const t = await findLiveToken(db, 'invitation', token, forUpdate);
+  const t = await findLiveToken(db, { kind: 'invitation', token, forUpdate });
   if (!t?.invitation_id) return undefined;
   const q = db('team_invitations as i')
     .join('teams as t', 't.id', 'i.team_id')
@@ -53,7 +53,7 @@ async function invitee(db: Executor, teamId: string, email: string) {
 }
 
 /** The page's view of a link, or undefined when the link is unknown, used, expired or revoked. */
-export async function invitationView(deps: ServiceDeps, token: string): Promise<InvitationView | undefined> {
+export async function invitationView(deps: Pick<ServiceDeps, 'db'>, { token }: { token: string }): Promise<InvitationView | undefined> {
   const open = await openInvitation(deps.db, token, false);
   if (!open) return undefined;
   const who = await invitee(deps.db, open.invitation.team_id, open.invitation.email);
@@ -72,16 +72,19 @@ export type AcceptOutcome =
   | { ok: false; reason: 'not_acceptable'; view: InvitationView }
   | { ok: false; reason: 'bad_input'; view: InvitationView; message: string };
 
+export interface AcceptInvitationInput {
+  token: string;
+  name: string;
+  password: string;
+}
+
 /**
  * Accept with a name and a password: creates the user in the team, or brings back an account
  * of this team that could not sign in. The token is used once; the invitation becomes accepted.
  */
-export async function acceptInvitation(
-  deps: ServiceDeps,
-  token: string,
-  input: { name: string; password: string },
-): Promise<AcceptOutcome> {
-  const view = await invitationView(deps, token);
+export async function acceptInvitation(deps: ServiceDeps, input: AcceptInvitationInput): Promise<AcceptOutcome> {
+  const { token } = input;
+  const view = await invitationView(deps, { token });
   if (!view) return { ok: false, reason: 'invalid_link' };
   if (view.invitee === 'member' || view.invitee === 'other_team') return { ok: false, reason: 'not_acceptable', view };
   const name = input.name.trim();

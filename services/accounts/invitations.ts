@@ -54,7 +54,10 @@ const start = (row: Pick<InvitationRow, 'id' | 'team_id' | 'send_count'>): Workf
  * Invite an address with a role: 409 when it belongs to an active member of the team (one who
  * can sign in) or has an open invitation. The email goes out from `invitationWorkflow`.
  */
-export async function createInvitation(deps: ServiceDeps, principal: Principal, input: { email: string; role: Role }) {
+export async function createInvitation(
+  deps: ServiceDeps,
+  { principal, values: input }: { principal: Principal; values: { email: string; role: Role } },
+) {
   const { db } = deps;
   await checkMayGrant(deps, principal, input.role);
   const member = await db('users')
@@ -88,7 +91,13 @@ export async function createInvitation(deps: ServiceDeps, principal: Principal, 
   }
 }
 
-export function listInvitations(deps: ServiceDeps, teamId: string, page: Page, status?: InvitationStatus) {
+export interface ListInvitationsInput {
+  teamId: string;
+  page: Page;
+  status?: InvitationStatus;
+}
+
+export function listInvitations(deps: Pick<ServiceDeps, 'db'>, { teamId, page, status }: ListInvitationsInput) {
   const q = deps.db('team_invitations').where({ team_id: teamId });
   if (status === 'expired') {
     q.where((w) =>
@@ -110,13 +119,13 @@ export function listInvitations(deps: ServiceDeps, teamId: string, page: Page, s
   );
 }
 
-async function findInvitation(deps: ServiceDeps, teamId: string, id: string): Promise<InvitationRow> {
+async function findInvitation(deps: Pick<ServiceDeps, 'db'>, teamId: string, id: string): Promise<InvitationRow> {
   const row = (await deps.db('team_invitations').where({ id, team_id: teamId }).first()) as InvitationRow | undefined;
   if (!row) throw notFound('Invitation');
   return row;
 }
 
-export async function getInvitation(deps: ServiceDeps, teamId: string, id: string) {
+export async function getInvitation(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }) {
   return presentInvitation(await findInvitation(deps, teamId, id));
 }
 
@@ -125,7 +134,7 @@ export async function getInvitation(deps: ServiceDeps, teamId: string, id: strin
  * invitation; an accepted or revoked one gets 409. The previous send's workflow is told to stop
  * (it would find nothing to remind anyway: only the latest send reminds).
  */
-export async function resendInvitation(deps: ServiceDeps, principal: Principal, id: string) {
+export async function resendInvitation(deps: ServiceDeps, { principal, id }: { principal: Principal; id: string }) {
   const current = await findInvitation(deps, principal.teamId, id);
   await checkMayGrant(deps, principal, current.role);
   try {
@@ -154,7 +163,7 @@ export async function resendInvitation(deps: ServiceDeps, principal: Principal, 
 }
 
 /** Revoke a pending (or expired) invitation: its links stop working at once. */
-export async function revokeInvitation(deps: ServiceDeps, principal: Principal, id: string): Promise<void> {
+export async function revokeInvitation(deps: ServiceDeps, { principal, id }: { principal: Principal; id: string }): Promise<void> {
   const current = await findInvitation(deps, principal.teamId, id);
   await checkMayGrant(deps, principal, current.role);
   const updated = await deps.db.transaction(async (trx) => {

@@ -1,4 +1,5 @@
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import type { Role } from '../../core/scopes';
 import type { Principal } from '../../core/principal';
 import { ApiError, conflict, notFound } from '../../core/errors';
@@ -8,8 +9,8 @@ import { deleteUserSessions, evictAll } from './revoke';
 const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 
 /** The acting user's role: the session's or token's user, the team owner for an API key. */
-export async function actingRole(db: Executor, principal: Principal): Promise<Role | undefined> {
-  const row = await db('users').where({ id: principal.userId, team_id: principal.teamId }).whereNull('removed_at').first('role');
+export async function actingRole(trx: Executor, principal: Principal): Promise<Role | undefined> {
+  const row = await trx('users').where({ id: principal.userId, team_id: principal.teamId }).whereNull('removed_at').first('role');
   return row?.role as Role | undefined;
 }
 
@@ -37,11 +38,18 @@ async function checkOwnerRule(trx: Executor, principal: Principal, touchesOwner:
   }
 }
 
-export async function getMember(db: Db, teamId: string, userId: string) {
-  return presentUser(await activeMember(db, teamId, userId));
+export async function getMember(deps: Pick<ServiceDeps, 'db'>, { teamId, userId }: { teamId: string; userId: string }) {
+  return presentUser(await activeMember(deps.db, teamId, userId));
 }
 
-export async function changeRole(db: Db, principal: Principal, userId: string, role: Role) {
+export interface ChangeRoleInput {
+  principal: Principal;
+  userId: string;
+  role: Role;
+}
+
+export async function changeRole(deps: Pick<ServiceDeps, 'db'>, { principal, userId, role }: ChangeRoleInput) {
+  const { db } = deps;
   let sessionIds: string[] = [];
   const user = await db.transaction(async (trx) => {
     const owners = await lockOwners(trx, principal.teamId);
@@ -92,7 +100,8 @@ async function hostingReport(db: Executor, teamId: string, userId: string) {
  * password is cleared, every session and OAuth token of the user and every API key they created
  * are revoked. Answers what they still host (upcoming meetings, scheduling pages), unchanged.
  */
-export async function removeMember(db: Db, principal: Principal, userId: string) {
+export async function removeMember(deps: Pick<ServiceDeps, 'db'>, { principal, userId }: { principal: Principal; userId: string }) {
+  const { db } = deps;
   const { report, revokedIds } = await db.transaction(async (trx) => {
     const owners = await lockOwners(trx, principal.teamId);
     const target = await activeMember(trx, principal.teamId, userId, true);
@@ -103,7 +112,7 @@ export async function removeMember(db: Db, principal: Principal, userId: string)
       .where({ id: userId })
       .update({ removed_at: trx.fn.now(), password_hash: null, updated_at: trx.fn.now() })
       .returning('removed_at');
-    const sessions = await deleteUserSessions(trx, userId);
+    const sessions = await deleteUserSessions(trx, { userId });
     const keys: Array<{ id: string }> = await trx('api_keys')
       .where({ team_id: principal.teamId, created_by: userId })
       .whereNull('revoked_at')

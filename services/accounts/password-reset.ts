@@ -13,8 +13,8 @@ import { deleteUserSessions, evictAll } from './revoke';
  * account or not; only an account's request starts the email workflow. Limited per IP and per
  * address (429), counted the same way whether the address exists or not.
  */
-export async function requestPasswordReset(deps: ServiceDeps, email: string, ip: string): Promise<void> {
-  await consumeResetRequest(deps.db, email, ip);
+export async function requestPasswordReset(deps: ServiceDeps, { email, ip }: { email: string; ip: string }): Promise<void> {
+  await consumeResetRequest(deps, { email, ip });
   const user = await deps.db('users').where({ email }).whereNull('removed_at').first('id');
   if (!user) return;
   const requestId = uuid();
@@ -28,8 +28,8 @@ export async function requestPasswordReset(deps: ServiceDeps, email: string, ip:
 }
 
 /** The account a live reset link is for (its email, for the page), or undefined. */
-export async function resetTarget(deps: ServiceDeps, token: string): Promise<{ email: string } | undefined> {
-  const t = await findLiveToken(deps.db, 'password_reset', token);
+export async function resetTarget(deps: Pick<ServiceDeps, 'db'>, { token }: { token: string }): Promise<{ email: string } | undefined> {
+  const t = await findLiveToken(deps.db, { kind: 'password_reset', token });
   if (!t?.user_id) return undefined;
   return deps.db('users').where({ id: t.user_id }).whereNull('removed_at').first('email');
 }
@@ -41,14 +41,17 @@ export type ResetOutcome =
  * Set a new password with a reset link: the link works once, every other reset link of the user
  * dies with it, and every session of the user is signed out.
  */
-export async function resetPassword(deps: ServiceDeps, token: string, password: string): Promise<ResetOutcome> {
-  const target = await resetTarget(deps, token);
+export async function resetPassword(
+  deps: Pick<ServiceDeps, 'db'>,
+  { token, password }: { token: string; password: string },
+): Promise<ResetOutcome> {
+  const target = await resetTarget(deps, { token });
   if (!target) return { ok: false, reason: 'invalid_link' };
   const problem = passwordProblem(password, target.email);
   if (problem) return { ok: false, reason: 'bad_input', message: problem };
   const passwordHash = await hashPassword(password);
   const revoked = await deps.db.transaction(async (trx) => {
-    const t = await findLiveToken(trx, 'password_reset', token, true);
+    const t = await findLiveToken(trx, { kind: 'password_reset', token, forUpdate: true });
     if (!t?.user_id) return null;
     const n = await trx('users')
       .where({ id: t.user_id })
@@ -57,7 +60,7 @@ export async function resetPassword(deps: ServiceDeps, token: string, password: 
     if (!n) return null;
     await markUsed(trx, t.id);
     await trx('account_tokens').where({ user_id: t.user_id, kind: 'password_reset' }).whereNull('used_at').delete();
-    return deleteUserSessions(trx, t.user_id);
+    return deleteUserSessions(trx, { userId: t.user_id });
   });
   if (!revoked) return { ok: false, reason: 'invalid_link' };
   evictAll(revoked);

@@ -17,14 +17,20 @@ export interface ProfilePatch {
   current_password?: string;
 }
 
+export interface UpdateProfileInput {
+  principal: Principal;
+  changes: ProfilePatch;
+  ip: string;
+}
+
 /**
  * Name, timezone and avatar change at once. A new email address needs the current password and
  * takes effect only when confirmed from the new address (a link sent by `accountEmailWorkflow`);
  * the answer carries it as `pending_email`. A wrong password counts toward the sign-in throttle.
  */
-export async function updateProfile(deps: ServiceDeps, principal: Principal, patch: ProfilePatch, ip: string) {
+export async function updateProfile(deps: ServiceDeps, { principal, changes: patch, ip }: UpdateProfileInput) {
   const { db } = deps;
-  const current = await getUser(db, principal.teamId, principal.userId);
+  const current = await getUser(deps, { teamId: principal.teamId, userId: principal.userId });
   if (!current) throw notFound('User');
   const newEmail = patch.email !== undefined && patch.email.toLowerCase() !== current.email.toLowerCase() ? patch.email : undefined;
   if (patch.current_password !== undefined && patch.email === undefined) {
@@ -32,11 +38,11 @@ export async function updateProfile(deps: ServiceDeps, principal: Principal, pat
   }
   if (newEmail) {
     if (!patch.current_password) throw validationFailed([{ path: 'current_password', message: 'is required to change the email address' }]);
-    await checkLoginAllowed(db, current.email, ip);
+    await checkLoginAllowed(deps, { email: current.email, ip });
     const row = await db('users').where({ id: current.id }).first('password_hash');
     const ok = row?.password_hash ? await verifyPassword(row.password_hash, patch.current_password) : false;
     if (!ok) {
-      await recordLoginFailure(db, current.email, ip);
+      await recordLoginFailure(deps, { email: current.email, ip });
       throw validationFailed([{ path: 'current_password', message: 'is not correct' }]);
     }
     if (await db('users').where({ email: newEmail }).whereNot({ id: current.id }).first('id')) {
@@ -71,16 +77,19 @@ export async function updateProfile(deps: ServiceDeps, principal: Principal, pat
 export type ConfirmOutcome = { ok: true; email: string } | { ok: false; reason: 'invalid_link' | 'taken' };
 
 /** The new address a live confirmation link is for, or undefined. */
-export async function emailChangeTarget(deps: ServiceDeps, token: string): Promise<{ newEmail: string } | undefined> {
-  const t = await findLiveToken(deps.db, 'email_change', token);
+export async function emailChangeTarget(
+  deps: Pick<ServiceDeps, 'db'>,
+  { token }: { token: string },
+): Promise<{ newEmail: string } | undefined> {
+  const t = await findLiveToken(deps.db, { kind: 'email_change', token });
   return t?.new_email ? { newEmail: t.new_email } : undefined;
 }
 
 /** Apply a confirmed email change (the link works once). */
-export async function confirmEmailChange(deps: ServiceDeps, token: string): Promise<ConfirmOutcome> {
+export async function confirmEmailChange(deps: Pick<ServiceDeps, 'db'>, { token }: { token: string }): Promise<ConfirmOutcome> {
   try {
     return await deps.db.transaction(async (trx) => {
-      const t = await findLiveToken(trx, 'email_change', token, true);
+      const t = await findLiveToken(trx, { kind: 'email_change', token, forUpdate: true });
       if (!t?.user_id || !t.new_email) return { ok: false as const, reason: 'invalid_link' as const };
       const n = await trx('users')
         .where({ id: t.user_id })

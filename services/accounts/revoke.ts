@@ -6,7 +6,10 @@ import { evictCredential } from '../credentials/cache';
  * `evictAll` only after the transaction commits: evicting earlier lets a concurrent request
  * cache the still-visible row again for the cache's lifetime.
  */
-export async function deleteUserSessions(trx: Executor, userId: string, exceptSessionId?: string): Promise<string[]> {
+export async function deleteUserSessions(
+  trx: Executor,
+  { userId, exceptSessionId }: { userId: string; exceptSessionId?: string },
+): Promise<string[]> {
   const q = trx('sessions').where({ user_id: userId });
   if (exceptSessionId) q.whereNot({ id: exceptSessionId });
   const rows: Array<{ id: string }> = await q.delete().returning('id');

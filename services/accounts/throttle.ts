@@ -1,5 +1,6 @@
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
 import { ApiError } from '../../core/errors';
 
@@ -72,8 +73,8 @@ export function lockSeconds(failures: number, free: number): number {
 }
 
 /** Throws 429 while the address or the IP is locked. */
-export async function checkLoginAllowed(db: Db, email: string, ip: string): Promise<void> {
-  const { loginLock } = limiters(db);
+export async function checkLoginAllowed(deps: Pick<ServiceDeps, 'db'>, { email, ip }: { email: string; ip: string }): Promise<void> {
+  const { loginLock } = limiters(deps.db);
   const [a, i] = await Promise.all([loginLock.get(addressKey(email)), loginLock.get(ipKey(ip))]);
   const locked = [a, i].filter((r): r is RateLimiterRes => !!r && r.consumedPoints > 1 && r.msBeforeNext > 0);
   if (locked.length) {
@@ -81,8 +82,8 @@ export async function checkLoginAllowed(db: Db, email: string, ip: string): Prom
   }
 }
 
-export async function recordLoginFailure(db: Db, email: string, ip: string): Promise<void> {
-  const { loginFails, loginLock } = limiters(db);
+export async function recordLoginFailure(deps: Pick<ServiceDeps, 'db'>, { email, ip }: { email: string; ip: string }): Promise<void> {
+  const { loginFails, loginLock } = limiters(deps.db);
   for (const [key, free] of [
     [addressKey(email), LOGIN_FREE_FAILURES.address],
     [ipKey(ip), LOGIN_FREE_FAILURES.ip],
@@ -93,14 +94,14 @@ export async function recordLoginFailure(db: Db, email: string, ip: string): Pro
   }
 }
 
-export async function recordLoginSuccess(db: Db, email: string): Promise<void> {
-  const { loginFails, loginLock } = limiters(db);
+export async function recordLoginSuccess(deps: Pick<ServiceDeps, 'db'>, { email }: { email: string }): Promise<void> {
+  const { loginFails, loginLock } = limiters(deps.db);
   await Promise.all([loginFails.delete(addressKey(email)), loginLock.delete(addressKey(email))]);
 }
 
 /** Counts a password-reset request; throws 429 past the hourly allowance of the IP or the address. */
-export async function consumeResetRequest(db: Db, email: string, ip: string): Promise<void> {
-  const { resetAddress, resetIp } = limiters(db);
+export async function consumeResetRequest(deps: Pick<ServiceDeps, 'db'>, { email, ip }: { email: string; ip: string }): Promise<void> {
+  const { resetAddress, resetIp } = limiters(deps.db);
   try {
     await resetIp.consume(ipKey(ip));
     await resetAddress.consume(addressKey(email));

@@ -1,5 +1,5 @@
 import type { SessionsRow } from '../../db/tables';
-import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import type { Principal } from '../../core/principal';
 import { notFound } from '../../core/errors';
 import { evictCredential } from '../credentials/cache';
@@ -19,7 +19,8 @@ const present = (currentId: string) => (s: SessionRow) => ({
 });
 
 /** The acting user's live sessions, newest first; `current` marks the one making the request. */
-export function listMySessions(db: Db, principal: Principal, page: Page) {
+export function listMySessions(deps: Pick<ServiceDeps, 'db'>, { principal, page }: { principal: Principal; page: Page }) {
+  const { db } = deps;
   return paginate(
     db('sessions')
       .where({ user_id: principal.userId })
@@ -35,15 +36,21 @@ export function listMySessions(db: Db, principal: Principal, page: Page) {
 }
 
 /** Sign out one of my sessions (the current one too: that is a log-out). Another user's session is a 404. */
-export async function revokeMySession(db: Db, principal: Principal, sessionId: string): Promise<void> {
-  const n = await db('sessions').where({ id: sessionId, user_id: principal.userId }).delete();
+export async function revokeMySession(
+  deps: Pick<ServiceDeps, 'db'>,
+  { principal, sessionId }: { principal: Principal; sessionId: string },
+): Promise<void> {
+  const n = await deps.db('sessions').where({ id: sessionId, user_id: principal.userId }).delete();
   if (!n) throw notFound('Session');
   evictCredential(sessionId);
 }
 
 /** Sign out every session of mine but the current one. */
-export async function revokeOtherSessions(db: Db, principal: Principal): Promise<{ revoked: number }> {
-  const ids = await deleteUserSessions(db, principal.userId, principal.credentialId);
+export async function revokeOtherSessions(
+  deps: Pick<ServiceDeps, 'db'>,
+  { principal }: { principal: Principal },
+): Promise<{ revoked: number }> {
+  const ids = await deleteUserSessions(deps.db, { userId: principal.userId, exceptSessionId: principal.credentialId });
   evictAll(ids);
   return { revoked: ids.length };
 }

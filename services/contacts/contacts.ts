@@ -1,6 +1,6 @@
 import { jsonb } from '../../db/jsonb';
 import type { ContactsRow } from '../../db/tables';
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
 import { conflict, notFound } from '../../core/errors';
@@ -69,7 +69,14 @@ export interface ContactFilters {
   q?: string;
 }
 
-export async function listContacts(db: Db, teamId: string, page: Page, f: ContactFilters) {
+export interface ListContactsInput {
+  teamId: string;
+  page: Page;
+  filters: ContactFilters;
+}
+
+export async function listContacts(deps: Pick<ServiceDeps, 'db'>, { teamId, page, filters: f }: ListContactsInput) {
+  const { db } = deps;
   const base = db('contacts as c').where('c.team_id', teamId).whereNull('c.deleted_at');
   if (f.email) base.where('c.email', f.email);
   if (f.form_id) base.whereExists(db('submissions as s').whereRaw('s.contact_id = c.id').where('s.form_id', f.form_id).select(db.raw('1')));
@@ -104,8 +111,14 @@ export async function listContacts(db: Db, teamId: string, page: Page, f: Contac
   );
 }
 
-export async function getContactRow(db: Executor, teamId: string, id: string, lock = false): Promise<ContactRow> {
-  const q = db('contacts')
+export interface ContactRowInput {
+  teamId: string;
+  id: string;
+  lock?: boolean;
+}
+
+export async function getContactRow(trx: Executor, { teamId, id, lock = false }: ContactRowInput): Promise<ContactRow> {
+  const q = trx('contacts')
     .where({ id, team_id: teamId })
     .whereNull('deleted_at')
     .first(...COLUMNS);
@@ -116,14 +129,16 @@ export async function getContactRow(db: Executor, teamId: string, id: string, lo
 }
 
 /** The contact as the list shows it (with tags). */
-export async function contactWithTags(db: Executor, teamId: string, id: string) {
-  const row = await getContactRow(db, teamId, id);
+export async function contactWithTags(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }) {
+  const { db } = deps;
+  const row = await getContactRow(db, { teamId, id });
   return presentContact(row, (await tagsOf(db, [id])).get(id) ?? []);
 }
 
 /** The single-contact response: also enrollments, meeting ids, submission ids and the timeline. */
-export async function contactDetail(db: Db, teamId: string, id: string) {
-  const contact = await contactWithTags(db, teamId, id);
+export async function contactDetail(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }) {
+  const { db } = deps;
+  const contact = await contactWithTags(deps, { teamId, id });
   const [enrollments, meetings, submissions, timeline] = await Promise.all([
     listContactEnrollments(db, teamId, id),
     listContactMeetingIds(db, teamId, id),
@@ -134,7 +149,7 @@ export async function contactDetail(db: Db, teamId: string, id: string) {
         { column: 'id', order: 'desc' },
       ])
       .pluck('id'),
-    listContactTimeline(db, teamId, id),
+    listContactTimeline(deps, { teamId, contactId: id }),
   ]);
   return { ...contact, enrollments, meetings, submissions, timeline };
 }
@@ -148,10 +163,17 @@ export interface ContactPatch {
   custom_fields?: Record<string, unknown>;
 }
 
+export interface UpdateContactInput {
+  teamId: string;
+  id: string;
+  changes: ContactPatch;
+}
+
 /** Partial update; `custom_fields` merges key by key and a key set to null is removed. */
-export async function updateContact(db: Db, teamId: string, id: string, patch: ContactPatch) {
+export async function updateContact(deps: Pick<ServiceDeps, 'db'>, { teamId, id, changes: patch }: UpdateContactInput) {
+  const { db } = deps;
   await db.transaction(async (trx) => {
-    const current = await getContactRow(trx, teamId, id, true);
+    const current = await getContactRow(trx, { teamId, id, lock: true });
     const set: Record<string, unknown> = { updated_at: trx.fn.now() };
     for (const k of ['email', 'phone', 'first_name', 'last_name', 'timezone'] as const) if (patch[k] !== undefined) set[k] = patch[k];
     if (patch.custom_fields) {
@@ -169,7 +191,7 @@ export async function updateContact(db: Db, teamId: string, id: string, patch: C
       throw err;
     }
   });
-  return contactDetail(db, teamId, id);
+  return contactDetail(deps, { teamId, id });
 }
 
 /**
@@ -177,9 +199,12 @@ export async function updateContact(db: Db, teamId: string, id: string, patch: C
  * enrollments keep their reference), drop its tags, blank the answers of its submissions and
  * stop its enrollments (sequences hook). It is then gone from the API.
  */
-export async function deleteContact(deps: Pick<ServiceDeps, 'db' | 'outbox'>, teamId: string, id: string): Promise<void> {
+export async function deleteContact(
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  { teamId, id }: { teamId: string; id: string },
+): Promise<void> {
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
-    await getContactRow(trx, teamId, id, true);
+    await getContactRow(trx, { teamId, id, lock: true });
     await trx('contacts').where({ id }).update({
       email: null,
       phone: null,

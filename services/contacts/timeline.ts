@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 
 const LIMIT = 100;
 
@@ -20,7 +20,8 @@ interface TimelineRow {
  * to any of our mail (`email.replied`, services/mail/replies.ts), with the reply's first 500
  * characters and what it answered.
  */
-export async function listContactTimeline(db: Executor, teamId: string, contactId: string) {
+export async function listContactTimeline(deps: Pick<ServiceDeps, 'db'>, { teamId, contactId }: { teamId: string; contactId: string }) {
+  const { db } = deps;
   const rows: TimelineRow[] = await db('contact_timeline')
     .where({ team_id: teamId, contact_id: contactId })
     .orderBy([

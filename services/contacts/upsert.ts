@@ -55,7 +55,10 @@ export function contactUpsertSql(teamId: string, input: ContactInput, from?: str
  * case-insensitively). Given fields overwrite; absent ones are kept; custom_fields merge by key.
  * Returns the contact id. Used by form submissions, bookings and enrollments.
  */
-export async function upsertContactByEmail(trx: Executor, teamId: string, input: ContactInput): Promise<{ id: string; created: boolean }> {
+export async function upsertContactByEmail(
+  trx: Executor,
+  { teamId, contact: input }: { teamId: string; contact: ContactInput },
+): Promise<{ id: string; created: boolean }> {
   const { sql, bindings } = contactUpsertSql(teamId, input);
   const row = await trx.raw(sql, bindings as never);
   return { id: row.rows[0].id, created: row.rows[0].created };

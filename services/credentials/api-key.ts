@@ -1,4 +1,4 @@
-import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
 import type { Plan, Scope } from '../../core/scopes';
 import type { Principal } from '../../core/principal';
@@ -10,7 +10,8 @@ export function isApiKey(token: string): boolean {
   return token.startsWith('sk_live_') || token.startsWith('sk_test_');
 }
 
-export async function resolveApiKey(db: Db, token: string): Promise<Principal | null> {
+export async function resolveApiKey(deps: Pick<ServiceDeps, 'db'>, { token }: { token: string }): Promise<Principal | null> {
+  const { db } = deps;
   const hash = sha256Hex(token);
   const cached = getCachedPrincipal(hash);
   if (cached) return cached;

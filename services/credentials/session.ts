@@ -1,4 +1,4 @@
-import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
 import { scopesForRole, type Plan } from '../../core/scopes';
 import { unauthorized } from '../../core/errors';
@@ -9,7 +9,8 @@ export const SESSION_PREFIX = 'svc_us_';
 export const SESSION_PER_MINUTE = 1000;
 
 /** Resolve a dashboard session token (`svc_us_…`). Expired sessions get 401 token_expired. */
-export async function resolveSession(db: Db, token: string): Promise<Principal | null> {
+export async function resolveSession(deps: Pick<ServiceDeps, 'db'>, { token }: { token: string }): Promise<Principal | null> {
+  const { db } = deps;
   const hash = sha256Hex(token);
   const cached = getCachedPrincipal(hash);
   if (cached) return cached;

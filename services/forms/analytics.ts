@@ -1,4 +1,4 @@
-import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { getForm } from './forms';
 
 interface Bucket {
@@ -10,13 +10,22 @@ interface Bucket {
 
 const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10_000) / 10_000);
 
+export interface FormAnalyticsInput {
+  teamId: string;
+  formId: string;
+  since?: string;
+  until?: string;
+}
+
 /**
  * Views (public page served), starts (every submission, partial or completed), partial and
  * completed counts, completion rate (completed / starts) and conversion rate (completed / views),
  * overall and by utm_source and device_type, within an optional [since, until) window.
  */
-export async function formAnalytics(db: Db, teamId: string, formId: string, window: { since?: string; until?: string }) {
-  await getForm(db, teamId, formId);
+export async function formAnalytics(deps: Pick<ServiceDeps, 'db'>, input: FormAnalyticsInput) {
+  const { db } = deps;
+  const { teamId, formId, ...window } = input;
+  await getForm(deps, { teamId, id: formId });
   const subs = db('submissions').where({ form_id: formId });
   const views = db('form_views').where({ form_id: formId });
   if (window.since) {

@@ -34,13 +34,17 @@ export function submissionPayload(
   };
 }
 
+export interface SubmissionEventInput {
+  type: EventType;
+  teamId: string;
+  form: { id: string; title: string; slug: string };
+  submission: SubmissionForEvent;
+}
+
 export async function recordSubmissionEvent(
   trx: Executor,
   enqueue: Enqueue,
-  type: EventType,
-  teamId: string,
-  form: { id: string; title: string; slug: string },
-  s: SubmissionForEvent,
+  { type, teamId, form, submission: s }: SubmissionEventInput,
 ): Promise<void> {
   await recordEvent(trx, enqueue, { teamId, type, formId: form.id, payload: submissionPayload(type, form, s) });
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { cursorStream } from '../../db/cursor';
-import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import type { FormField } from '../../domain/form-fields';
 import { csvCell, CSV_BOM } from '../../domain/csv';
 import { getForm, type FormRow } from './forms';
@@ -134,13 +134,21 @@ export interface ExportStream {
   stream: Readable;
 }
 
+export interface ExportSubmissionsInput {
+  teamId: string;
+  formId: string;
+  options: ExportOptions;
+}
+
 /**
  * A form's submissions as CSV or NDJSON, streamed from a Postgres cursor (db/cursor.ts): rows arrive
  * in batches and the socket's backpressure pauses the cursor, so memory stays
  * flat whatever the number of rows.
  */
-export async function exportSubmissions(db: Db, teamId: string, formId: string, o: ExportOptions): Promise<ExportStream> {
-  const form = await getForm(db, teamId, formId);
+export async function exportSubmissions(deps: Pick<ServiceDeps, 'db'>, input: ExportSubmissionsInput): Promise<ExportStream> {
+  const { db } = deps;
+  const { teamId, formId, options: o } = input;
+  const form = await getForm(deps, { teamId, id: formId });
   const plan = o.format === 'csv' ? csvLinePlan(form, o) : ndjsonPlan(form, o);
   const head = o.format === 'csv' ? (o.bom ? CSV_BOM : '') + plan.header.map((h) => csvCell(h, true)).join(',') + '\r\n' : '';
   const eol = o.format === 'csv' ? '\r\n' : '\n';

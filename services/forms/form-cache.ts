@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { findPublishedForm, type FormRow } from './forms';
 
 /**
@@ -25,13 +26,13 @@ function cacheOf(db: Executor): Map<string, { form: FormRow; at: number }> {
   return c;
 }
 
-export async function findPublishedFormCached(db: Executor, idOrSlug: string): Promise<FormRow | null> {
+export async function findPublishedFormCached(deps: Pick<ServiceDeps, 'db'>, { idOrSlug }: { idOrSlug: string }): Promise<FormRow | null> {
   const key = idOrSlug.toLowerCase();
-  const cache = cacheOf(db);
+  const cache = cacheOf(deps.db);
   const hit = cache.get(key);
   const now = Date.now();
   if (hit && now - hit.at < FORM_CACHE_TTL_MS) return hit.form;
-  const form = await findPublishedForm(db, idOrSlug);
+  const form = await findPublishedForm(deps, { idOrSlug });
   if (form) {
     if (cache.size >= MAX_ENTRIES) cache.clear();
     cache.set(key, { form, at: now });
@@ -42,8 +43,8 @@ export async function findPublishedFormCached(db: Executor, idOrSlug: string): P
 }
 
 /** Forget a form after this process changed or deleted it. */
-export function forgetCachedForm(db: Executor, formId: string): void {
-  const cache = caches.get(db);
+export function forgetCachedForm(deps: Pick<ServiceDeps, 'db'>, { formId }: { formId: string }): void {
+  const cache = caches.get(deps.db);
   if (!cache) return;
   for (const [key, entry] of cache) if (entry.form.id === formId) cache.delete(key);
 }

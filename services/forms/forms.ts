@@ -1,6 +1,6 @@
 import { jsonb } from '../../db/jsonb';
 import type { FormsRow } from '../../db/tables';
-import type { Db, Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import type { FormField } from '../../domain/form-fields';
 import type { Qualification } from '../../domain/qualification';
 import { conflict, notFound, validationFailed } from '../../core/errors';
@@ -88,9 +88,13 @@ function mergeSettings(current: FormSettings, patch: SettingsInput | undefined):
   return next;
 }
 
-export async function createForm(db: Db, teamId: string, input: CreateFormInput): Promise<FormRow> {
+export async function createForm(
+  deps: Pick<ServiceDeps, 'db'>,
+  { teamId, values: input }: { teamId: string; values: CreateFormInput },
+): Promise<FormRow> {
+  const { db } = deps;
   const title = (input.title ?? input.name) as string;
-  const slug = input.slug ?? (await freeSlug(db, teamId, title));
+  const slug = input.slug ?? (await freeSlug(db, { teamId, title }));
   const status = input.status ?? 'draft';
   return slugGuard(async () => {
     const [row] = await db('forms')
@@ -110,13 +114,22 @@ export async function createForm(db: Db, teamId: string, input: CreateFormInput)
   });
 }
 
-export async function getForm(db: Executor, teamId: string, id: string): Promise<FormRow> {
+export async function getForm(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }): Promise<FormRow> {
+  const { db } = deps;
   const row = await db('forms').where({ id, team_id: teamId }).first();
   if (!row) throw notFound('Form');
   return row;
 }
 
-export async function listForms(db: Db, teamId: string, page: Page, status?: FormRow['status']) {
+export interface ListFormsInput {
+  teamId: string;
+  page: Page;
+  status?: FormRow['status'];
+}
+
+export async function listForms(deps: Pick<ServiceDeps, 'db'>, input: ListFormsInput) {
+  const { db } = deps;
+  const { teamId, page, status } = input;
   const q = db('forms').where({ team_id: teamId }).select('id', 'title', 'slug', 'type', 'status', 'created_at', 'updated_at');
   if (status) q.where({ status });
   return paginate(
@@ -130,7 +143,14 @@ export async function listForms(db: Db, teamId: string, page: Page, status?: For
   );
 }
 
-export async function updateForm(db: Db, teamId: string, id: string, input: UpdateFormInput): Promise<FormRow> {
+export interface UpdateFormRequest {
+  teamId: string;
+  id: string;
+  changes: UpdateFormInput;
+}
+
+export async function updateForm(deps: Pick<ServiceDeps, 'db'>, { teamId, id, changes: input }: UpdateFormRequest): Promise<FormRow> {
+  const { db } = deps;
   return db.transaction(async (trx) => {
     const current = await trx('forms').where({ id, team_id: teamId }).forUpdate().first();
     if (!current) throw notFound('Form');
@@ -157,7 +177,8 @@ export async function updateForm(db: Db, teamId: string, id: string, input: Upda
 }
 
 /** Deletes the form with its submissions and page views. */
-export async function deleteForm(db: Db, teamId: string, id: string): Promise<void> {
+export async function deleteForm(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }): Promise<void> {
+  const { db } = deps;
   await db.transaction(async (trx) => {
     const n = await trx('forms').where({ id, team_id: teamId }).delete();
     if (n === 0) throw notFound('Form');
@@ -169,7 +190,8 @@ export async function deleteForm(db: Db, teamId: string, id: string): Promise<vo
  * The published form behind a public URL: its id (always accepted) or its slug (unique among
  * published forms). Drafts and archived forms are not found.
  */
-export async function findPublishedForm(db: Executor, idOrSlug: string): Promise<FormRow | null> {
+export async function findPublishedForm(deps: Pick<ServiceDeps, 'db'>, { idOrSlug }: { idOrSlug: string }): Promise<FormRow | null> {
+  const { db } = deps;
   const q = db('forms').where({ status: 'published' });
   if (zUuid.safeParse(idOrSlug).success) q.where({ id: idOrSlug });
   else q.where({ slug: idOrSlug.toLowerCase() });

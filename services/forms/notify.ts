@@ -11,8 +11,7 @@ export const notifiesOnSubmission = (form: Pick<FormRow, 'settings'>): boolean =
  */
 export async function enqueueSubmissionNotification(
   enqueue: Enqueue,
-  form: Pick<FormRow, 'team_id' | 'settings'>,
-  submissionId: string,
+  { form, submissionId }: { form: Pick<FormRow, 'team_id' | 'settings'>; submissionId: string },
 ): Promise<void> {
   if (!notifiesOnSubmission(form)) return;
   await enqueue({

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import type { FieldValue, FormField } from '../../domain/form-fields';
 import { nextStep, previousStep, resolveForm, stepCount } from '../../domain/form-logic';
 import { zUuid } from '../../core/validate';
@@ -43,7 +43,11 @@ export function buildView(form: FormRow, values: Record<string, FieldValue>, wan
 }
 
 /** The page's view from `?resume=<submission id>&step=<n>` (a partial submission of this form), or a fresh start. */
-export async function pageView(db: Executor, form: FormRow, query: Record<string, string>): Promise<PageView> {
+export async function pageView(
+  deps: Pick<ServiceDeps, 'db'>,
+  { form, query }: { form: FormRow; query: Record<string, string> },
+): Promise<PageView> {
+  const { db } = deps;
   const hidden = hiddenValues(form.fields, query);
   const wanted = Number.parseInt(query.step ?? '0', 10);
   const step = Number.isFinite(wanted) && wanted >= 0 ? wanted : 0;

@@ -29,6 +29,12 @@ export interface InsertedSubmission {
 /** The ISO string JS's toISOString() gives, computed in SQL (submitted_at has millisecond precision). */
 const ISO = `to_char(s.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+export interface InsertSubmissionInput {
+  form: FormRow;
+  row: NewSubmission;
+  events?: EventType[];
+}
+
 /**
  * One statement that writes a new submission: the contact upsert, the submission row and, when
  * `events` is given, the event rows with the spec's payload (submission id and submitted_at filled
@@ -36,12 +42,7 @@ const ISO = `to_char(s.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS
  * written either unless the team has no active webhook subscription (see noWebhookFanOutSql).
  * Returns null when nothing was written.
  */
-export async function insertSubmission(
-  db: Executor,
-  form: FormRow,
-  row: NewSubmission,
-  events?: EventType[],
-): Promise<InsertedSubmission | null> {
+export async function insertSubmission(trx: Executor, { form, row, events }: InsertSubmissionInput): Promise<InsertedSubmission | null> {
   const guard = events?.length ? noWebhookFanOutSql(form.team_id) : null;
   const ctes: string[] = [`ok AS (SELECT 1 FROM forms WHERE id = ? AND status = 'published'${guard ? ` AND ${guard.sql}` : ''})`];
   const bindings: unknown[] = [form.id, ...(guard?.bindings ?? [])];
@@ -71,7 +72,7 @@ export async function insertSubmission(
         FROM s, jsonb_to_recordset(?::jsonb) AS ev(type text, payload jsonb))`);
     bindings.push(form.team_id, form.id, JSON.stringify(list));
   }
-  const r = await db.raw(`WITH ${ctes.join(',\n')} SELECT id, submitted_at FROM s`, bindings as never);
+  const r = await trx.raw(`WITH ${ctes.join(',\n')} SELECT id, submitted_at FROM s`, bindings as never);
   const inserted = r.rows[0] as { id: string; submitted_at: Date } | undefined;
   if (!inserted) return null;
   return {

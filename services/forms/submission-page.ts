@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 
 const DAY_MS = 86_400_000;
 
@@ -33,6 +34,12 @@ async function exactCount(q: Knex.QueryBuilder): Promise<number> {
   return Number(r?.n ?? 0);
 }
 
+export interface SeekPageInput {
+  formId: string;
+  filters: WindowFilters;
+  offset: number;
+}
+
 /**
  * Total and page position for a form's submissions, newest first, from the per-day counters
  * (`submission_counts`): whole UTC days inside the window are summed from the counters, the
@@ -40,7 +47,8 @@ async function exactCount(q: Knex.QueryBuilder): Promise<number> {
  * A deep page then starts at the end of the day that holds its first row, so the row query skips
  * at most one day of index entries instead of up to the whole form.
  */
-export async function seekPage(db: Db, formId: string, f: WindowFilters, offset: number): Promise<PageSeek> {
+export async function seekPage(deps: Pick<ServiceDeps, 'db'>, { formId, filters: f, offset }: SeekPageInput): Promise<PageSeek> {
+  const { db } = deps;
   const since = f.since ? new Date(f.since) : null;
   const until = f.until ? new Date(f.until) : null;
   // Whole days: [lowDay, highDay). The low edge is (since, lowDay); the high edge is [highDay, until).
@@ -81,8 +89,18 @@ export async function seekPage(db: Db, formId: string, f: WindowFilters, offset:
   };
 }
 
+export interface PageRowsInput {
+  formId: string;
+  filters: WindowFilters;
+  seek: PageSeek;
+  limit: number;
+  columns: string[];
+}
+
 /** The page's rows: the filters, bounded by the seek, newest first. */
-export function pageRows(db: Db, formId: string, f: WindowFilters, seek: PageSeek, limit: number, columns: string[]): Knex.QueryBuilder {
+export function pageRows(deps: Pick<ServiceDeps, 'db'>, input: PageRowsInput): Knex.QueryBuilder {
+  const { db } = deps;
+  const { formId, filters: f, seek, limit, columns } = input;
   const q = rowsQuery(db, formId, f).select(columns);
   if (seek.before) q.where('submitted_at', '<', seek.before);
   return q

@@ -1,6 +1,5 @@
 import { jsonb } from '../../db/jsonb';
 import type { SubmissionsRow } from '../../db/tables';
-import type { Db } from '../../db/knex';
 import { validateValues } from '../../domain/form-fields';
 import { checkAnswers, isPlainForm, quizScore } from './answers';
 import { isQualified } from '../../domain/qualification';
@@ -54,23 +53,39 @@ export interface SubmissionFilters {
   status?: 'completed' | 'partial';
 }
 
+export interface ListSubmissionsInput {
+  teamId: string;
+  formId: string;
+  page: Page;
+  filters: SubmissionFilters;
+}
+
 /**
  * A form's submissions, newest first (`submitted_at DESC, id DESC`, served by an index). The total
  * and deep-page positions come from the per-day counters (see submission-page.ts).
  */
-export async function listSubmissions(db: Db, teamId: string, formId: string, page: Page, f: SubmissionFilters) {
-  await getForm(db, teamId, formId);
-  const seek = await seekPage(db, formId, f, page.offset);
-  const rows: SubmissionRow[] = seek.total > page.offset ? await pageRows(db, formId, f, seek, page.perPage, [...COLUMNS]) : [];
+export async function listSubmissions(deps: Pick<ServiceDeps, 'db'>, input: ListSubmissionsInput) {
+  const { teamId, formId, page, filters: f } = input;
+  await getForm(deps, { teamId, id: formId });
+  const seek = await seekPage(deps, { formId, filters: f, offset: page.offset });
+  const rows: SubmissionRow[] =
+    seek.total > page.offset ? await pageRows(deps, { formId, filters: f, seek, limit: page.perPage, columns: [...COLUMNS] }) : [];
   return listEnvelope(rows.map(presentSubmission), seek.total, page);
 }
 
-export async function getSubmission(db: Db, teamId: string, id: string): Promise<SubmissionRow> {
+export async function getSubmission(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }): Promise<SubmissionRow> {
+  const { db } = deps;
   const row = await db('submissions')
     .where({ id, team_id: teamId })
     .first(...COLUMNS);
   if (!row) throw notFound('Submission');
   return row;
+}
+
+export interface UpdateSubmissionInput {
+  teamId: string;
+  id: string;
+  fields: Record<string, unknown>;
 }
 
 /**
@@ -80,9 +95,7 @@ export async function getSubmission(db: Db, teamId: string, id: string): Promise
  */
 export async function updateSubmission(
   deps: Pick<ServiceDeps, 'db' | 'outbox'>,
-  teamId: string,
-  id: string,
-  patch: Record<string, unknown>,
+  { teamId, id, fields: patch }: UpdateSubmissionInput,
 ): Promise<SubmissionRow> {
   return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const current: SubmissionRow | undefined = await trx('submissions')
@@ -90,7 +103,7 @@ export async function updateSubmission(
       .forUpdate()
       .first(...COLUMNS);
     if (!current) throw notFound('Submission');
-    const form: FormRow = await getForm(trx, teamId, current.form_id);
+    const form: FormRow = await getForm({ db: trx }, { teamId, id: current.form_id });
     const removed = Object.keys(patch).filter((k) => patch[k] === null);
     const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== null));
     const kept = Object.fromEntries(Object.entries(current.fields).filter(([k]) => !removed.includes(k)));
@@ -106,7 +119,7 @@ export async function updateSubmission(
     const fields = isPlainForm(form) ? { ...kept, ...values } : values;
     const quiz = current.status === 'completed' ? quizScore(form, fields) : null;
     const qualified = current.status === 'completed' && isQualified(form.settings.qualification, fields);
-    const contactId = (await linkContact(trx, form, fields)) ?? current.contact_id;
+    const contactId = (await linkContact(trx, { form, values: fields })) ?? current.contact_id;
     const [row] = await trx('submissions')
       .where({ id })
       .update({
@@ -118,21 +131,25 @@ export async function updateSubmission(
         updated_at: trx.fn.now(),
       })
       .returning([...COLUMNS]);
-    await recordSubmissionEvent(trx, enqueue, 'submission.updated', teamId, form, row);
-    if (qualified && !current.qualified) await recordSubmissionEvent(trx, enqueue, 'submission.qualified', teamId, form, row);
+    await recordSubmissionEvent(trx, enqueue, { type: 'submission.updated', teamId, form, submission: row });
+    if (qualified && !current.qualified)
+      await recordSubmissionEvent(trx, enqueue, { type: 'submission.qualified', teamId, form, submission: row });
     return row;
   });
 }
 
 /** Delete, recording `submission.deleted` with the submission as it was. */
-export async function deleteSubmission(deps: Pick<ServiceDeps, 'db' | 'outbox'>, teamId: string, id: string): Promise<void> {
+export async function deleteSubmission(
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  { teamId, id }: { teamId: string; id: string },
+): Promise<void> {
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const [row] = await trx('submissions')
       .where({ id, team_id: teamId })
       .delete()
       .returning([...COLUMNS]);
     if (!row) throw notFound('Submission');
-    const form = await getForm(trx, teamId, row.form_id);
-    await recordSubmissionEvent(trx, enqueue, 'submission.deleted', teamId, form, row);
+    const form = await getForm({ db: trx }, { teamId, id: row.form_id });
+    await recordSubmissionEvent(trx, enqueue, { type: 'submission.deleted', teamId, form, submission: row });
   });
 }

@@ -52,9 +52,12 @@ function contactInput(form: FormRow, values: Record<string, FieldValue>): Contac
 }
 
 /** Link the submission to the team's contact with its email (created or updated). */
-export async function linkContact(trx: Executor, form: FormRow, values: Record<string, FieldValue>): Promise<string | null> {
+export async function linkContact(
+  trx: Executor,
+  { form, values }: { form: FormRow; values: Record<string, FieldValue> },
+): Promise<string | null> {
   const input = contactInput(form, values);
-  return input ? (await upsertContactByEmail(trx, form.team_id, input)).id : null;
+  return input ? (await upsertContactByEmail(trx, { teamId: form.team_id, contact: input })).id : null;
 }
 
 /** On completion: `submission.created`, `submission.qualified` when the rules hold, and the notification email. */
@@ -64,22 +67,26 @@ async function completionEvents(
   form: FormRow,
   row: SubmissionForEvent & { qualified: boolean },
 ): Promise<void> {
-  await recordSubmissionEvent(trx, enqueue, 'submission.created', form.team_id, form, row);
-  if (row.qualified) await recordSubmissionEvent(trx, enqueue, 'submission.qualified', form.team_id, form, row);
-  await enqueueSubmissionNotification(enqueue, form, row.id);
+  await recordSubmissionEvent(trx, enqueue, { type: 'submission.created', teamId: form.team_id, form, submission: row });
+  if (row.qualified)
+    await recordSubmissionEvent(trx, enqueue, { type: 'submission.qualified', teamId: form.team_id, form, submission: row });
+  await enqueueSubmissionNotification(enqueue, { form, submissionId: row.id });
+}
+
+export interface SubmitPublicInput {
+  form: FormRow;
+  /** The request body. */
+  values: PublicSubmissionInput;
+  metadata: SubmissionMetadata;
+  mode: ValueMode;
 }
 
 /**
  * A public submission: validate the values against the form's fields, then in one transaction
  * write the submission, its contact and its events. A rejected submission writes nothing.
  */
-export async function submitPublic(
-  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
-  form: FormRow,
-  body: PublicSubmissionInput,
-  metadata: SubmissionMetadata,
-  mode: ValueMode,
-): Promise<SubmitResult> {
+export async function submitPublic(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: SubmitPublicInput): Promise<SubmitResult> {
+  const { form, values: body, metadata, mode } = input;
   if (body.website_url) return { id: randomUUID(), status: body.status ?? 'completed', created: true, dropped: true };
 
   let previous: { id: string; fields: Record<string, FieldValue>; metadata: SubmissionMetadata } | undefined;
@@ -153,10 +160,10 @@ export async function submitPublic(
     // form that emails its submissions needs the outbox, so it takes the transaction at once.
     const events: EventType[] =
       status === 'completed' ? ['submission.created', ...(qualified ? ['submission.qualified' as const] : [])] : [];
-    const done = status === 'completed' && notifiesOnSubmission(form) ? null : await insertSubmission(deps.db, form, row, events);
+    const done = status === 'completed' && notifiesOnSubmission(form) ? null : await insertSubmission(deps.db, { form, row, events });
     if (done) return { id: done.id, status, created: true, dropped: false, ...extra };
     return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
-      const inserted = await insertSubmission(trx, form, row);
+      const inserted = await insertSubmission(trx, { form, row });
       if (!inserted) throw notFound('Form');
       if (status === 'completed') await completionEvents(trx, enqueue, form, inserted);
       return { id: inserted.id, status, created: true, dropped: false, ...extra };
@@ -166,7 +173,7 @@ export async function submitPublic(
   // Continuing a partial submission: update it (and its contact) and record the events.
   const prev = previous;
   return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
-    const contactId = await linkContact(trx, form, merged);
+    const contactId = await linkContact(trx, { form, values: merged });
     const meta = { ...prev.metadata };
     for (const [k, v] of Object.entries(metadata)) if (meta[k as keyof SubmissionMetadata] == null) meta[k as keyof SubmissionMetadata] = v;
     const [row] = await trx('submissions')

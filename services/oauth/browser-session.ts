@@ -24,7 +24,7 @@ export async function readBrowserSession(ctx: Context, db: Db): Promise<BrowserS
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token || !token.startsWith(SESSION_PREFIX) || token.length > 200) return null;
   try {
-    const p = await resolveSession(db, token);
+    const p = await resolveSession({ db }, { token });
     if (!p) return null;
     const user = await db('users').where({ id: p.userId }).first('email');
     return user ? { token, userId: p.userId, teamId: p.teamId, email: user.email } : null;

@@ -228,12 +228,15 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       // The attendee's contact first, so the meeting row is written once, with its contact.
       const contact = moving
         ? null
-        : await upsertContactByEmail(trx, ctx.teamId, {
-            email: req.attendeeEmail,
-            ...splitName(req.attendeeName, req.attendeeEmail),
-            phone: req.attendeePhone,
-            timezone: req.timezone,
-            custom_fields: req.contactCustomFields,
+        : await upsertContactByEmail(trx, {
+            teamId: ctx.teamId,
+            contact: {
+              email: req.attendeeEmail,
+              ...splitName(req.attendeeName, req.attendeeEmail),
+              phone: req.attendeePhone,
+              timezone: req.timezone,
+              custom_fields: req.contactCustomFields,
+            },
           });
       let meeting: MeetingRow | undefined;
       const busy: string[] = [];

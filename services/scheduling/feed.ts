@@ -26,13 +26,13 @@ async function generationOf(db: Executor, userId: string): Promise<number> {
 
 /** The host's current feed URL (valid until the next rotation). */
 export async function hostFeedUrl(db: Executor, baseUrl: string, userId: string): Promise<string> {
-  const key = await appSecret(db, SECRET);
+  const key = await appSecret({ db }, { name: SECRET });
   return feedUrl(baseUrl, signFeedToken(key, userId, await generationOf(db, userId)));
 }
 
 /** One meeting's own .ics link. */
 export async function meetingEventUrl(db: Executor, baseUrl: string, meetingId: string): Promise<string> {
-  return feedUrl(baseUrl, signEventToken(await appSecret(db, SECRET), meetingId));
+  return feedUrl(baseUrl, signEventToken(await appSecret({ db }, { name: SECRET }), meetingId));
 }
 
 /**
@@ -51,7 +51,7 @@ export async function hostCalendarLink(db: Executor, baseUrl: string, m: Pick<Me
 export async function rotateFeed(db: Db, baseUrl: string, teamId: string, userId: string) {
   const user = await db('users').where({ id: userId, team_id: teamId }).first('id');
   if (!user) throw notFound('User');
-  const key = await appSecret(db, SECRET);
+  const key = await appSecret({ db }, { name: SECRET });
   const url = await db.transaction(async (trx) => {
     const current = await trx('calendar_feeds').where({ user_id: userId }).forUpdate().first('generation');
     const generation = current ? (current.generation as number) + 1 : 1;
@@ -85,7 +85,7 @@ function icsOf(m: Record<string, any>, host: Host): IcsMeeting {
 
 /** The user a host feed token names, when it is valid: derived for the current generation, or a stored (older) token. */
 async function feedOwner(db: Db, token: string): Promise<string | null> {
-  const derived = verifyFeedToken(await appSecret(db, SECRET), token);
+  const derived = verifyFeedToken(await appSecret({ db }, { name: SECRET }), token);
   if (derived) {
     return derived.generation === (await generationOf(db, derived.userId)) ? derived.userId : null;
   }
@@ -103,7 +103,7 @@ async function feedOwner(db: Db, token: string): Promise<string | null> {
  */
 export async function renderFeed(db: Db, token: string): Promise<string> {
   const clean = token.replace(/\.ics$/, '');
-  const event = verifyEventToken(await appSecret(db, SECRET), clean);
+  const event = verifyEventToken(await appSecret({ db }, { name: SECRET }), clean);
   if (event) return renderEvent(db, event.meetingId);
   const userId = await feedOwner(db, clean);
   const user: (Host & { id: string }) | undefined = userId

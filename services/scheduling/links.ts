@@ -25,7 +25,7 @@ export async function meetingLinkUrls(
   baseUrl: string,
   m: MeetingRow,
 ): Promise<{ cancel: string; reschedule: string; confirm: string; decline: string }> {
-  const key = await appSecret(db, SECRET);
+  const key = await appSecret({ db }, { name: SECRET });
   const end = new Date(m.end_time);
   const lapse = new Date(lapseAt(m));
   const url = (p: LinkPurpose, until: Date) => bookingLinkUrl(baseUrl, signLinkToken(key, m.id, p, until));
@@ -33,5 +33,5 @@ export async function meetingLinkUrls(
 }
 
 export async function readLinkToken(db: Executor, token: string, now = Date.now()): Promise<LinkTokenClaims | null> {
-  return verifyLinkToken(await appSecret(db, SECRET), token, now);
+  return verifyLinkToken(await appSecret({ db }, { name: SECRET }), token, now);
 }

@@ -16,12 +16,15 @@ type ContactRow = Pick<ContactsRow, 'id' | 'email' | 'phone' | 'unsubscribed_ema
 
 async function resolveContactIds(trx: Executor, teamId: string, body: EnrollBody): Promise<string[]> {
   if (body.email) {
-    const { id } = await upsertContactByEmail(trx, teamId, {
-      email: body.email,
-      first_name: body.first_name,
-      last_name: body.last_name,
-      phone: body.phone,
-      timezone: body.timezone,
+    const { id } = await upsertContactByEmail(trx, {
+      teamId,
+      contact: {
+        email: body.email,
+        first_name: body.first_name,
+        last_name: body.last_name,
+        phone: body.phone,
+        timezone: body.timezone,
+      },
     });
     return [id];
   }

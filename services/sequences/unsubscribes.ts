@@ -70,7 +70,7 @@ export async function addUnsubscribes(db: Db, outbox: OutboxStarter, teamId: str
     if (body.emails) {
       ids = [];
       for (const email of new Set(body.emails.map((e) => e.toLowerCase())))
-        ids.push((await upsertContactByEmail(trx, teamId, { email })).id);
+        ids.push((await upsertContactByEmail(trx, { teamId, contact: { email } })).id);
     } else {
       ids = [...new Set(body.contact_ids!)];
       const found: Array<{ id: string }> = await trx('contacts')

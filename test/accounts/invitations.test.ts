@@ -161,7 +161,7 @@ describe('invitations API', () => {
   });
 
   it('brings back a member added without a password, or a removed one; refuses an account of another team', async () => {
-    const pending = await addMember(w.tdb.db, w.team.teamId, { email: unique('nopass'), role: 'member' });
+    const pending = await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email: unique('nopass'), role: 'member' } });
     const id = (await invite(pending.email, 'admin')).body.data.id as string;
     const [mail] = await inviteMails(pending.email, id);
     const token = linkToken(mail, '/account/invitations');
@@ -204,9 +204,15 @@ describe('invitations API', () => {
 
   it('admin sessions and API keys with team:members invite; members get 403; owners only grant owner', async () => {
     const adminEmail = unique('admin');
-    await addMember(w.tdb.db, w.team.teamId, { email: adminEmail, role: 'admin', password: 'admin long password' });
+    await addMember(
+      { db: w.tdb.db },
+      { teamId: w.team.teamId, values: { email: adminEmail, role: 'admin', password: 'admin long password' } },
+    );
     const memberEmail = unique('member');
-    await addMember(w.tdb.db, w.team.teamId, { email: memberEmail, role: 'member', password: 'member long password' });
+    await addMember(
+      { db: w.tdb.db },
+      { teamId: w.team.teamId, values: { email: memberEmail, role: 'member', password: 'member long password' } },
+    );
     const admin = client(w.app.baseUrl, (await signIn(adminEmail, 'admin long password')).body.data.token);
     const member = client(w.app.baseUrl, (await signIn(memberEmail, 'member long password')).body.data.token);
 

@@ -13,13 +13,19 @@ let n = 0;
 const email = (p: string) => `${p}-${++n}-${Date.now()}@example.com`;
 
 async function memberWithSession(role: 'owner' | 'admin' | 'member') {
-  const user = await addMember(w.tdb.db, w.team.teamId, {
-    email: email(role),
-    role: role === 'owner' ? 'admin' : role,
-    password: 'a long password',
-  });
+  const user = await addMember(
+    { db: w.tdb.db },
+    {
+      teamId: w.team.teamId,
+      values: {
+        email: email(role),
+        role: role === 'owner' ? 'admin' : role,
+        password: 'a long password',
+      },
+    },
+  );
   if (role === 'owner') await w.tdb.db('users').where({ id: user.id }).update({ role: 'owner' });
-  const { token } = await createSession(w.tdb.db, user.id);
+  const { token } = await createSession(w.tdb.db, { userId: user.id });
   return { id: user.id, email: user.email, session: token, api: client(w.app.baseUrl, token) };
 }
 
@@ -63,9 +69,9 @@ it('the last owner cannot be demoted or removed (409); with a second owner it ca
 
 it('removal signs the member out, revokes the API keys they created, and reports what they host', async () => {
   const m = await memberWithSession('admin');
-  const other = await createSession(w.tdb.db, m.id);
-  const theirKey = await createApiKey(w.tdb.db, { teamId: w.team.teamId, scopes: ['forms:read'], createdBy: m.id });
-  const ownerKey = await createApiKey(w.tdb.db, { teamId: w.team.teamId, scopes: ['forms:read'], createdBy: w.team.userId });
+  const other = await createSession(w.tdb.db, { userId: m.id });
+  const theirKey = await createApiKey({ db: w.tdb.db }, { teamId: w.team.teamId, scopes: ['forms:read'], createdBy: m.id });
+  const ownerKey = await createApiKey({ db: w.tdb.db }, { teamId: w.team.teamId, scopes: ['forms:read'], createdBy: w.team.userId });
   expect((await client(w.app.baseUrl, theirKey.secret).get('/api/v1/forms')).status).toBe(200);
 
   const [page] = await w.tdb

@@ -57,7 +57,7 @@ describeWithBrowser('account pages in Chromium (JavaScript disabled)', () => {
 
   it('resets a password from the emailed link', async () => {
     const email = unique('browser-reset');
-    await addMember(w.tdb.db, w.team.teamId, { email, role: 'member', password: 'old long password' });
+    await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email, role: 'member', password: 'old long password' } });
     expect((await client(w.app.baseUrl).post('/api/auth/password-reset', { email })).status).toBe(202);
     const [mail] = await mailsTo(w.smtp, email, 1, ['x-account-email', 'password_reset']);
     const url = `${w.app.baseUrl}/account/reset-password/${linkToken(mail, '/account/reset-password')}`;

@@ -13,7 +13,10 @@ const signIn = (email: string, password: string) => client(w.app.baseUrl).post('
 const resetMails = (email: string, count = 1) => mailsTo(w.smtp, email, count, ['x-account-email', 'password_reset']);
 
 it('answers 202 alike for a known and an unknown address; only the known one gets an email', async () => {
-  const user = await addMember(w.tdb.db, w.team.teamId, { email: unique('known'), role: 'member', password: 'old long password' });
+  const user = await addMember(
+    { db: w.tdb.db },
+    { teamId: w.team.teamId, values: { email: unique('known'), role: 'member', password: 'old long password' } },
+  );
   const unknown = unique('unknown');
   const a = await ask(user.email);
   const b = await ask(unknown);
@@ -28,9 +31,12 @@ it('answers 202 alike for a known and an unknown address; only the known one get
 
 it('the link sets a new password once, checks it, and signs out every session of the user', async () => {
   const email = unique('reset');
-  const user = await addMember(w.tdb.db, w.team.teamId, { email, role: 'member', password: 'old long password' });
+  const user = await addMember(
+    { db: w.tdb.db },
+    { teamId: w.team.teamId, values: { email, role: 'member', password: 'old long password' } },
+  );
   const s1 = (await signIn(email, 'old long password')).body.data.token as string;
-  const s2 = (await createSession(w.tdb.db, user.id)).token;
+  const s2 = (await createSession(w.tdb.db, { userId: user.id })).token;
   expect((await client(w.app.baseUrl, s1).get('/api/v1/me')).status).toBe(200);
 
   expect((await ask(email)).status).toBe(202);
@@ -63,7 +69,7 @@ it('the link sets a new password once, checks it, and signs out every session of
 
 it('a link is valid for one hour', async () => {
   const email = unique('late');
-  await addMember(w.tdb.db, w.team.teamId, { email, role: 'member', password: 'old long password' });
+  await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email, role: 'member', password: 'old long password' } });
   await ask(email);
   const token = linkToken((await resetMails(email))[0], '/account/reset-password');
   const row = await w.tdb.db('account_tokens').where({ kind: 'password_reset' }).orderBy('created_at', 'desc').first();

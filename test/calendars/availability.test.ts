@@ -231,7 +231,10 @@ describe('round-robin and group pages use every host’s calendars', () => {
 
   beforeAll(async () => {
     feed = await startFeedServer();
-    const member = await addMember(w.tdb.db, w.team.teamId, { email: `host-${Date.now()}@example.com`, role: 'member' });
+    const member = await addMember(
+      { db: w.tdb.db },
+      { teamId: w.team.teamId, values: { email: `host-${Date.now()}@example.com`, role: 'member' } },
+    );
     memberId = member.id;
     await daytime(memberId, 'UTC');
     await daytime(w.team.userId, ZONE);

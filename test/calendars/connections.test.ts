@@ -167,9 +167,12 @@ describe('calendar connections', () => {
     let memberId: string;
     let ownersId: string;
     beforeAll(async () => {
-      const member = await addMember(w.tdb.db, w.team.teamId, { email: `member-${Date.now()}@example.com`, role: 'member' });
+      const member = await addMember(
+        { db: w.tdb.db },
+        { teamId: w.team.teamId, values: { email: `member-${Date.now()}@example.com`, role: 'member' } },
+      );
       memberId = member.id;
-      memberSession = client(w.app.baseUrl, (await createSession(w.tdb.db, member.id)).token);
+      memberSession = client(w.app.baseUrl, (await createSession(w.tdb.db, { userId: member.id })).token);
       const list = await w.api.get(`/api/v1/calendar-connections?user_id=${w.team.userId}`);
       ownersId = list.body.data[0].id;
     });

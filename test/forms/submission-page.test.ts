@@ -75,10 +75,14 @@ it('matches COUNT and OFFSET for random windows, statuses and pages', async () =
       async (since, until, status, offset, limit) => {
         const f: WindowFilters = { since, until, status };
         const want = await naive(f, offset, limit);
-        const seek = await seekPage(tdb.db, formId, f, offset);
+        const seek = await seekPage({ db: tdb.db }, { formId: formId, filters: f, offset: offset });
         expect(seek.total).toBe(want.total);
         const got =
-          seek.total > offset ? await pageRows(tdb.db, formId, f, seek, limit, ['id']).then((r) => r.map((x: { id: string }) => x.id)) : [];
+          seek.total > offset
+            ? await pageRows({ db: tdb.db }, { formId: formId, filters: f, seek: seek, limit: limit, columns: ['id'] }).then((r) =>
+                r.map((x: { id: string }) => x.id),
+              )
+            : [];
         expect(got).toEqual(want.ids);
       },
     ),

@@ -25,8 +25,8 @@ export async function createTestTeam(db: Db, opts: { plan?: Plan; timezone?: str
   const { teamId, user } = await db.transaction((trx) =>
     createTeamWithOwner(trx, { teamName: 'Test team', plan: opts.plan ?? 'enterprise', email, password, timezone: opts.timezone }),
   );
-  const { secret } = await createApiKey(db, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
-  const { token } = await createSession(db, user.id);
+  const { secret } = await createApiKey({ db }, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
+  const { token } = await createSession(db, { userId: user.id });
   return {
     teamId,
     userId: user.id,
@@ -34,6 +34,6 @@ export async function createTestTeam(db: Db, opts: { plan?: Plan; timezone?: str
     password,
     apiKey: secret,
     session: token,
-    keyWith: async (scopes) => (await createApiKey(db, { teamId, scopes, createdBy: user.id })).secret,
+    keyWith: async (scopes) => (await createApiKey({ db }, { teamId, scopes, createdBy: user.id })).secret,
   };
 }

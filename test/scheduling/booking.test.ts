@@ -223,7 +223,9 @@ describe('race-free booking', () => {
     const t = await createTestTeam(tdb.db);
     const members = [t.userId];
     for (let i = 0; i < 2; i++)
-      members.push((await addMember(tdb.db, t.teamId, { email: `rr${i}-${t.teamId}@example.com`, role: 'member' })).id);
+      members.push(
+        (await addMember({ db: tdb.db }, { teamId: t.teamId, values: { email: `rr${i}-${t.teamId}@example.com`, role: 'member' } })).id,
+      );
     for (const id of members) await alwaysAvailable(tdb.db, id);
     const { eventTypeId, pageId } = await publishedEventType(
       app.baseUrl,
@@ -258,7 +260,8 @@ describe('race-free booking', () => {
 
   it('group pages need every host free, and a group booking blocks every host', async () => {
     const t = await createTestTeam(tdb.db);
-    const second = (await addMember(tdb.db, t.teamId, { email: `g-${t.teamId}@example.com`, role: 'member' })).id;
+    const second = (await addMember({ db: tdb.db }, { teamId: t.teamId, values: { email: `g-${t.teamId}@example.com`, role: 'member' } }))
+      .id;
     await alwaysAvailable(tdb.db, t.userId);
     await alwaysAvailable(tdb.db, second);
     const group = await publishedEventType(

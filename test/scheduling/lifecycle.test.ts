@@ -65,7 +65,10 @@ describe('guests', () => {
 describe('group pages', () => {
   test('each co-host gets the REQUEST and, on cancellation, the CANCEL', async () => {
     const t = await createTestTeam(w.tdb.db);
-    const coHost = await addMember(w.tdb.db, t.teamId, { email: `cohost-${t.teamId}@example.com`, role: 'member' });
+    const coHost = await addMember(
+      { db: w.tdb.db },
+      { teamId: t.teamId, values: { email: `cohost-${t.teamId}@example.com`, role: 'member' } },
+    );
     for (const id of [t.userId, coHost.id]) await alwaysAvailable(w.tdb.db, id);
     const { eventTypeId, pageId } = await publishedEventType(
       w.app.baseUrl,

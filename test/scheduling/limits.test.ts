@@ -120,7 +120,9 @@ describe('booking limits', () => {
     const t = await createTestTeam(tdb.db);
     const members = [t.userId];
     for (let i = 0; i < 2; i++)
-      members.push((await addMember(tdb.db, t.teamId, { email: `lim${i}-${t.teamId}@example.com`, role: 'member' })).id);
+      members.push(
+        (await addMember({ db: tdb.db }, { teamId: t.teamId, values: { email: `lim${i}-${t.teamId}@example.com`, role: 'member' } })).id,
+      );
     for (const id of members) await alwaysAvailable(tdb.db, id);
     const { eventTypeId, pageId } = await publishedEventType(
       app.baseUrl,

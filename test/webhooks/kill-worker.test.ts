@@ -74,11 +74,17 @@ it('SIGKILL of the worker process mid-burst, then a new worker: every delivery a
     await new Promise((r) => setTimeout(r, 20)); // a receiver with some work per request: the burst takes a while
     res.end('ok');
   });
-  const form = await createForm(tdb.db, team.teamId, {
-    title: 'Kill bench',
-    status: 'published',
-    fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
-  });
+  const form = await createForm(
+    { db: tdb.db },
+    {
+      teamId: team.teamId,
+      values: {
+        title: 'Kill bench',
+        status: 'published',
+        fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
+      },
+    },
+  );
   const subs = [await subscribe(tdb.db, team.teamId, `${rx.url}/a`), await subscribe(tdb.db, team.teamId, `${rx.url}/b`)];
   const first = await startWorkerProcess();
 

@@ -40,7 +40,7 @@ export const accountPageRoutes = [
     raw: true,
     response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
-      const view = await invitationView(deps, params.token);
+      const view = await invitationView(deps, { token: params.token });
       if (!view) return html(ctx, 404, invalidLinkPage());
       html(ctx, 200, invitationPage(params.token, view));
     },
@@ -57,12 +57,12 @@ export const accountPageRoutes = [
     raw: true,
     response: pageAnswer,
     handler: async ({ ctx, deps, params, body }) => {
-      const view = await invitationView(deps, params.token);
+      const view = await invitationView(deps, { token: params.token });
       if (!view) return html(ctx, 404, invalidLinkPage());
       if (mismatch(body.password, body.password_confirm)) {
         return html(ctx, 400, invitationPage(params.token, view, { error: 'The two passwords differ.', name: body.name }));
       }
-      const out = await acceptInvitation(deps, params.token, { name: body.name ?? '', password: body.password ?? '' });
+      const out = await acceptInvitation(deps, { token: params.token, name: body.name ?? '', password: body.password ?? '' });
       if (out.ok) return html(ctx, 200, invitationAcceptedPage(out.teamName, out.email));
       if (out.reason === 'invalid_link') return html(ctx, 404, invalidLinkPage());
       if (out.reason === 'not_acceptable') return html(ctx, 409, invitationPage(params.token, out.view));
@@ -80,7 +80,7 @@ export const accountPageRoutes = [
     raw: true,
     response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
-      const target = await resetTarget(deps, params.token);
+      const target = await resetTarget(deps, { token: params.token });
       if (!target) return html(ctx, 404, invalidLinkPage());
       html(ctx, 200, resetPasswordPage(params.token, target.email));
     },
@@ -97,12 +97,12 @@ export const accountPageRoutes = [
     raw: true,
     response: pageAnswer,
     handler: async ({ ctx, deps, params, body }) => {
-      const target = await resetTarget(deps, params.token);
+      const target = await resetTarget(deps, { token: params.token });
       if (!target) return html(ctx, 404, invalidLinkPage());
       if (mismatch(body.password, body.password_confirm)) {
         return html(ctx, 400, resetPasswordPage(params.token, target.email, 'The two passwords differ.'));
       }
-      const out = await resetPassword(deps, params.token, body.password ?? '');
+      const out = await resetPassword(deps, { token: params.token, password: body.password ?? '' });
       if (out.ok) return html(ctx, 200, passwordChangedPage(out.email));
       if (out.reason === 'invalid_link') return html(ctx, 404, invalidLinkPage());
       html(ctx, 400, resetPasswordPage(params.token, target.email, out.message));
@@ -119,7 +119,7 @@ export const accountPageRoutes = [
     raw: true,
     response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
-      const target = await emailChangeTarget(deps, params.token);
+      const target = await emailChangeTarget(deps, { token: params.token });
       if (!target) return html(ctx, 404, invalidLinkPage());
       html(ctx, 200, confirmEmailPage(params.token, target.newEmail));
     },
@@ -136,7 +136,7 @@ export const accountPageRoutes = [
     raw: true,
     response: pageAnswer,
     handler: async ({ ctx, deps, params }) => {
-      const out = await confirmEmailChange(deps, params.token);
+      const out = await confirmEmailChange(deps, { token: params.token });
       if (out.ok) return html(ctx, 200, emailConfirmedPage(out.email));
       if (out.reason === 'taken') return html(ctx, 409, emailTakenPage());
       html(ctx, 404, invalidLinkPage());

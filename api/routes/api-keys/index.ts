@@ -14,7 +14,7 @@ export const apiKeyRoutes = [
     tags: ['api-keys'],
     response: apiKeyList,
     handler: async ({ principal, deps }) => {
-      const keys = await listApiKeys(deps.db, principal.teamId);
+      const keys = await listApiKeys(deps, { teamId: principal.teamId });
       return { data: keys.map(presentApiKey), meta: { total: keys.length, page: 1, per_page: keys.length, total_pages: 1 } };
     },
   }),
@@ -29,7 +29,7 @@ export const apiKeyRoutes = [
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => {
-      const { key, secret } = await createApiKey(deps.db, {
+      const { key, secret } = await createApiKey(deps, {
         teamId: principal.teamId,
         scopes: body.scopes ?? [...ALL_SCOPES],
         name: body.name,
@@ -47,7 +47,9 @@ export const apiKeyRoutes = [
     tags: ['api-keys'],
     params: zIdParams,
     response: apiKeyAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: presentApiKey(await getApiKey(deps.db, principal.teamId, params.id)) }),
+    handler: async ({ params, principal, deps }) => ({
+      data: presentApiKey(await getApiKey(deps, { teamId: principal.teamId, id: params.id })),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -57,7 +59,7 @@ export const apiKeyRoutes = [
     tags: ['api-keys'],
     params: zIdParams,
     status: 204,
-    handler: async ({ params, principal, deps }) => revokeApiKey(deps.db, principal.teamId, params.id),
+    handler: async ({ params, principal, deps }) => revokeApiKey(deps, { teamId: principal.teamId, id: params.id }),
   }),
   defineRoute({
     method: 'post',
@@ -68,7 +70,7 @@ export const apiKeyRoutes = [
     params: zIdParams,
     response: apiKeyWithSecretAnswer,
     handler: async ({ params, principal, deps }) => {
-      const { key, secret } = await regenerateApiKey(deps.db, principal.teamId, params.id);
+      const { key, secret } = await regenerateApiKey(deps, { teamId: principal.teamId, id: params.id });
       return { data: { ...presentApiKey(key), api_key: secret } };
     },
   }),

@@ -14,7 +14,7 @@ export const authRoutes = [
     body: loginBody,
     response: sessionAnswer,
     handler: async ({ body, deps, ctx }) => ({
-      data: await login(deps.db, body.email, body.password, { ip: ctx.ip, userAgent: ctx.get('user-agent') }),
+      data: await login(deps, { email: body.email, password: body.password, client: { ip: ctx.ip, userAgent: ctx.get('user-agent') } }),
     }),
   }),
   defineRoute({
@@ -24,7 +24,7 @@ export const authRoutes = [
     summary: 'End the current dashboard session',
     tags: ['auth'],
     status: 204,
-    handler: async ({ principal, deps }) => logout(deps.db, principal.credentialId),
+    handler: async ({ principal, deps }) => logout(deps, { sessionId: principal.credentialId }),
   }),
   defineRoute({
     method: 'post',
@@ -37,7 +37,7 @@ export const authRoutes = [
     status: 202,
     response: resetAnswer,
     handler: async ({ body, deps, ctx }) => {
-      await requestPasswordReset(deps, body.email, ctx.ip);
+      await requestPasswordReset(deps, { email: body.email, ip: ctx.ip });
       return { data: { accepted: true as const, message: 'If an account uses this address, a reset link is on its way' } };
     },
   }),

@@ -24,7 +24,7 @@ export const contactRoutes = [
     tags,
     query: contactListQuery,
     response: contactList,
-    handler: ({ query, principal, deps }) => listContacts(deps.db, principal.teamId, toPage(query), query),
+    handler: ({ query, principal, deps }) => listContacts(deps, { teamId: principal.teamId, page: toPage(query), filters: query }),
   }),
   defineRoute({
     method: 'get',
@@ -34,7 +34,7 @@ export const contactRoutes = [
     tags,
     params: zIdParams,
     response: contactAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await contactDetail(deps.db, principal.teamId, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await contactDetail(deps, { teamId: principal.teamId, id: params.id }) }),
   }),
   defineRoute({
     method: 'patch',
@@ -46,7 +46,9 @@ export const contactRoutes = [
     body: contactPatchBody,
     response: contactAnswer,
     conflict: 'Another contact of the team has this email',
-    handler: async ({ params, body, principal, deps }) => ({ data: await updateContact(deps.db, principal.teamId, params.id, body) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await updateContact(deps, { teamId: principal.teamId, id: params.id, changes: body }),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -56,7 +58,7 @@ export const contactRoutes = [
     tags,
     params: zIdParams,
     status: 204,
-    handler: ({ params, principal, deps }) => deleteContact(deps, principal.teamId, params.id),
+    handler: ({ params, principal, deps }) => deleteContact(deps, { teamId: principal.teamId, id: params.id }),
   }),
   defineRoute({
     method: 'post',
@@ -67,7 +69,9 @@ export const contactRoutes = [
     params: zIdParams,
     body: contactTagBody,
     response: contactWithTagsAnswer,
-    handler: async ({ params, body, principal, deps }) => ({ data: await addTag(deps.db, principal.teamId, params.id, body.tag_id) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await addTag(deps, { teamId: principal.teamId, contactId: params.id, tagId: body.tag_id }),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -77,6 +81,6 @@ export const contactRoutes = [
     tags,
     params: contactTagParams,
     status: 204,
-    handler: ({ params, principal, deps }) => removeTag(deps.db, principal.teamId, params.id, params.tag_id),
+    handler: ({ params, principal, deps }) => removeTag(deps, { teamId: principal.teamId, contactId: params.id, tagId: params.tag_id }),
   }),
 ];

@@ -14,7 +14,7 @@ export const tagRoutes = [
     tags,
     query: tagListQuery,
     response: tagList,
-    handler: ({ query, principal, deps }) => listTags(deps.db, principal.teamId, toPage(query)),
+    handler: ({ query, principal, deps }) => listTags(deps, { teamId: principal.teamId, page: toPage(query) }),
   }),
   defineRoute({
     method: 'post',
@@ -27,7 +27,7 @@ export const tagRoutes = [
     conflict: 'The team already has a tag with this name',
     status: 201,
     idempotent: true,
-    handler: async ({ body, principal, deps }) => ({ data: await createTag(deps.db, principal.teamId, body.name.trim()) }),
+    handler: async ({ body, principal, deps }) => ({ data: await createTag(deps, { teamId: principal.teamId, name: body.name.trim() }) }),
   }),
   defineRoute({
     method: 'delete',
@@ -37,6 +37,6 @@ export const tagRoutes = [
     tags,
     params: tagParams,
     status: 204,
-    handler: ({ params, principal, deps }) => deleteTag(deps.db, principal.teamId, params.tag_id),
+    handler: ({ params, principal, deps }) => deleteTag(deps, { teamId: principal.teamId, id: params.tag_id }),
   }),
 ];

@@ -17,7 +17,7 @@ export const formRoutes = [
     tags,
     query: formListQuery,
     response: formList,
-    handler: ({ query, principal, deps }) => listForms(deps.db, principal.teamId, toPage(query), query.status),
+    handler: ({ query, principal, deps }) => listForms(deps, { teamId: principal.teamId, page: toPage(query), status: query.status }),
   }),
   defineRoute({
     method: 'post',
@@ -41,7 +41,9 @@ export const formRoutes = [
     conflict: 'The slug is taken (by another form of the team, or by a published form)',
     status: 201,
     idempotent: true,
-    handler: async ({ body, principal, deps }) => ({ data: presentForm(await createForm(deps.db, principal.teamId, body)) }),
+    handler: async ({ body, principal, deps }) => ({
+      data: presentForm(await createForm(deps, { teamId: principal.teamId, values: body })),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -51,7 +53,9 @@ export const formRoutes = [
     tags,
     params: zIdParams,
     response: formAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: presentForm(await getForm(deps.db, principal.teamId, params.id)) }),
+    handler: async ({ params, principal, deps }) => ({
+      data: presentForm(await getForm(deps, { teamId: principal.teamId, id: params.id })),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -64,8 +68,8 @@ export const formRoutes = [
     response: formAnswer,
     conflict: 'The slug is taken (by another form of the team, or by a published form)',
     handler: async ({ params, body, principal, deps }) => {
-      const form = await updateForm(deps.db, principal.teamId, params.id, body);
-      forgetCachedForm(deps.db, form.id);
+      const form = await updateForm(deps, { teamId: principal.teamId, id: params.id, changes: body });
+      forgetCachedForm(deps, { formId: form.id });
       return { data: presentForm(form) };
     },
   }),
@@ -78,8 +82,8 @@ export const formRoutes = [
     params: zIdParams,
     status: 204,
     handler: async ({ params, principal, deps }) => {
-      await deleteForm(deps.db, principal.teamId, params.id);
-      forgetCachedForm(deps.db, params.id);
+      await deleteForm(deps, { teamId: principal.teamId, id: params.id });
+      forgetCachedForm(deps, { formId: params.id });
     },
   }),
   defineRoute({
@@ -91,6 +95,8 @@ export const formRoutes = [
     params: zIdParams,
     query: analyticsQuery,
     response: analyticsAnswer,
-    handler: async ({ params, query, principal, deps }) => ({ data: await formAnalytics(deps.db, principal.teamId, params.id, query) }),
+    handler: async ({ params, query, principal, deps }) => ({
+      data: await formAnalytics(deps, { teamId: principal.teamId, formId: params.id, since: query.since, until: query.until }),
+    }),
   }),
 ];

@@ -44,7 +44,7 @@ function stepUrl(ctx: Context, form: FormRow, submissionId: string, step: number
 /** The view to re-render a step after a no-JS validation error: the step that was posted, with its resume token. */
 async function errorView(deps: AppDeps, form: FormRow, ctx: Context, body: PublicSubmissionInput): Promise<PageView> {
   const query = { ...queryValues(ctx), step: String(body.step ?? 0), ...(body.submission_id ? { resume: body.submission_id } : {}) };
-  return pageView(deps.db, form, query);
+  return pageView(deps, { form, query });
 }
 
 export const publicFormRoutes = [
@@ -59,10 +59,10 @@ export const publicFormRoutes = [
     params: idOrSlugParams,
     response: { mediaType: 'text/html', description: 'The form page (HTML); a 404 page when the form is not published' },
     handler: async ({ params, ctx, deps }) => {
-      const form = await findPublishedForm(deps.db, params.id_or_slug);
+      const form = await findPublishedForm(deps, { idOrSlug: params.id_or_slug });
       if (!form) return notFoundPage(ctx);
       await recordView(deps, form, ctx);
-      const view = await pageView(deps.db, form, queryValues(ctx));
+      const view = await pageView(deps, { form, query: queryValues(ctx) });
       ctx.status = 200;
       ctx.body = renderFormPage(ctx, form, { embed: isEmbed(ctx), search: search(ctx), referrer: pageReferrer(ctx), view });
     },
@@ -92,7 +92,7 @@ export const publicFormRoutes = [
     handler: async ({ params, body, ctx, deps }) => {
       const html = ctx.request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
       // Cached up to 1 s (see form-cache.ts); the write itself re-checks that the form is published.
-      const form = await findPublishedFormCached(deps.db, params.id_or_slug);
+      const form = await findPublishedFormCached(deps, { idOrSlug: params.id_or_slug });
       if (!form) {
         if (html) return notFoundPage(ctx);
         throw notFound('Form');
@@ -100,7 +100,7 @@ export const publicFormRoutes = [
       try {
         const metadata = buildMetadata(ctx, body.tracking, deps.config.COUNTRY_HEADER);
         body.fields = withHiddenFromQuery(form.fields, body.fields, queryValues(ctx));
-        const result = await submitPublic(deps, form, body, metadata, html ? 'form' : 'json');
+        const result = await submitPublic(deps, { form, values: body, metadata, mode: html ? 'form' : 'json' });
         const { id, status, step, last, hidden_fields, score, max_score } = result;
         if (!html) {
           ctx.status = result.created ? 201 : 200;

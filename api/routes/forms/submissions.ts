@@ -17,7 +17,8 @@ export const submissionRoutes = [
     params: formParams,
     query: submissionListQuery,
     response: submissionList,
-    handler: ({ params, query, principal, deps }) => listSubmissions(deps.db, principal.teamId, params.form_id, toPage(query), query),
+    handler: ({ params, query, principal, deps }) =>
+      listSubmissions(deps, { teamId: principal.teamId, formId: params.form_id, page: toPage(query), filters: query }),
   }),
   defineRoute({
     method: 'get',
@@ -32,7 +33,7 @@ export const submissionRoutes = [
     raw: true,
     handler: async ({ params, query, principal, deps, ctx }) => {
       const bom = query.bom === 'true' || query.bom === '1';
-      const out = await exportSubmissions(deps.db, principal.teamId, params.form_id, { ...query, bom });
+      const out = await exportSubmissions(deps, { teamId: principal.teamId, formId: params.form_id, options: { ...query, bom } });
       ctx.status = 200;
       ctx.type = out.contentType;
       ctx.set('Content-Disposition', `attachment; filename="${out.filename}"`);
@@ -49,7 +50,7 @@ export const submissionRoutes = [
     params: zIdParams,
     response: submissionAnswer,
     handler: async ({ params, principal, deps }) => ({
-      data: presentSubmission(await getSubmission(deps.db, principal.teamId, params.id)),
+      data: presentSubmission(await getSubmission(deps, { teamId: principal.teamId, id: params.id })),
     }),
   }),
   defineRoute({
@@ -62,7 +63,7 @@ export const submissionRoutes = [
     body: submissionPatchBody,
     response: submissionAnswer,
     handler: async ({ params, body, principal, deps }) => ({
-      data: presentSubmission(await updateSubmission(deps, principal.teamId, params.id, body.fields)),
+      data: presentSubmission(await updateSubmission(deps, { teamId: principal.teamId, id: params.id, fields: body.fields })),
     }),
   }),
   defineRoute({
@@ -73,6 +74,6 @@ export const submissionRoutes = [
     tags,
     params: zIdParams,
     status: 204,
-    handler: ({ params, principal, deps }) => deleteSubmission(deps, principal.teamId, params.id),
+    handler: ({ params, principal, deps }) => deleteSubmission(deps, { teamId: principal.teamId, id: params.id }),
   }),
 ];

@@ -20,7 +20,7 @@ export const invitationRoutes = [
     tags,
     query: invitationListQuery,
     response: invitationList,
-    handler: ({ query, principal, deps }) => listInvitations(deps, principal.teamId, toPage(query), query.status),
+    handler: ({ query, principal, deps }) => listInvitations(deps, { teamId: principal.teamId, page: toPage(query), status: query.status }),
   }),
   defineRoute({
     method: 'post',
@@ -34,7 +34,7 @@ export const invitationRoutes = [
     idempotent: true,
     response: invitationAnswer,
     conflict: 'The address is already a member, or has an open invitation',
-    handler: async ({ body, principal, deps }) => ({ data: await createInvitation(deps, principal, body) }),
+    handler: async ({ body, principal, deps }) => ({ data: await createInvitation(deps, { principal, values: body }) }),
   }),
   defineRoute({
     method: 'get',
@@ -44,7 +44,7 @@ export const invitationRoutes = [
     tags,
     params: invitationParams,
     response: invitationAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await getInvitation(deps, principal.teamId, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await getInvitation(deps, { teamId: principal.teamId, id: params.id }) }),
   }),
   defineRoute({
     method: 'post',
@@ -55,7 +55,7 @@ export const invitationRoutes = [
     params: invitationParams,
     response: invitationAnswer,
     conflict: '`invalid_transition`: the invitation was accepted or revoked',
-    handler: async ({ params, principal, deps }) => ({ data: await resendInvitation(deps, principal, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await resendInvitation(deps, { principal, id: params.id }) }),
   }),
   defineRoute({
     method: 'delete',
@@ -65,6 +65,6 @@ export const invitationRoutes = [
     tags,
     params: invitationParams,
     status: 204,
-    handler: ({ params, principal, deps }) => revokeInvitation(deps, principal, params.id),
+    handler: ({ params, principal, deps }) => revokeInvitation(deps, { principal, id: params.id }),
   }),
 ];

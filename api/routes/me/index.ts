@@ -15,7 +15,7 @@ export const meRoutes = [
     tags: ['user'],
     response: meAnswer,
     handler: async ({ principal, deps }) => {
-      const user = await getUser(deps.db, principal.teamId, principal.userId);
+      const user = await getUser(deps, { teamId: principal.teamId, userId: principal.userId });
       if (!user) throw notFound('User');
       return { data: { ...presentUser(user), credential: principal.kind, scopes: [...principal.scopes] } };
     },
@@ -30,7 +30,7 @@ export const meRoutes = [
     body: mePatchBody,
     response: profileAnswer,
     conflict: 'Another account uses this email',
-    handler: async ({ body, principal, deps, ctx }) => ({ data: await updateProfile(deps, principal, body, ctx.ip) }),
+    handler: async ({ body, principal, deps, ctx }) => ({ data: await updateProfile(deps, { principal, changes: body, ip: ctx.ip }) }),
   }),
   defineRoute({
     method: 'get',
@@ -40,7 +40,7 @@ export const meRoutes = [
     tags: ['user'],
     query: sessionListQuery,
     response: sessionList,
-    handler: ({ query, principal, deps }) => listMySessions(deps.db, principal, toPage(query)),
+    handler: ({ query, principal, deps }) => listMySessions(deps, { principal, page: toPage(query) }),
   }),
   defineRoute({
     method: 'delete',
@@ -50,7 +50,7 @@ export const meRoutes = [
     tags: ['user'],
     params: sessionParams,
     status: 204,
-    handler: ({ params, principal, deps }) => revokeMySession(deps.db, principal, params.id),
+    handler: ({ params, principal, deps }) => revokeMySession(deps, { principal, sessionId: params.id }),
   }),
   defineRoute({
     method: 'post',
@@ -59,6 +59,6 @@ export const meRoutes = [
     summary: 'Sign out every session of mine but this one',
     tags: ['user'],
     response: revokedAnswer,
-    handler: async ({ principal, deps }) => ({ data: await revokeOtherSessions(deps.db, principal) }),
+    handler: async ({ principal, deps }) => ({ data: await revokeOtherSessions(deps, { principal }) }),
   }),
 ];

@@ -62,7 +62,7 @@ export const oauthFlowRoutes = [
       const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
       try {
         if (!email || !password) throw new ApiError(401, 'invalid_token', 'Enter your email and password.');
-        const session = await login(deps.db, email, password, { ip: ctx.ip, userAgent: ctx.get('user-agent') });
+        const session = await login(deps, { email, password, client: { ip: ctx.ip, userAgent: ctx.get('user-agent') } });
         setCookie(ctx, deps.config.baseUrl, SESSION_COOKIE, session.token, Math.floor(SESSION_TTL_MS / 1000));
       } catch (err) {
         if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 429)) throw err;

@@ -22,7 +22,7 @@ export const teamRoutes = [
     summary: "The caller's team",
     tags: ['team'],
     response: teamAnswer,
-    handler: async ({ principal, deps }) => ({ data: await getTeam(deps.db, principal.teamId) }),
+    handler: async ({ principal, deps }) => ({ data: await getTeam(deps, { teamId: principal.teamId }) }),
   }),
   defineRoute({
     method: 'patch',
@@ -32,7 +32,7 @@ export const teamRoutes = [
     tags: ['team'],
     body: teamPatchBody,
     response: teamAnswer,
-    handler: async ({ body, principal, deps }) => ({ data: await updateTeam(deps.db, principal.teamId, body) }),
+    handler: async ({ body, principal, deps }) => ({ data: await updateTeam(deps, { teamId: principal.teamId, changes: body }) }),
   }),
   defineRoute({
     method: 'get',
@@ -42,7 +42,7 @@ export const teamRoutes = [
     tags: ['team'],
     query: memberListQuery,
     response: memberList,
-    handler: async ({ query, principal, deps }) => listMembers(deps.db, principal.teamId, toPage(query)),
+    handler: async ({ query, principal, deps }) => listMembers(deps, { teamId: principal.teamId, page: toPage(query) }),
   }),
   defineRoute({
     method: 'post',
@@ -55,7 +55,7 @@ export const teamRoutes = [
     idempotent: true,
     response: memberAnswer,
     conflict: 'A user with this email already exists',
-    handler: async ({ body, principal, deps }) => ({ data: await addMember(deps.db, principal.teamId, body) }),
+    handler: async ({ body, principal, deps }) => ({ data: await addMember(deps, { teamId: principal.teamId, values: body }) }),
   }),
   defineRoute({
     method: 'get',
@@ -65,7 +65,7 @@ export const teamRoutes = [
     tags: ['team'],
     params: memberParams,
     response: memberAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await getMember(deps.db, principal.teamId, params.user_id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await getMember(deps, { teamId: principal.teamId, userId: params.user_id }) }),
   }),
   defineRoute({
     method: 'patch',
@@ -78,7 +78,9 @@ export const teamRoutes = [
     body: roleBody,
     response: memberAnswer,
     conflict: 'The last owner of a team cannot be demoted',
-    handler: async ({ params, body, principal, deps }) => ({ data: await changeRole(deps.db, principal, params.user_id, body.role) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await changeRole(deps, { principal, userId: params.user_id, role: body.role }),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -94,7 +96,7 @@ export const teamRoutes = [
     alsoFor: [200],
     conflict: 'You cannot remove yourself, nor the last owner',
     handler: async ({ ctx, params, principal, deps }) => {
-      const report = await removeMember(deps.db, principal, params.user_id);
+      const report = await removeMember(deps, { principal, userId: params.user_id });
       if (/\breturn=representation\b/i.test(ctx.get('prefer'))) {
         ctx.status = 200;
         ctx.set('Preference-Applied', 'return=representation');
