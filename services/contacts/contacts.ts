@@ -126,7 +126,7 @@ export async function contactDetail(db: Db, teamId: string, id: string) {
   const contact = await contactWithTags(db, teamId, id);
   const [enrollments, meetings, submissions, timeline] = await Promise.all([
     listContactEnrollments(db, teamId, id),
-    listContactMeetingIds(db, teamId, id),
+    listContactMeetingIds({ db }, { teamId, contactId: id }),
     db('submissions')
       .where({ team_id: teamId, contact_id: id })
       .orderBy([
