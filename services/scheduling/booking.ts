@@ -218,7 +218,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const lockFree = ctx.mode === 'one_on_one' && !moving && limitedEventType(ctx) === null;
   const attempt = (block: string | null) =>
     transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
-      if (moving) await releaseMovedMeeting(trx, moving, meetingId);
+      if (moving) await releaseMovedMeeting(trx, { moving, newId: meetingId });
       if (groupHosts) {
         for (const h of [...groupHosts].sort()) await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${h}`]);
       } else if (block) {

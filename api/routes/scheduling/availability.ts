@@ -81,7 +81,7 @@ export const availabilityRoutes = [
     body: feedBody,
     response: feedAnswer,
     handler: async ({ body, principal, deps }) => ({
-      data: await rotateFeed(deps.db, deps.config.baseUrl, principal.teamId, body.user_id ?? principal.userId),
+      data: await rotateFeed(deps, { teamId: principal.teamId, userId: body.user_id ?? principal.userId }),
     }),
   }),
 ];
