@@ -154,7 +154,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
     trx.transaction(async (sp) => {
       const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
       if (!(await withinBookingLimits(sp, ctx, counted, req.start))) throw new LimitReached();
-      if (await hasExternalBusy(sp, groupHosts ?? [hostId], busyFrom, busyTo)) throw new BusyInCalendar();
+      if (await hasExternalBusy(sp, { hostIds: groupHosts ?? [hostId], from: busyFrom, to: busyTo })) throw new BusyInCalendar();
       const [row] = await sp('meetings')
         .insert({
           id: meetingId,

@@ -49,7 +49,7 @@ export async function loadHostSchedules(
       .where('end_time', '>', lo)
       .select('host_user_id', 'start_time', 'end_time'),
     db('users').whereIn('id', hostIds).select('id', 'timezone'),
-    externalBusy(db, hostIds, new Date(from - (opts.busyMarginMs ?? DAY)), new Date(to + (opts.busyMarginMs ?? DAY))),
+    externalBusy(db, { hostIds, from: new Date(from - (opts.busyMarginMs ?? DAY)), to: new Date(to + (opts.busyMarginMs ?? DAY)) }),
   ]);
   const scheduleOf = new Map<string, { id: string; timezone: string; rules: HostSchedule['rules'] }>();
   for (const s of schedules) if (!scheduleOf.has(s.user_id)) scheduleOf.set(s.user_id, s);
