@@ -3,6 +3,7 @@ import type { Mailer } from '../core/mailer';
 import { cancelIcs, icalUidOf, inviteIcs, type IcsMeeting } from '../domain/ics';
 import { meetingLinkUrls } from '../services/scheduling/links';
 import type { MeetingRow } from '../services/scheduling/present';
+import type { ServiceDeps } from '../services/deps';
 import type { CleanupWorkflowInput } from '../workflows/scheduling/contract';
 
 /**
@@ -82,14 +83,14 @@ function icsOf(m: MeetingRow, p: Parties, sequence: number, description: string 
 
 /** The emails of one kind for a meeting: one message per recipient. */
 export async function sendMeetingEmails(
-  db: Executor,
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
   mailer: Mailer,
-  baseUrl: string,
   m: MeetingRow,
   kind: MeetingEmailKind,
 ): Promise<void> {
+  const { db } = deps;
   const p = await partiesOf(db, m);
-  const links = await meetingLinkUrls(db, baseUrl, m);
+  const links = await meetingLinkUrls(deps, { meeting: m });
   const whenText = when(new Date(m.start_time), m.timezone);
   const subject = `${SUBJECTS[kind]}: ${m.title} on ${whenText}`;
   const details = `${m.title}\nWhen: ${whenText}\n${m.meeting_link ? `Where: ${m.meeting_link}\n` : ''}`;

@@ -30,7 +30,7 @@ export function schedulingActivities(deps: ActivityDeps) {
     if (!m || m.status !== (pendingKind ? 'pending_confirmation' : 'scheduled')) return false;
     // Tracked (services/mail/outbound.ts): a reply or a bounce to a booking email is matched.
     const mailer = trackedMailer(deps, { teamId: m.team_id, meetingId: m.id, contactId: m.contact_id });
-    await sendMeetingEmails(db, mailer, deps.config.baseUrl, m, kind);
+    await sendMeetingEmails(deps, mailer, m, kind);
     if (kind === 'confirmation' || kind === 'update') await db('meetings').where({ id: m.id }).update({ confirmation_email_sent: true });
     return true;
   };
@@ -83,8 +83,8 @@ export function schedulingActivities(deps: ActivityDeps) {
       return transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
         const m: MeetingRow | undefined = await trx('meetings').where({ id: meetingId }).forUpdate().first();
         if (!m || m.status !== 'pending_confirmation') return false;
-        const updated = await setStatus(trx, m.id, 'cancelled', { cancellation_reason: 'not confirmed' });
-        await enqueueCleanup(trx, enqueue, updated, { reason: 'not confirmed', notifyAttendee: true });
+        const updated = await setStatus(trx, { id: m.id, status: 'cancelled', extra: { cancellation_reason: 'not confirmed' } });
+        await enqueueCleanup(trx, enqueue, { meeting: updated, reason: 'not confirmed', notifyAttendee: true });
         return true;
       });
     },
@@ -94,7 +94,7 @@ export function schedulingActivities(deps: ActivityDeps) {
       return db.transaction(async (trx) => {
         const m = await trx('meetings').where({ id: meetingId, status: 'scheduled' }).forUpdate().first('id');
         if (!m) return false;
-        await setStatus(trx, meetingId, 'completed');
+        await setStatus(trx, { id: meetingId, status: 'completed' });
         return true;
       });
     },

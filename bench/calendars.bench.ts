@@ -126,7 +126,7 @@ async function availabilityBench(env: BenchEnv): Promise<void> {
   let busy = 0;
   for (const id of connected) {
     const conn = await insertConnection(env, id, { kind: 'ics_feed', url: `${base}/${id}.ics` }, 'bench feed');
-    const r = await syncConnection({ db, config: env.deps.config }, conn);
+    const r = await syncConnection({ db, config: env.deps.config }, { connectionId: conn });
     if (r.outcome !== 'ok') throw new Error(`feed sync failed: ${r.message}`);
     busy += Number((await db('calendar_connections').where({ id: conn }).first('busy_count'))?.busy_count);
   }
@@ -214,7 +214,7 @@ async function syncBench(env: BenchEnv): Promise<void> {
     const deps = { db: env.db, config: env.deps.config };
     const timed = async (label: string) => {
       const t = process.hrtime.bigint();
-      const r = await syncConnection(deps, conn);
+      const r = await syncConnection(deps, { connectionId: conn });
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       if (r.outcome !== 'ok') throw new Error(`${label}: ${r.message}`);
       const row = await env.db('calendar_connections').where({ id: conn }).first('event_count', 'busy_count');

@@ -6,7 +6,7 @@ export function calendarActivities(deps: Pick<ActivityDeps, 'db' | 'config'>) {
   return {
     /** One sync of one connection; remote failures are recorded on the connection and returned, not thrown. */
     async syncCalendarConnection(input: { connectionId: string }): Promise<SyncResult> {
-      return syncConnection(deps, input.connectionId);
+      return syncConnection(deps, { connectionId: input.connectionId });
     },
   };
 }

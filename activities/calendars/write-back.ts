@@ -13,7 +13,7 @@ export function calendarWriteActivities(deps: ActivityDeps) {
   return {
     /** PUT the meeting as it is now on its host's booking calendar; safe to run again after any change. */
     async writeMeetingToCalendar(meetingId: string): Promise<WriteOutcome> {
-      return writeMeetingToCalendar(deps, meetingId);
+      return writeMeetingToCalendar(deps, { meetingId });
     },
     /** DELETE what the meeting wrote (the cleanup after a cancel or a DELETE). */
     async removeMeetingFromCalendar(input: CleanupWorkflowInput): Promise<number> {

@@ -26,9 +26,10 @@ export function overlapping(text: string, lo: number, hi: number): Array<{ start
 }
 
 /** Whether any of the hosts has busy time from connected calendars overlapping [from, to) (the booking transaction's check). */
-export async function hasExternalBusy(db: Executor, hostIds: string[], from: Date, to: Date): Promise<boolean> {
+export async function hasExternalBusy(trx: Executor, input: { hostIds: string[]; from: Date; to: Date }): Promise<boolean> {
+  const { hostIds, from, to } = input;
   if (hostIds.length === 0) return false;
-  const { rows } = await db.raw('SELECT 1 FROM calendar_user_busy WHERE user_id = ANY(?::uuid[]) AND busy && tstzrange(?, ?) LIMIT 1', [
+  const { rows } = await trx.raw('SELECT 1 FROM calendar_user_busy WHERE user_id = ANY(?::uuid[]) AND busy && tstzrange(?, ?) LIMIT 1', [
     hostIds,
     from,
     to,

@@ -57,7 +57,8 @@ const OUR_UID = (() => {
  * (or accepted there from our invitation): they already block through the meeting itself and must
  * not count twice. A meeting's UID is `meeting-<id>@…`, or the one a reschedule carried over.
  */
-export async function ownBookingUids(db: Executor, teamId: string, uids: string[]): Promise<Set<string>> {
+export async function ownBookingUids(db: Executor, input: { teamId: string; uids: string[] }): Promise<Set<string>> {
+  const { teamId, uids } = input;
   const unique = [...new Set(uids)];
   if (unique.length === 0) return new Set();
   const ids = unique

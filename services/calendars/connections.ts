@@ -59,13 +59,15 @@ async function present(db: Executor, row: ConnectionRow) {
   return presentConnection(row, (await calendarsOf(db, [row.id])).get(row.id) ?? []);
 }
 
-export async function listConnections(
-  deps: Pick<ServiceDeps, 'db'>,
-  principal: Principal,
-  page: Page,
-  filter: { user_id?: string; status?: ConnectionStatus },
-) {
+export interface ListConnectionsInput {
+  principal: Principal;
+  page: Page;
+  filters: { user_id?: string; status?: ConnectionStatus };
+}
+
+export async function listConnections(deps: Pick<ServiceDeps, 'db'>, input: ListConnectionsInput) {
   const { db } = deps;
+  const { principal, page, filters: filter } = input;
   const base = db('calendar_connections').where({ team_id: principal.teamId });
   const only = await visibleUser(db, principal);
   if (only) base.where({ user_id: only });
@@ -93,7 +95,8 @@ export async function listConnections(
   );
 }
 
-export async function getConnection(deps: Pick<ServiceDeps, 'db'>, principal: Principal, id: string) {
+export async function getConnection(deps: Pick<ServiceDeps, 'db'>, input: { principal: Principal; id: string }) {
+  const { principal, id } = input;
   return present(deps.db, await connectionRow(deps.db, principal, id));
 }
 
@@ -120,19 +123,20 @@ async function targetUser(db: Executor, principal: Principal, userId: string | u
   return userId;
 }
 
-export async function createConnection(deps: ServiceDeps, principal: Principal, input: CreateConnectionInput) {
+export async function createConnection(deps: ServiceDeps, input: { principal: Principal; values: CreateConnectionInput }) {
   const { db } = deps;
-  const userId = await targetUser(db, principal, input.user_id);
+  const { principal, values } = input;
+  const userId = await targetUser(db, principal, values.user_id);
   let creds: CalendarCredentials;
   let displayUrl: string;
   let defaultName: string;
-  if (input.kind === 'caldav') {
-    const url = await checkedUrl(deps, input.server_url, 'caldav', 'body.server_url');
-    creds = { kind: 'caldav', url: url.toString(), username: input.username, password: input.password };
+  if (values.kind === 'caldav') {
+    const url = await checkedUrl(deps, values.server_url, 'caldav', 'body.server_url');
+    creds = { kind: 'caldav', url: url.toString(), username: values.username, password: values.password };
     displayUrl = url.toString();
     defaultName = url.host;
   } else {
-    const url = await checkedUrl(deps, input.url, 'ics_feed', 'body.url');
+    const url = await checkedUrl(deps, values.url, 'ics_feed', 'body.url');
     creds = { kind: 'ics_feed', url: url.toString() };
     displayUrl = `${url.protocol}//${url.host}/…`;
     defaultName = `${url.host} feed`;
@@ -145,8 +149,8 @@ export async function createConnection(deps: ServiceDeps, principal: Principal, 
         id,
         team_id: principal.teamId,
         user_id: userId,
-        kind: input.kind,
-        name: input.name?.trim() || defaultName,
+        kind: values.kind,
+        name: values.name?.trim() || defaultName,
         display_url: displayUrl,
         credentials_enc: sealCredentials(box, id, creds),
         status: 'syncing',
@@ -158,48 +162,55 @@ export async function createConnection(deps: ServiceDeps, principal: Principal, 
       workflowId: calendarSyncWorkflowId(id),
       args: [args],
       searchAttributes: { TeamId: principal.teamId, UserId: userId },
-      memo: { kind: input.kind, host: new URL(creds.url).host },
+      memo: { kind: values.kind, host: new URL(creds.url).host },
     });
     return inserted as ConnectionRow;
   });
   return presentConnection(row, []);
 }
 
-export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, principal: Principal, id: string, input: PatchConnectionInput) {
+export interface UpdateConnectionInput {
+  principal: Principal;
+  id: string;
+  changes: PatchConnectionInput;
+}
+
+export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, input: UpdateConnectionInput) {
   const { db } = deps;
+  const { principal, id, changes } = input;
   const row = await db.transaction(async (trx) => {
     const conn = await connectionRow(trx, principal, id, true);
     const calendars = (await trx('calendar_connection_calendars').where({ connection_id: id })) as CalendarRow[];
     const byId = new Map(calendars.map((c) => [c.id, c]));
-    const details = (input.calendars ?? []).flatMap((c, i) =>
+    const details = (changes.calendars ?? []).flatMap((c, i) =>
       byId.has(c.id) ? [] : [{ path: `body.calendars.${i}.id`, message: 'is not a calendar of this connection' }],
     );
-    if (input.booking_calendar_id) {
-      const target = byId.get(input.booking_calendar_id);
+    if (changes.booking_calendar_id) {
+      const target = byId.get(changes.booking_calendar_id);
       if (!target) details.push({ path: 'body.booking_calendar_id', message: 'is not a calendar of this connection' });
       else if (target.read_only) details.push({ path: 'body.booking_calendar_id', message: 'this calendar is read-only on the server' });
     }
     if (details.length) throw validationFailed(details);
-    if (input.name !== undefined) {
+    if (changes.name !== undefined) {
       await trx('calendar_connections')
         .where({ id })
-        .update({ name: input.name.trim() || conn.name, updated_at: trx.fn.now() });
+        .update({ name: changes.name.trim() || conn.name, updated_at: trx.fn.now() });
     }
-    for (const c of input.calendars ?? []) {
+    for (const c of changes.calendars ?? []) {
       await trx('calendar_connection_calendars')
         .where({ id: c.id })
         .update({ check_conflicts: c.check_conflicts, updated_at: trx.fn.now() });
     }
-    if (input.calendars?.length) await refreshUserBusy(trx, [conn.user_id]);
-    if (input.booking_calendar_id !== undefined) {
+    if (changes.calendars?.length) await refreshUserBusy(trx, [conn.user_id]);
+    if (changes.booking_calendar_id !== undefined) {
       // One booking calendar per user, across all their connections.
       await trx('calendar_connection_calendars')
         .where({ user_id: conn.user_id, is_booking_calendar: true })
-        .modify((q) => void (input.booking_calendar_id === null && q.where({ connection_id: id })))
+        .modify((q) => void (changes.booking_calendar_id === null && q.where({ connection_id: id })))
         .update({ is_booking_calendar: false, updated_at: trx.fn.now() });
-      if (input.booking_calendar_id) {
+      if (changes.booking_calendar_id) {
         await trx('calendar_connection_calendars')
-          .where({ id: input.booking_calendar_id })
+          .where({ id: changes.booking_calendar_id })
           .update({ is_booking_calendar: true, updated_at: trx.fn.now() });
       }
     }
@@ -209,7 +220,8 @@ export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, principal:
 }
 
 /** Delete: its calendars, stored objects and cached busy time go with it (cascade); its workflow is told to stop. */
-export async function deleteConnection(deps: ServiceDeps, principal: Principal, id: string): Promise<void> {
+export async function deleteConnection(deps: ServiceDeps, input: { principal: Principal; id: string }): Promise<void> {
+  const { principal, id } = input;
   await deps.db.transaction(async (trx) => {
     const row = await connectionRow(trx, principal, id, true);
     await trx('calendar_connections').where({ id }).delete();
@@ -220,8 +232,9 @@ export async function deleteConnection(deps: ServiceDeps, principal: Principal, 
 }
 
 /** Sync now: the workflow is signalled; the answer shows `syncing` until the sync has run. */
-export async function requestSync(deps: ServiceDeps, principal: Principal, id: string) {
+export async function requestSync(deps: ServiceDeps, input: { principal: Principal; id: string }) {
   const { db } = deps;
+  const { principal, id } = input;
   await connectionRow(db, principal, id);
   const [row] = await db('calendar_connections')
     .where({ id })

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from '../../core/config';
 import { ConfigError } from '../../core/config';
 import { generateKey, SecretBox } from '../../core/secret-box';
-import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 
 /** The decrypted credentials of a connection. A feed's URL is a secret too (it grants read access). */
 export type CalendarCredentials = { kind: 'caldav'; url: string; username: string; password: string } | { kind: 'ics_feed'; url: string };
@@ -57,10 +57,11 @@ export function openCredentials(box: SecretBox, connectionId: string, sealed: st
 
 /** Load and decrypt one connection's credentials (activities only: never put them in a workflow's history). */
 export async function loadCredentials(
-  db: Executor,
-  config: Pick<Config, 'CALENDAR_CREDENTIALS_KEY' | 'NODE_ENV' | 'dataDir'>,
-  connectionId: string,
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: { connectionId: string },
 ): Promise<CalendarCredentials | null> {
+  const { db, config } = deps;
+  const { connectionId } = input;
   const row = await db('calendar_connections').where({ id: connectionId }).first('credentials_enc');
   if (!row) return null;
   return openCredentials(calendarSecretBox(config), connectionId, row.credentials_enc as string);

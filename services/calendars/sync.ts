@@ -1,8 +1,9 @@
-import { webhookUrlPolicy, type Config } from '../../core/config';
+import { webhookUrlPolicy } from '../../core/config';
 import { uuid } from '../../core/crypto';
 import { logger } from '../../core/logger';
 import { minimizeIcs } from '../../domain/calendars/minimize';
 import type { Db, Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { expandObjects, ownBookingUids, type BusyRow, type StoredObject } from './busy';
 import {
   caldavClient,
@@ -37,7 +38,7 @@ export interface SyncResult {
   nextSyncMs: number;
 }
 
-type SyncDeps = { db: Db; config: Config };
+type SyncDeps = Pick<ServiceDeps, 'db' | 'config'>;
 
 interface CalendarPlan {
   id: string;
@@ -58,7 +59,8 @@ interface Plan {
 
 class Gone extends Error {}
 
-export async function syncConnection(deps: SyncDeps, connectionId: string, now = Date.now()): Promise<SyncResult> {
+export async function syncConnection(deps: SyncDeps, input: { connectionId: string; now?: number }): Promise<SyncResult> {
+  const { connectionId, now = Date.now() } = input;
   const nextSyncMs = syncIntervalMs(deps.config.CALENDAR_SYNC_INTERVAL);
   const row = (await deps.db('calendar_connections').where({ id: connectionId }).first()) as ConnectionRow | undefined;
   if (!row) return { outcome: 'gone', message: null, nextSyncMs };
@@ -162,7 +164,7 @@ async function planFeed(deps: SyncDeps, row: ConnectionRow, url: string): Promis
 /** Expand, then write everything the plan says in one transaction (the connection row locked). */
 async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredentials, plan: Plan, now: number): Promise<void> {
   const { db } = deps;
-  const window = await syncWindow(db, row.user_id, now);
+  const window = await syncWindow(db, { userId: row.user_id, now });
   const reexpand = !row.expanded_from || !row.expanded_until || row.expanded_until.getTime() < window.horizonEnd;
   const host = await hostZoneAndEmails(db, row.user_id);
   if (creds.kind === 'caldav' && creds.username.includes('@')) host.emails.push(creds.username.toLowerCase());
@@ -199,11 +201,7 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
     hostZone: host.zone,
   });
   if (row.kind === 'ics_feed' && unreadable.length > 0) throw new SyncFailure(`the feed is not valid iCalendar: ${unreadable[0].message}`);
-  const own = await ownBookingUids(
-    db,
-    row.team_id,
-    expanded.map((b) => b.uid),
-  );
+  const own = await ownBookingUids(db, { teamId: row.team_id, uids: expanded.map((b) => b.uid) });
   const busy = expanded.filter((b) => !own.has(b.uid));
   const unreadableKeys = new Set(unreadable.map((u) => `${u.calendarId}|${u.href}`));
 

@@ -10,7 +10,11 @@ export const MAX_HORIZON_DAYS = 730;
  * the event types the user hosts (at least the 14 days of a lookup without an event type), plus
  * two days, so a sync expands again about once a day as the window moves (docs/calendars.md).
  */
-export async function syncWindow(db: Executor, userId: string, now: number): Promise<{ from: number; to: number; horizonEnd: number }> {
+export async function syncWindow(
+  db: Executor,
+  input: { userId: string; now: number },
+): Promise<{ from: number; to: number; horizonEnd: number }> {
+  const { userId, now } = input;
   const row = await db('event_types as et')
     .join('scheduling_page_hosts as h', 'h.page_id', 'et.scheduling_page_id')
     .where({ 'h.user_id': userId, 'et.is_active': true })

@@ -1,8 +1,9 @@
 import type { MeetingCalendarWritesRow } from '../../db/tables';
-import { webhookUrlPolicy, type Config } from '../../core/config';
+import { webhookUrlPolicy } from '../../core/config';
 import { logger } from '../../core/logger';
 import { calendarObjectIcs, icalUidOf } from '../../domain/ics';
 import type { Db, Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import type { MeetingRow } from '../scheduling/present';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 import { CalendarWriteError, deleteCalendarObject, objectUrl, putCalendarObject } from './caldav-write';
@@ -22,7 +23,7 @@ import { loadCredentials } from './secrets';
  * so that the activity retries (with backoff); the next success clears that message.
  */
 
-type Deps = { db: Db; config: Config };
+type Deps = Pick<ServiceDeps, 'db' | 'config'>;
 
 const ACTIVE = ['scheduled', 'pending_confirmation'];
 const WRITE_FAILED = 'could not write a booking to the calendar';
@@ -65,7 +66,7 @@ async function clearWriteError(db: Db, connectionId: string): Promise<void> {
 }
 
 async function account(deps: Deps, connectionId: string) {
-  const creds = await loadCredentials(deps.db, deps.config, connectionId);
+  const creds = await loadCredentials(deps, { connectionId });
   return creds?.kind === 'caldav' ? { username: creds.username, password: creds.password } : null;
 }
 
@@ -80,8 +81,9 @@ function describe(m: MeetingRow): string {
 }
 
 /** Put the meeting, as it is now, on its host's booking calendar. */
-export async function writeMeetingToCalendar(deps: Deps, meetingId: string, depth = 0): Promise<WriteOutcome> {
+export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: string; depth?: number }): Promise<WriteOutcome> {
   const { db } = deps;
+  const { meetingId, depth = 0 } = input;
   const m: MeetingRow | undefined = await db('meetings').where({ id: meetingId }).first();
   if (!m) return 'gone';
   if (!ACTIVE.includes(m.status)) return 'inactive';
@@ -156,7 +158,7 @@ export async function writeMeetingToCalendar(deps: Deps, meetingId: string, dept
   const after: MeetingRow | undefined = await db('meetings').where({ id: m.id }).first();
   if (after && after.status === 'rescheduled' && after.rescheduled_to_id && depth < 5) {
     // The meeting that replaced it owns the event now: write that one's times over ours.
-    await writeMeetingToCalendar(deps, after.rescheduled_to_id, depth + 1);
+    await writeMeetingToCalendar(deps, { meetingId: after.rescheduled_to_id, depth: depth + 1 });
     return 'written';
   }
   if (!after || !ACTIVE.includes(after.status)) {

@@ -141,7 +141,7 @@ export async function contactDetail(deps: Pick<ServiceDeps, 'db'>, { teamId, id 
   const contact = await contactWithTags(deps, { teamId, id });
   const [enrollments, meetings, submissions, timeline] = await Promise.all([
     listContactEnrollments(db, teamId, id),
-    listContactMeetingIds(db, teamId, id),
+    listContactMeetingIds({ db }, { teamId, contactId: id }),
     db('submissions')
       .where({ team_id: teamId, contact_id: id })
       .orderBy([

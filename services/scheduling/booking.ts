@@ -157,7 +157,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const insertMeeting = async (sp: Executor, hostId: string, contactId: string | null): Promise<MeetingRow> => {
     const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
     if (!(await withinBookingLimits(sp, ctx, counted, req.start))) throw new LimitReached();
-    if (await hasExternalBusy(sp, groupHosts ?? [hostId], busyFrom, busyTo)) throw new BusyInCalendar();
+    if (await hasExternalBusy(sp, { hostIds: groupHosts ?? [hostId], from: busyFrom, to: busyTo })) throw new BusyInCalendar();
     const insert = sp('meetings')
       .insert({
         id: meetingId,
@@ -219,7 +219,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const lockFree = ctx.mode === 'one_on_one' && !moving && limitedEventType(ctx) === null;
   const attempt = (block: string | null) =>
     transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
-      if (moving) await releaseMovedMeeting(trx, moving, meetingId);
+      if (moving) await releaseMovedMeeting(trx, { moving, newId: meetingId });
       if (groupHosts) {
         for (const h of [...groupHosts].sort()) await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${h}`]);
       } else if (block) {

@@ -1,4 +1,5 @@
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { notFound, validationFailed } from '../../core/errors';
 import { listEnvelope, type Page } from '../pagination';
 import { getPageRow } from './pages';
@@ -53,14 +54,25 @@ function columns(input: EventTypeInput): Record<string, unknown> {
   return out;
 }
 
-export async function getEventTypeRow(db: Executor, teamId: string, pageId: string, id: string): Promise<EventTypeRow> {
+/** Names one event type of one page of a team. */
+export interface EventTypeRef {
+  teamId: string;
+  pageId: string;
+  id: string;
+}
+
+export async function getEventTypeRow(deps: Pick<ServiceDeps, 'db'>, input: EventTypeRef): Promise<EventTypeRow> {
+  const { db } = deps;
+  const { teamId, pageId, id } = input;
   const row = await db('event_types').where({ id, team_id: teamId, scheduling_page_id: pageId }).first();
   if (!row) throw notFound('Event type');
   return row;
 }
 
-export async function listEventTypes(db: Db, teamId: string, pageId: string, page: Page) {
-  await getPageRow(db, teamId, pageId);
+export async function listEventTypes(deps: Pick<ServiceDeps, 'db'>, input: { teamId: string; pageId: string; page: Page }) {
+  const { db } = deps;
+  const { teamId, pageId, page } = input;
+  await getPageRow(db, { teamId, id: pageId });
   const base = db('event_types').where({ scheduling_page_id: pageId, team_id: teamId });
   const [rows, count] = await Promise.all([
     base
@@ -79,20 +91,28 @@ const slugTaken = (db: Executor, pageId: string, exceptId?: string) => async (sl
     .modify((q) => (exceptId ? q.whereNot({ id: exceptId }) : q))
     .first('id'));
 
-export async function createEventType(db: Db, teamId: string, pageId: string, input: EventTypeInput & { title: string }) {
-  refuseUnsupported(input);
+export interface CreateEventTypeInput {
+  teamId: string;
+  pageId: string;
+  values: EventTypeInput & { title: string };
+}
+
+export async function createEventType(deps: Pick<ServiceDeps, 'db'>, input: CreateEventTypeInput) {
+  const { db } = deps;
+  const { teamId, pageId, values } = input;
+  refuseUnsupported(values);
   return db.transaction(async (trx) => {
-    await getPageRow(trx, teamId, pageId);
-    const slug = await chooseSlug(input.slug, input.title, slugTaken(trx, pageId));
+    await getPageRow(trx, { teamId, id: pageId });
+    const slug = await chooseSlug(values.slug, values.title, slugTaken(trx, pageId));
     const position =
-      input.position ??
+      values.position ??
       Number(
         (await trx('event_types').where({ scheduling_page_id: pageId }).count<{ count: number }[]>({ count: '*' }).first())?.count ?? 0,
       );
     const [row] = await mapUniqueViolation(
       () =>
         trx('event_types')
-          .insert({ ...columns(input), position, slug, team_id: teamId, scheduling_page_id: pageId })
+          .insert({ ...columns(values), position, slug, team_id: teamId, scheduling_page_id: pageId })
           .returning('*'),
       `The slug "${slug}" is already taken on this page`,
     );
@@ -100,12 +120,19 @@ export async function createEventType(db: Db, teamId: string, pageId: string, in
   });
 }
 
-export async function updateEventType(db: Db, teamId: string, pageId: string, id: string, input: EventTypeInput) {
-  refuseUnsupported(input);
+export interface UpdateEventTypeInput extends EventTypeRef {
+  changes: EventTypeInput;
+}
+
+export async function updateEventType(deps: Pick<ServiceDeps, 'db'>, input: UpdateEventTypeInput) {
+  const { db } = deps;
+  const { teamId, pageId, id, changes } = input;
+  refuseUnsupported(changes);
   return db.transaction(async (trx) => {
-    const current = await getEventTypeRow(trx, teamId, pageId, id);
-    const patch = columns(input);
-    if (input.slug !== undefined && input.slug !== current.slug) patch.slug = await chooseSlug(input.slug, '', slugTaken(trx, pageId, id));
+    const current = await getEventTypeRow({ db: trx }, { teamId, pageId, id });
+    const patch = columns(changes);
+    if (changes.slug !== undefined && changes.slug !== current.slug)
+      patch.slug = await chooseSlug(changes.slug, '', slugTaken(trx, pageId, id));
     if (!Object.keys(patch).length) return presentEventType(current);
     const [row] = await mapUniqueViolation(
       () =>
@@ -119,7 +146,9 @@ export async function updateEventType(db: Db, teamId: string, pageId: string, id
   });
 }
 
-export async function deleteEventType(db: Db, teamId: string, pageId: string, id: string): Promise<void> {
+export async function deleteEventType(deps: Pick<ServiceDeps, 'db'>, input: EventTypeRef): Promise<void> {
+  const { db } = deps;
+  const { teamId, pageId, id } = input;
   const n = await db('event_types').where({ id, team_id: teamId, scheduling_page_id: pageId }).delete();
   if (!n) throw notFound('Event type');
 }

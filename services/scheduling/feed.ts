@@ -1,5 +1,6 @@
 import { sha256Hex } from '../../core/crypto';
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { feedIcs, icalUidOf, type IcsMeeting } from '../../domain/ics';
 import { signEventToken, signFeedToken, verifyEventToken, verifyFeedToken } from '../../domain/link-tokens';
 import { notFound } from '../../core/errors';
@@ -25,13 +26,19 @@ async function generationOf(db: Executor, userId: string): Promise<number> {
 }
 
 /** The host's current feed URL (valid until the next rotation). */
-export async function hostFeedUrl(db: Executor, baseUrl: string, userId: string): Promise<string> {
+export async function hostFeedUrl(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { userId: string }): Promise<string> {
+  const { db } = deps;
+  const { baseUrl } = deps.config;
+  const { userId } = input;
   const key = await appSecret({ db }, { name: SECRET });
   return feedUrl(baseUrl, signFeedToken(key, userId, await generationOf(db, userId)));
 }
 
 /** One meeting's own .ics link. */
-export async function meetingEventUrl(db: Executor, baseUrl: string, meetingId: string): Promise<string> {
+export async function meetingEventUrl(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { meetingId: string }): Promise<string> {
+  const { db } = deps;
+  const { baseUrl } = deps.config;
+  const { meetingId } = input;
   return feedUrl(baseUrl, signEventToken(await appSecret({ db }, { name: SECRET }), meetingId));
 }
 
@@ -39,16 +46,24 @@ export async function meetingEventUrl(db: Executor, baseUrl: string, meetingId: 
  * Where the host opens a meeting (the meeting's `calendar_link`, for the team's own API): the event
  * on their calendar server once the write-back put it there, else their feed.
  */
-export async function hostCalendarLink(db: Executor, baseUrl: string, m: Pick<MeetingRow, 'id' | 'host_user_id'>): Promise<string> {
+export async function hostCalendarLink(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: { meeting: Pick<MeetingRow, 'id' | 'host_user_id'> },
+): Promise<string> {
+  const { db } = deps;
+  const { meeting: m } = input;
   const written = await db('meeting_calendar_writes')
     .where({ meeting_id: m.id, state: 'written' })
     .whereNotNull('html_url')
     .first('html_url');
-  return (written?.html_url as string | undefined) ?? hostFeedUrl(db, baseUrl, m.host_user_id);
+  return (written?.html_url as string | undefined) ?? hostFeedUrl(deps, { userId: m.host_user_id });
 }
 
 /** Create or rotate the host's secret feed URL: a new generation, every earlier URL stops working. */
-export async function rotateFeed(db: Db, baseUrl: string, teamId: string, userId: string) {
+export async function rotateFeed(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; userId: string }) {
+  const { db } = deps;
+  const { baseUrl } = deps.config;
+  const { teamId, userId } = input;
   const user = await db('users').where({ id: userId, team_id: teamId }).first('id');
   if (!user) throw notFound('User');
   const key = await appSecret({ db }, { name: SECRET });
@@ -84,7 +99,7 @@ function icsOf(m: Record<string, any>, host: Host): IcsMeeting {
 }
 
 /** The user a host feed token names, when it is valid: derived for the current generation, or a stored (older) token. */
-async function feedOwner(db: Db, token: string): Promise<string | null> {
+async function feedOwner(db: Executor, token: string): Promise<string | null> {
   const derived = verifyFeedToken(await appSecret({ db }, { name: SECRET }), token);
   if (derived) {
     return derived.generation === (await generationOf(db, derived.userId)) ? derived.userId : null;
@@ -101,7 +116,9 @@ async function feedOwner(db: Db, token: string): Promise<string | null> {
  * higher SEQUENCE, so the event moves instead of appearing twice. A `calm_` token gives that one
  * meeting's calendar instead.
  */
-export async function renderFeed(db: Db, token: string): Promise<string> {
+export async function renderFeed(deps: Pick<ServiceDeps, 'db'>, input: { token: string }): Promise<string> {
+  const { db } = deps;
+  const { token } = input;
   const clean = token.replace(/\.ics$/, '');
   const event = verifyEventToken(await appSecret({ db }, { name: SECRET }), clean);
   if (event) return renderEvent(db, event.meetingId);
@@ -123,7 +140,7 @@ export async function renderFeed(db: Db, token: string): Promise<string> {
   );
 }
 
-async function renderEvent(db: Db, meetingId: string): Promise<string> {
+async function renderEvent(db: Executor, meetingId: string): Promise<string> {
   let m: MeetingRow | undefined = await db('meetings').where({ id: meetingId }).first();
   for (let hops = 0; m?.status === 'rescheduled' && m.rescheduled_to_id && hops < 20; hops++) {
     m = await db('meetings').where({ id: m.rescheduled_to_id }).first();

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { signLinkToken, verifyLinkToken, type LinkPurpose, type LinkTokenClaims } from '../../domain/link-tokens';
 import { appSecret } from '../app-secrets';
 import type { MeetingRow } from './present';
@@ -21,10 +21,12 @@ export const bookingLinkUrl = (baseUrl: string, token: string) => `${baseUrl}/bo
 
 /** Attendee links live until the meeting ends; host confirm/decline links until the request lapses. */
 export async function meetingLinkUrls(
-  db: Executor,
-  baseUrl: string,
-  m: MeetingRow,
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: { meeting: MeetingRow },
 ): Promise<{ cancel: string; reschedule: string; confirm: string; decline: string }> {
+  const { db } = deps;
+  const { baseUrl } = deps.config;
+  const { meeting: m } = input;
   const key = await appSecret({ db }, { name: SECRET });
   const end = new Date(m.end_time);
   const lapse = new Date(lapseAt(m));
@@ -32,6 +34,11 @@ export async function meetingLinkUrls(
   return { cancel: url('cancel', end), reschedule: url('reschedule', end), confirm: url('confirm', lapse), decline: url('decline', lapse) };
 }
 
-export async function readLinkToken(db: Executor, token: string, now = Date.now()): Promise<LinkTokenClaims | null> {
+export async function readLinkToken(
+  deps: Pick<ServiceDeps, 'db'>,
+  input: { token: string; now?: number },
+): Promise<LinkTokenClaims | null> {
+  const { db } = deps;
+  const { token, now = Date.now() } = input;
   return verifyLinkToken(await appSecret({ db }, { name: SECRET }), token, now);
 }

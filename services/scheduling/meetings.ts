@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
 import { canTransition, type MeetingStatus } from '../../domain/meeting-state';
 import { transactionWithOutbox, type Enqueue } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
@@ -26,8 +26,16 @@ export interface MeetingFilters {
   scheduling_page_id?: string;
 }
 
+export interface ListMeetingsInput {
+  teamId: string;
+  page: Page;
+  filters: MeetingFilters;
+}
+
 /** Ordered by start time (DESIGN.md "Lists"), earliest first. */
-export function listMeetings(db: Db, teamId: string, page: Page, f: MeetingFilters) {
+export function listMeetings(deps: Pick<ServiceDeps, 'db'>, input: ListMeetingsInput) {
+  const { db } = deps;
+  const { teamId, page, filters: f } = input;
   const base = db('meetings').where({ team_id: teamId });
   if (f.status) base.where({ status: f.status });
   if (f.since) base.where('start_time', '>', f.since);
@@ -52,27 +60,29 @@ async function meetingRow(db: Executor, teamId: string, id: string, lock = false
 }
 
 /** A meeting for the team's own API, with the link that opens it for the host. */
-export async function presentForTeam(deps: Pick<ServiceDeps, 'db' | 'config'>, m: MeetingRow) {
-  return presentMeeting(m, await hostCalendarLink(deps.db, deps.config.baseUrl, m));
+export async function presentForTeam(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { meeting: MeetingRow }) {
+  const { meeting: m } = input;
+  return presentMeeting(m, await hostCalendarLink(deps, { meeting: m }));
 }
 
-export async function readMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, teamId: string, id: string) {
-  return presentForTeam(deps, await meetingRow(deps.db, teamId, id));
+export async function readMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; id: string }) {
+  const { teamId, id } = input;
+  return presentForTeam(deps, { meeting: await meetingRow(deps.db, teamId, id) });
 }
 
 /** Enqueue the one-time cleanup (deterministic id + REJECT_DUPLICATE: a repeat start is a no-op). */
 export async function enqueueCleanup(
   trx: Executor,
   enqueue: Enqueue,
-  m: MeetingRow,
-  opts: { reason: string | null; notifyAttendee: boolean },
+  input: { meeting: MeetingRow; reason: string | null; notifyAttendee: boolean },
 ): Promise<void> {
+  const { meeting: m, ...opts } = input;
   const events = await trx('calendar_events').where({ meeting_id: m.id }).select('id');
   const coHostUserIds: string[] = await trx('meeting_hosts')
     .where({ meeting_id: m.id })
     .whereNot({ host_user_id: m.host_user_id })
     .pluck('host_user_id');
-  const input: CleanupWorkflowInput = {
+  const cleanup: CleanupWorkflowInput = {
     meetingId: m.id,
     teamId: m.team_id,
     calendarEventIds: events.map((e: { id: string }) => e.id),
@@ -96,7 +106,7 @@ export async function enqueueCleanup(
   await enqueue({
     workflowType: 'meetingCleanupWorkflow',
     workflowId: cleanupWorkflowId(m.id),
-    args: [input],
+    args: [cleanup],
     searchAttributes: { TeamId: m.team_id, MeetingId: m.id, ...(m.contact_id ? { ContactId: m.contact_id } : {}) },
   });
 }
@@ -104,10 +114,9 @@ export async function enqueueCleanup(
 /** Set a status in a transaction: keeps meeting_hosts' active flag (the exclusion guard) in step. */
 export async function setStatus(
   trx: Executor,
-  id: string,
-  status: MeetingStatus,
-  extra: Record<string, unknown> = {},
+  input: { id: string; status: MeetingStatus; extra?: Record<string, unknown> },
 ): Promise<MeetingRow> {
+  const { id, status, extra = {} } = input;
   const [row] = await trx('meetings')
     .where({ id })
     .update({ status, ...extra, updated_at: trx.fn.now() })
@@ -118,39 +127,42 @@ export async function setStatus(
   return row;
 }
 
+export interface UpdateMeetingInput {
+  teamId: string;
+  id: string;
+  changes: { status?: MeetingStatus; notes?: string | null; cancellation_reason?: string; start_time?: string };
+}
+
 /**
  * PATCH: status (DESIGN.md transition table; the same status again is a no-op), notes, and
  * cancellation_reason (only together with, or on, a cancelled meeting). Anything else: 409.
  */
-export async function updateMeeting(
-  deps: ServiceDeps,
-  teamId: string,
-  id: string,
-  input: { status?: MeetingStatus; notes?: string | null; cancellation_reason?: string; start_time?: string },
-) {
-  if (input.start_time !== undefined) {
-    if (input.status !== undefined || input.cancellation_reason !== undefined || input.notes !== undefined) {
+
+export async function updateMeeting(deps: ServiceDeps, input: UpdateMeetingInput) {
+  const { teamId, id, changes: patch } = input;
+  if (patch.start_time !== undefined) {
+    if (patch.status !== undefined || patch.cancellation_reason !== undefined || patch.notes !== undefined) {
       throw validationFailed([
         { path: 'body.start_time', message: 'a reschedule (start_time) is sent alone, without status, notes or cancellation_reason' },
       ]);
     }
-    const { old } = await rescheduleMeeting(deps, { meetingId: id, teamId, start: Date.parse(input.start_time) });
-    return presentForTeam(deps, old);
+    const { old } = await rescheduleMeeting(deps, { meetingId: id, teamId, start: Date.parse(patch.start_time) });
+    return presentForTeam(deps, { meeting: old });
   }
   let signal: typeof meetingCancelledSignal | typeof meetingConfirmedSignal | undefined;
   const row = await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const m = await meetingRow(trx, teamId, id, true);
-    const target = input.status ?? (m.status as MeetingStatus);
+    const target = patch.status ?? (m.status as MeetingStatus);
     const changes = target !== m.status;
     if (changes && !canTransition(m.status as MeetingStatus, target)) {
       throw conflict(`A meeting cannot move from ${m.status} to ${target}`, 'invalid_transition');
     }
-    if (input.cancellation_reason !== undefined && target !== 'cancelled') {
+    if (patch.cancellation_reason !== undefined && target !== 'cancelled') {
       throw conflict('cancellation_reason can only be set when cancelling the meeting', 'invalid_transition');
     }
     const extra: Record<string, unknown> = {};
-    if (input.notes !== undefined) extra.notes = input.notes;
-    if (input.cancellation_reason !== undefined) extra.cancellation_reason = input.cancellation_reason;
+    if (patch.notes !== undefined) extra.notes = patch.notes;
+    if (patch.cancellation_reason !== undefined) extra.cancellation_reason = patch.cancellation_reason;
     if (!changes) {
       if (!Object.keys(extra).length) return m;
       const [r] = await trx('meetings')
@@ -159,9 +171,9 @@ export async function updateMeeting(
         .returning('*');
       return r;
     }
-    const updated = await setStatus(trx, id, target, extra);
+    const updated = await setStatus(trx, { id, status: target, extra });
     if (target === 'cancelled') {
-      await enqueueCleanup(trx, enqueue, updated, { reason: updated.cancellation_reason, notifyAttendee: true });
+      await enqueueCleanup(trx, enqueue, { meeting: updated, reason: updated.cancellation_reason, notifyAttendee: true });
       signal = meetingCancelledSignal;
     } else if (m.status === 'pending_confirmation' && target === 'scheduled') {
       signal = meetingConfirmedSignal;
@@ -171,14 +183,15 @@ export async function updateMeeting(
     return updated;
   });
   if (signal) await deps.outbox.signal(bookingWorkflowId(id), signal);
-  return presentForTeam(deps, row);
+  return presentForTeam(deps, { meeting: row });
 }
 
 /** DELETE: the record goes; a meeting still to happen gets the cleanup (video, calendar, email). */
-export async function deleteMeeting(deps: ServiceDeps, teamId: string, id: string): Promise<void> {
+export async function deleteMeeting(deps: ServiceDeps, input: { teamId: string; id: string }): Promise<void> {
+  const { teamId, id } = input;
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const m = await meetingRow(trx, teamId, id, true);
-    await enqueueCleanup(trx, enqueue, m, { reason: 'deleted', notifyAttendee: ACTIVE_STATUSES.includes(m.status) });
+    await enqueueCleanup(trx, enqueue, { meeting: m, reason: 'deleted', notifyAttendee: ACTIVE_STATUSES.includes(m.status) });
     await trx('meetings').where({ id }).delete();
   });
   await deps.outbox.signal(bookingWorkflowId(id), meetingCancelledSignal);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { notFound } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
 import { presentPage, presentPageSummary, type EventTypeRow, type PageRow } from './present';
@@ -19,8 +20,10 @@ export interface PageInput {
   host_user_ids?: string[];
 }
 
-export async function getPageRow(db: Executor, teamId: string, id: string): Promise<PageRow> {
-  const row = await db('scheduling_pages').where({ id, team_id: teamId }).first();
+/** The team's page, in the caller's transaction when it has one. */
+export async function getPageRow(trx: Executor, input: { teamId: string; id: string }): Promise<PageRow> {
+  const { teamId, id } = input;
+  const row = await trx('scheduling_pages').where({ id, team_id: teamId }).first();
   if (!row) throw notFound('Scheduling page');
   return row;
 }
@@ -64,7 +67,9 @@ async function setHosts(trx: Executor, teamId: string, pageId: string, userIds: 
   }
 }
 
-export async function listPages(db: Db, teamId: string, page: Page, status?: string) {
+export async function listPages(deps: Pick<ServiceDeps, 'db'>, input: { teamId: string; page: Page; status?: string }) {
+  const { db } = deps;
+  const { teamId, page, status } = input;
   const base = db('scheduling_pages').where({ team_id: teamId });
   if (status) base.where({ status });
   const result = await paginate(
@@ -83,8 +88,10 @@ export async function listPages(db: Db, teamId: string, page: Page, status?: str
   return { ...result, data: result.data.map((p) => presentPageSummary(p, hosts.get(p.id) ?? [])) };
 }
 
-export async function readPage(db: Executor, teamId: string, id: string) {
-  const row = await getPageRow(db, teamId, id);
+export async function readPage(deps: Pick<ServiceDeps, 'db'>, input: { teamId: string; id: string }) {
+  const { db } = deps;
+  const { teamId, id } = input;
+  const row = await getPageRow(db, { teamId, id });
   const eventTypes: EventTypeRow[] = await db('event_types')
     .where({ scheduling_page_id: id })
     .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]);
@@ -97,42 +104,59 @@ const slugTaken = (db: Executor, exceptId?: string) => async (slug: string) =>
     .modify((q) => (exceptId ? q.whereNot({ id: exceptId }) : q))
     .first('id'));
 
-export async function createPage(db: Db, teamId: string, actingUserId: string, input: PageInput & { title: string }) {
+export interface CreatePageInput {
+  teamId: string;
+  /** The acting user: the page's host when `values.host_user_ids` names none. */
+  userId: string;
+  values: PageInput & { title: string };
+}
+
+export async function createPage(deps: Pick<ServiceDeps, 'db'>, input: CreatePageInput) {
+  const { db } = deps;
+  const { teamId, userId: actingUserId, values } = input;
   return db.transaction(async (trx) => {
-    const slug = await chooseSlug(input.slug, input.title, slugTaken(trx));
-    const status = input.status ?? 'draft';
+    const slug = await chooseSlug(values.slug, values.title, slugTaken(trx));
+    const status = values.status ?? 'draft';
     const [row] = await mapUniqueViolation(
       () =>
         trx('scheduling_pages')
           .insert({
             team_id: teamId,
-            title: input.title,
+            title: values.title,
             slug,
-            description: input.description ?? '',
-            page_type: input.page_type ?? 'one_on_one',
+            description: values.description ?? '',
+            page_type: values.page_type ?? 'one_on_one',
             status,
-            settings: JSON.stringify(input.settings ?? {}),
-            remove_branding: input.remove_branding ?? false,
+            settings: JSON.stringify(values.settings ?? {}),
+            remove_branding: values.remove_branding ?? false,
             published_at: status === 'published' ? trx.fn.now() : null,
           })
           .returning('id'),
       `The slug "${slug}" is already taken`,
     );
-    await setHosts(trx, teamId, row.id, input.host_user_ids?.length ? input.host_user_ids : [actingUserId]);
-    return readPage(trx, teamId, row.id);
+    await setHosts(trx, teamId, row.id, values.host_user_ids?.length ? values.host_user_ids : [actingUserId]);
+    return readPage({ db: trx }, { teamId, id: row.id });
   });
 }
 
-export async function updatePage(db: Db, teamId: string, id: string, input: PageInput) {
+export interface UpdatePageInput {
+  teamId: string;
+  id: string;
+  changes: PageInput;
+}
+
+export async function updatePage(deps: Pick<ServiceDeps, 'db'>, input: UpdatePageInput) {
+  const { db } = deps;
+  const { teamId, id, changes } = input;
   return db.transaction(async (trx) => {
-    const current = await getPageRow(trx, teamId, id);
+    const current = await getPageRow(trx, { teamId, id });
     const patch: Record<string, unknown> = {};
-    if (input.slug !== undefined && input.slug !== current.slug) patch.slug = await chooseSlug(input.slug, '', slugTaken(trx, id));
-    for (const k of ['title', 'description', 'page_type', 'remove_branding'] as const) if (input[k] !== undefined) patch[k] = input[k];
-    if (input.settings !== undefined) patch.settings = JSON.stringify({ ...current.settings, ...input.settings });
-    if (input.status !== undefined && input.status !== current.status) {
-      patch.status = input.status;
-      patch.published_at = input.status === 'published' ? trx.fn.now() : null;
+    if (changes.slug !== undefined && changes.slug !== current.slug) patch.slug = await chooseSlug(changes.slug, '', slugTaken(trx, id));
+    for (const k of ['title', 'description', 'page_type', 'remove_branding'] as const) if (changes[k] !== undefined) patch[k] = changes[k];
+    if (changes.settings !== undefined) patch.settings = JSON.stringify({ ...current.settings, ...changes.settings });
+    if (changes.status !== undefined && changes.status !== current.status) {
+      patch.status = changes.status;
+      patch.published_at = changes.status === 'published' ? trx.fn.now() : null;
     }
     if (Object.keys(patch).length) {
       await mapUniqueViolation(
@@ -143,20 +167,22 @@ export async function updatePage(db: Db, teamId: string, id: string, input: Page
         'The slug is already taken',
       );
     }
-    if (input.host_user_ids !== undefined) await setHosts(trx, teamId, id, input.host_user_ids);
-    return readPage(trx, teamId, id);
+    if (changes.host_user_ids !== undefined) await setHosts(trx, teamId, id, changes.host_user_ids);
+    return readPage({ db: trx }, { teamId, id });
   });
 }
 
 /** Deleting a page deletes its event types; its meetings stay (their page and event type become null). */
-export async function deletePage(db: Db, teamId: string, id: string): Promise<void> {
+export async function deletePage(deps: Pick<ServiceDeps, 'db'>, input: { teamId: string; id: string }): Promise<void> {
+  const { db } = deps;
+  const { teamId, id } = input;
   const n = await db('scheduling_pages').where({ id, team_id: teamId }).delete();
   if (!n) throw notFound('Scheduling page');
 }
 
 /** The public booking widget's data: a published page by slug and its active event types, or null. */
 export async function publishedPageBySlug(
-  deps: { db: Executor },
+  deps: Pick<ServiceDeps, 'db'>,
   input: { slug: string },
 ): Promise<{ page: PageRow; eventTypes: EventTypeRow[] } | null> {
   const { db } = deps;

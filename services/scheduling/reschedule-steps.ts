@@ -14,12 +14,13 @@ export const MOVABLE_STATUSES = ['scheduled', 'pending_confirmation'];
  * lock the old meeting, check it can still move, mark it `rescheduled` (its slot stops blocking,
  * so the new time may overlap the old one).
  */
-export async function releaseMovedMeeting(trx: Executor, moving: MeetingRow, _newId: string): Promise<void> {
+export async function releaseMovedMeeting(trx: Executor, input: { moving: MeetingRow; newId: string }): Promise<void> {
+  const { moving } = input;
   const current: MeetingRow | undefined = await trx('meetings').where({ id: moving.id }).forUpdate().first();
   if (!current || !MOVABLE_STATUSES.includes(current.status)) {
     throw conflict(`The meeting can no longer be moved (status: ${current?.status ?? 'deleted'})`, 'invalid_transition');
   }
-  await setStatus(trx, moving.id, 'rescheduled');
+  await setStatus(trx, { id: moving.id, status: 'rescheduled' });
 }
 
 /**

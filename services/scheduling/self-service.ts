@@ -42,8 +42,9 @@ function closedReason(purpose: LinkPurpose, m: MeetingRow, now: number): string 
 }
 
 /** The meeting behind a link, or null when the token is unknown, forged or expired, or the meeting is gone. */
-export async function openLink(deps: ServiceDeps, token: string, now = Date.now()): Promise<OpenedLink | null> {
-  const claims = await readLinkToken(deps.db, token, now);
+export async function openLink(deps: ServiceDeps, input: { token: string; now?: number }): Promise<OpenedLink | null> {
+  const { token, now = Date.now() } = input;
+  const claims = await readLinkToken(deps, { token, now });
   if (!claims) return null;
   const meeting: MeetingRow | undefined = await deps.db('meetings').where({ id: claims.meetingId }).first();
   if (!meeting) return null;
@@ -57,7 +58,8 @@ export async function openLink(deps: ServiceDeps, token: string, now = Date.now(
 }
 
 /** Free starts for moving the meeting on one local date (the meeting's own time does not block). */
-export async function rescheduleSlots(deps: ServiceDeps, m: MeetingRow, date: string, now = Date.now()): Promise<number[]> {
+export async function rescheduleSlots(deps: ServiceDeps, input: { meeting: MeetingRow; date: string; now?: number }): Promise<number[]> {
+  const { meeting: m, date, now = Date.now() } = input;
   const day = DateTime.fromISO(date, { zone: m.timezone });
   if (!day.isValid) return [];
   const from = day.startOf('day').toMillis();
@@ -83,14 +85,15 @@ export type LinkAction =
   | { purpose: 'reschedule'; start: number };
 
 /** Carry out a link's action through the same use cases as the API (transitions, cleanup, emails). */
-export async function actOnLink(deps: ServiceDeps, link: OpenedLink, action: LinkAction): Promise<MeetingRow> {
+export async function actOnLink(deps: ServiceDeps, input: { link: OpenedLink; action: LinkAction }): Promise<MeetingRow> {
+  const { link, action } = input;
   const m = link.meeting;
   if (action.purpose === 'reschedule')
     return (await rescheduleMeeting(deps, { meetingId: m.id, teamId: m.team_id, start: action.start })).meeting;
-  if (action.purpose === 'confirm') await updateMeeting(deps, m.team_id, m.id, { status: 'scheduled' });
+  if (action.purpose === 'confirm') await updateMeeting(deps, { teamId: m.team_id, id: m.id, changes: { status: 'scheduled' } });
   else {
     const reason = action.reason?.trim() || (action.purpose === 'decline' ? 'declined by the host' : 'cancelled by the attendee');
-    await updateMeeting(deps, m.team_id, m.id, { status: 'cancelled', cancellation_reason: reason });
+    await updateMeeting(deps, { teamId: m.team_id, id: m.id, changes: { status: 'cancelled', cancellation_reason: reason } });
   }
   const after = await deps.db('meetings').where({ id: m.id }).first();
   if (!after) throw notFound('Meeting');

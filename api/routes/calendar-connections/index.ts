@@ -28,7 +28,7 @@ export const calendarConnectionRoutes = [
     summary: 'List calendar connections with their status (an API key and an owner see the whole team, a member their own)',
     query: connectionListQuery,
     response: connectionList,
-    handler: ({ query, principal, deps }) => listConnections(deps, principal, toPage(query), query),
+    handler: ({ query, principal, deps }) => listConnections(deps, { principal, page: toPage(query), filters: query }),
   }),
   defineRoute({
     method: 'post',
@@ -41,7 +41,7 @@ export const calendarConnectionRoutes = [
       'Dashboard: connect a CalDAV account (server URL, username, app password) or a secret iCalendar feed; the first sync starts at once',
     body: createConnectionBody,
     response: connectionAnswer,
-    handler: async ({ body, principal, deps }) => ({ data: await createConnection(deps, principal, body) }),
+    handler: async ({ body, principal, deps }) => ({ data: await createConnection(deps, { principal, values: body }) }),
   }),
   defineRoute({
     method: 'get',
@@ -51,7 +51,7 @@ export const calendarConnectionRoutes = [
     summary: 'Read a calendar connection: status, status message, last sync, counts and calendars',
     params: zIdParams,
     response: connectionAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await getConnection(deps, principal, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await getConnection(deps, { principal, id: params.id }) }),
   }),
   defineRoute({
     method: 'patch',
@@ -62,7 +62,9 @@ export const calendarConnectionRoutes = [
     params: zIdParams,
     body: patchConnectionBody,
     response: connectionAnswer,
-    handler: async ({ params, body, principal, deps }) => ({ data: await updateConnection(deps, principal, params.id, body) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await updateConnection(deps, { principal, id: params.id, changes: body }),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -72,7 +74,7 @@ export const calendarConnectionRoutes = [
     status: 204,
     summary: 'Dashboard: disconnect; its cached busy time is removed and its sync workflow stops',
     params: zIdParams,
-    handler: ({ params, principal, deps }) => deleteConnection(deps, principal, params.id),
+    handler: ({ params, principal, deps }) => deleteConnection(deps, { principal, id: params.id }),
   }),
   defineRoute({
     method: 'post',
@@ -83,6 +85,6 @@ export const calendarConnectionRoutes = [
     summary: 'Dashboard: sync now (the sync workflow is signalled; the connection shows syncing until it has run)',
     params: zIdParams,
     response: connectionAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await requestSync(deps, principal, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await requestSync(deps, { principal, id: params.id }) }),
   }),
 ];

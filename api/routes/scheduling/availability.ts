@@ -25,7 +25,7 @@ export const availabilityRoutes = [
     summary: 'List availability schedules (read-only through the API)',
     query: scheduleListQuery,
     response: scheduleList,
-    handler: ({ query, principal, deps }) => listSchedules(deps.db, principal.teamId, toPage(query), query.user_id),
+    handler: ({ query, principal, deps }) => listSchedules(deps, { teamId: principal.teamId, page: toPage(query), userId: query.user_id }),
   }),
   defineRoute({
     method: 'get',
@@ -35,7 +35,7 @@ export const availabilityRoutes = [
     summary: 'Read a schedule with its rules and date overrides',
     params: zIdParams,
     response: scheduleAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await readSchedule(deps.db, principal.teamId, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await readSchedule(deps, { teamId: principal.teamId, id: params.id }) }),
   }),
   defineRoute({
     method: 'patch',
@@ -46,7 +46,9 @@ export const availabilityRoutes = [
     params: zIdParams,
     body: schedulePatchBody,
     response: scheduleAnswer,
-    handler: async ({ params, body, principal, deps }) => ({ data: await updateSchedule(deps.db, principal.teamId, params.id, body) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await updateSchedule(deps, { teamId: principal.teamId, id: params.id, changes: body }),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -59,7 +61,9 @@ export const availabilityRoutes = [
     body: overrideBody,
     response: scheduleAnswer,
     conflict: 'An override for this date already exists',
-    handler: async ({ params, body, principal, deps }) => ({ data: await addOverride(deps.db, principal.teamId, params.id, body) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await addOverride(deps, { teamId: principal.teamId, id: params.id, values: body }),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -69,7 +73,8 @@ export const availabilityRoutes = [
     status: 204,
     summary: 'Dashboard: remove a date override',
     params: overrideParams,
-    handler: ({ params, principal, deps }) => deleteOverride(deps.db, principal.teamId, params.id, params.override_id),
+    handler: ({ params, principal, deps }) =>
+      deleteOverride(deps, { teamId: principal.teamId, id: params.id, overrideId: params.override_id }),
   }),
   defineRoute({
     method: 'post',
@@ -81,7 +86,7 @@ export const availabilityRoutes = [
     body: feedBody,
     response: feedAnswer,
     handler: async ({ body, principal, deps }) => ({
-      data: await rotateFeed(deps.db, deps.config.baseUrl, principal.teamId, body.user_id ?? principal.userId),
+      data: await rotateFeed(deps, { teamId: principal.teamId, userId: body.user_id ?? principal.userId }),
     }),
   }),
 ];

@@ -77,7 +77,7 @@ export const calendarRoutes = [
           notes: b.notes,
           fieldValues: b.phone ? { phone: b.phone } : {},
         });
-        return { data: presentMeeting(meeting, await meetingEventUrl(deps.db, deps.config.baseUrl, meeting.id)) };
+        return { data: presentMeeting(meeting, await meetingEventUrl(deps, { meetingId: meeting.id })) };
       }
       if (!('start' in b)) throw new Error('unreachable: the body parsed as neither variant');
       const lead = b.lead_capture_data ?? {};
@@ -102,7 +102,7 @@ export const calendarRoutes = [
       });
       // Public answer: the meeting's own .ics link, never the host's feed (every meeting of the host)
       // nor the host's calendar server (written after this answer anyway).
-      return presentBookingA(meeting, event, await meetingEventUrl(deps.db, deps.config.baseUrl, meeting.id));
+      return presentBookingA(meeting, event, await meetingEventUrl(deps, { meetingId: meeting.id }));
     },
   }),
   defineRoute({
@@ -118,7 +118,7 @@ export const calendarRoutes = [
     handler: async ({ params, ctx, deps }) => {
       ctx.set('Content-Type', 'text/calendar; charset=utf-8');
       ctx.set('Cache-Control', 'private, max-age=300');
-      ctx.body = await renderFeed(deps.db, params.token);
+      ctx.body = await renderFeed(deps, { token: params.token });
     },
   }),
 ];

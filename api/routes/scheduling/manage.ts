@@ -37,7 +37,7 @@ async function view(deps: AppDeps, token: string, link: OpenedLink, date: string
     const today = DateTime.now().setZone(m.timezone).toISODate()!;
     const own = DateTime.fromJSDate(v.start, { zone: m.timezone }).toISODate()!;
     v.date = date && DateTime.fromISO(date).isValid && date >= today ? date : own >= today ? own : today;
-    v.slots = await rescheduleSlots(deps, m, v.date);
+    v.slots = await rescheduleSlots(deps, { meeting: m, date: v.date });
   }
   return v;
 }
@@ -65,7 +65,7 @@ export const manageRoutes = [
     params,
     query: manageQuery,
     handler: async ({ ctx, deps, params: p, query }) => {
-      const link = await openLink(deps, p.token);
+      const link = await openLink(deps, { token: p.token });
       if (!link) return html(ctx, 404, linkNotFoundPage());
       html(ctx, 200, managePage(await view(deps, p.token, link, query.date)));
     },
@@ -85,7 +85,7 @@ export const manageRoutes = [
     params,
     body: manageBody,
     handler: async ({ ctx, deps, params: p, body }) => {
-      const link = await openLink(deps, p.token);
+      const link = await openLink(deps, { token: p.token });
       if (!link) return html(ctx, 404, linkNotFoundPage());
       if (link.closedReason) return html(ctx, 409, managePage(await view(deps, p.token, link, undefined)));
       if (link.purpose === 'reschedule' && !body.start) {
@@ -98,11 +98,11 @@ export const manageRoutes = [
             : link.purpose === 'confirm'
               ? { purpose: 'confirm' as const }
               : { purpose: link.purpose, reason: body.reason };
-        await actOnLink(deps, link, action);
+        await actOnLink(deps, { link, action });
       } catch (err) {
         if (!(err instanceof ApiError) || err.status >= 500) throw err;
         const date = body.start ? DateTime.fromISO(body.start, { zone: link.meeting.timezone }).toISODate()! : undefined;
-        const again = (await openLink(deps, p.token)) ?? link;
+        const again = (await openLink(deps, { token: p.token })) ?? link;
         return html(ctx, err.status, managePage(await view(deps, p.token, again, date, `${err.message}. Please pick another time.`)));
       }
       const [title, message] = DONE[link.purpose];

@@ -15,7 +15,7 @@ export const meetingRoutes = [
     summary: 'List meetings (ordered by start time), including AI notes',
     query: meetingListQuery,
     response: meetingList,
-    handler: ({ query, principal, deps }) => listMeetings(deps.db, principal.teamId, toPage(query), query),
+    handler: ({ query, principal, deps }) => listMeetings(deps, { teamId: principal.teamId, page: toPage(query), filters: query }),
   }),
   defineRoute({
     method: 'get',
@@ -25,7 +25,7 @@ export const meetingRoutes = [
     summary: 'Read a meeting with ai_notes, recording and field_values',
     params: zIdParams,
     response: meetingAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await readMeeting(deps, principal.teamId, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await readMeeting(deps, { teamId: principal.teamId, id: params.id }) }),
   }),
   defineRoute({
     method: 'patch',
@@ -39,7 +39,9 @@ export const meetingRoutes = [
     response: meetingAnswer,
     conflict:
       '`invalid_transition`: the meeting cannot move to this status (or take a cancellation_reason) from its current one; `slot_unavailable`: the new start_time is taken',
-    handler: async ({ params, body, principal, deps }) => ({ data: await updateMeeting(deps, principal.teamId, params.id, body) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await updateMeeting(deps, { teamId: principal.teamId, id: params.id, changes: body }),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -49,6 +51,6 @@ export const meetingRoutes = [
     status: 204,
     summary: 'Delete a meeting; its video meeting and calendar event are cleaned up',
     params: zIdParams,
-    handler: ({ params, principal, deps }) => deleteMeeting(deps, principal.teamId, params.id),
+    handler: ({ params, principal, deps }) => deleteMeeting(deps, { teamId: principal.teamId, id: params.id }),
   }),
 ];

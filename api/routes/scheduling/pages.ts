@@ -35,7 +35,7 @@ export const pageRoutes = [
     summary: 'List scheduling pages',
     query: pageListQuery,
     response: pageList,
-    handler: ({ query, principal, deps }) => listPages(deps.db, principal.teamId, toPage(query), query.status),
+    handler: ({ query, principal, deps }) => listPages(deps, { teamId: principal.teamId, page: toPage(query), status: query.status }),
   }),
   defineRoute({
     method: 'post',
@@ -48,7 +48,9 @@ export const pageRoutes = [
     body: createPageBody,
     response: pageAnswer,
     conflict: 'The slug is already taken',
-    handler: async ({ body, principal, deps }) => ({ data: await createPage(deps.db, principal.teamId, principal.userId, body) }),
+    handler: async ({ body, principal, deps }) => ({
+      data: await createPage(deps, { teamId: principal.teamId, userId: principal.userId, values: body }),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -58,7 +60,7 @@ export const pageRoutes = [
     summary: 'Read a scheduling page with its event types',
     params: zIdParams,
     response: pageAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await readPage(deps.db, principal.teamId, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await readPage(deps, { teamId: principal.teamId, id: params.id }) }),
   }),
   defineRoute({
     method: 'patch',
@@ -70,7 +72,9 @@ export const pageRoutes = [
     body: updatePageBody,
     response: pageAnswer,
     conflict: 'The slug is already taken',
-    handler: async ({ params, body, principal, deps }) => ({ data: await updatePage(deps.db, principal.teamId, params.id, body) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await updatePage(deps, { teamId: principal.teamId, id: params.id, changes: body }),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -80,7 +84,7 @@ export const pageRoutes = [
     status: 204,
     summary: 'Delete a scheduling page and its event types',
     params: zIdParams,
-    handler: ({ params, principal, deps }) => deletePage(deps.db, principal.teamId, params.id),
+    handler: ({ params, principal, deps }) => deletePage(deps, { teamId: principal.teamId, id: params.id }),
   }),
   defineRoute({
     method: 'get',
@@ -91,7 +95,8 @@ export const pageRoutes = [
     params: zIdParams,
     query: plainListQuery,
     response: eventTypeList,
-    handler: ({ params, query, principal, deps }) => listEventTypes(deps.db, principal.teamId, params.id, toPage(query)),
+    handler: ({ params, query, principal, deps }) =>
+      listEventTypes(deps, { teamId: principal.teamId, pageId: params.id, page: toPage(query) }),
   }),
   defineRoute({
     method: 'post',
@@ -105,7 +110,9 @@ export const pageRoutes = [
     body: createEventTypeBody,
     response: eventTypeAnswer,
     conflict: 'The slug is already taken on this page',
-    handler: async ({ params, body, principal, deps }) => ({ data: await createEventType(deps.db, principal.teamId, params.id, body) }),
+    handler: async ({ params, body, principal, deps }) => ({
+      data: await createEventType(deps, { teamId: principal.teamId, pageId: params.id, values: body }),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -116,7 +123,7 @@ export const pageRoutes = [
     params: eventTypeParams,
     response: eventTypeAnswer,
     handler: async ({ params, principal, deps }) => ({
-      data: presentEventType(await getEventTypeRow(deps.db, principal.teamId, params.id, params.event_type_id)),
+      data: presentEventType(await getEventTypeRow(deps, { teamId: principal.teamId, pageId: params.id, id: params.event_type_id })),
     }),
   }),
   defineRoute({
@@ -130,7 +137,7 @@ export const pageRoutes = [
     response: eventTypeAnswer,
     conflict: 'The slug is already taken on this page',
     handler: async ({ params, body, principal, deps }) => ({
-      data: await updateEventType(deps.db, principal.teamId, params.id, params.event_type_id, body),
+      data: await updateEventType(deps, { teamId: principal.teamId, pageId: params.id, id: params.event_type_id, changes: body }),
     }),
   }),
   defineRoute({
@@ -141,6 +148,7 @@ export const pageRoutes = [
     status: 204,
     summary: 'Delete an event type',
     params: eventTypeParams,
-    handler: ({ params, principal, deps }) => deleteEventType(deps.db, principal.teamId, params.id, params.event_type_id),
+    handler: ({ params, principal, deps }) =>
+      deleteEventType(deps, { teamId: principal.teamId, pageId: params.id, id: params.event_type_id }),
   }),
 ];
