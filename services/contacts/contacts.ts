@@ -125,7 +125,7 @@ export async function contactWithTags(db: Executor, teamId: string, id: string) 
 export async function contactDetail(db: Db, teamId: string, id: string) {
   const contact = await contactWithTags(db, teamId, id);
   const [enrollments, meetings, submissions, timeline] = await Promise.all([
-    listContactEnrollments(db, teamId, id),
+    listContactEnrollments({ db }, { teamId, contactId: id }),
     listContactMeetingIds(db, teamId, id),
     db('submissions')
       .where({ team_id: teamId, contact_id: id })

@@ -118,12 +118,13 @@ export async function recordReply(
  * marks the contact's address undeliverable (sequences then skip it); a complaint unsubscribes
  * the contact from email (the caller passes the unsubscribe, which lives with sequences).
  */
-export async function applyToOutbound(
-  trx: Executor,
-  out: OutboundRow,
-  cls: MailClass,
-  unsubscribe: (teamId: string, contactId: string) => Promise<void>,
-): Promise<string> {
+export interface ApplyToOutboundInput {
+  out: OutboundRow;
+  cls: MailClass;
+  unsubscribe: (teamId: string, contactId: string) => Promise<void>;
+}
+
+export async function applyToOutbound(trx: Executor, { out, cls, unsubscribe }: ApplyToOutboundInput): Promise<string> {
   const row = trx('outbound_emails').where({ id: out.id });
   switch (cls.kind) {
     case 'bounce':

@@ -1,5 +1,6 @@
 import type { Config } from '../../core/config';
 import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 
 /** How many teams have SMS steps in a sequence that may still send (not archived; live steps). */
 export async function teamsWithSmsSteps(db: Executor): Promise<number> {
@@ -22,9 +23,9 @@ export async function teamsWithSmsSteps(db: Executor): Promise<number> {
  * connects to Temporal). Returns the problem, naming the variables, or null.
  */
 export async function productionSmsProblem(
-  db: Executor,
-  config: Pick<Config, 'NODE_ENV' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN'>,
+  deps: Pick<ServiceDeps, 'db'> & { config: Pick<Config, 'NODE_ENV' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN'> },
 ): Promise<string | null> {
+  const { db, config } = deps;
   if (config.NODE_ENV !== 'production') return null;
   const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const).filter((k) => !config[k]);
   if (missing.length === 0) return null;
