@@ -65,18 +65,18 @@ async function startWorkflows(enqueue: EnqueueMany, seq: SequenceRow, rows: Enro
   );
 }
 
-/**
- * Enroll one contact, up to 1,000 contacts, or a contact created from an email. Every contact
- * gets an enrollment: `active` (its workflow starts through the outbox) or `skipped` with the
- * reason. Enrolling exits the contacts from sequences that list this one in
- * `exit_on_added_to_sequence_ids`.
- */
 export interface EnrollInput {
   teamId: string;
   sequenceId: string;
   values: EnrollBody;
 }
 
+/**
+ * Enroll one contact, up to 1,000 contacts, or a contact created from an email. Every contact
+ * gets an enrollment: `active` (its workflow starts through the outbox) or `skipped` with the
+ * reason. Enrolling exits the contacts from sequences that list this one in
+ * `exit_on_added_to_sequence_ids`.
+ */
 export async function enroll(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: EnrollInput) {
   const { db, outbox } = deps;
   const { teamId, sequenceId, values: body } = input;

@@ -78,18 +78,18 @@ export async function applyToSend(trx: Executor, enqueue: Enqueue, { send, cls }
   }
 }
 
-/**
- * Act on a classified inbound message, once: the stored row is marked processed in the same
- * transaction as the effects (send timestamps, undeliverable address, exits, unsubscribe, the
- * contact's timeline and the `email.replied` webhook event). A message that answers no sequence
- * step may answer other tracked mail (a booking email, services/mail/outbound.ts).
- */
 export interface ApplyMailEventInput {
   inboundId: string;
   classified: Classified;
   message?: MessageSummary;
 }
 
+/**
+ * Act on a classified inbound message, once: the stored row is marked processed in the same
+ * transaction as the effects (send timestamps, undeliverable address, exits, unsubscribe, the
+ * contact's timeline and the `email.replied` webhook event). A message that answers no sequence
+ * step may answer other tracked mail (a booking email, services/mail/outbound.ts).
+ */
 export async function applyMailEvent(
   deps: Pick<ServiceDeps, 'db' | 'outbox'>,
   input: ApplyMailEventInput,

@@ -34,10 +34,6 @@ const fetchOf = (send: { accepted_at: Date | null; delivered_at: Date | null }, 
   deliveredAt: send.delivered_at ?? send.accepted_at,
 });
 
-/**
- * Record an open of a send (first one kept): a person's in `opened_at`, a prefetching proxy's or a
- * scanner's in `machine_opened_at` (docs/sequences.md "Machine opens and scanner clicks").
- */
 /** A send as the engagement heuristics see it. */
 export interface TrackedSendTiming {
   id: string;
@@ -45,6 +41,10 @@ export interface TrackedSendTiming {
   delivered_at: Date | null;
 }
 
+/**
+ * Record an open of a send (first one kept): a person's in `opened_at`, a prefetching proxy's or a
+ * scanner's in `machine_opened_at` (docs/sequences.md "Machine opens and scanner clicks").
+ */
 export async function recordOpenOf(db: Executor, { send, seen }: { send: TrackedSendTiming; seen: Seen }): Promise<void> {
   const column = classifyOpen(fetchOf(send, seen)).machine ? 'machine_opened_at' : 'opened_at';
   await db('sequence_sends')
@@ -68,13 +68,13 @@ export async function recordOpen(deps: Pick<ServiceDeps, 'db'>, { token, seen }:
   if (send) await recordOpenOf(db, { send, seen });
 }
 
-/** Click redirect: the stored link number `index` of that message, or null. */
 export interface RecordClickInput {
   token: string;
   index: number;
   seen: Seen;
 }
 
+/** Click redirect: the stored link number `index` of that message, or null. */
 export async function recordClick(deps: Pick<ServiceDeps, 'db'>, { token, index, seen }: RecordClickInput): Promise<string | null> {
   const { db } = deps;
   const send = await trackedSend(db, token);
@@ -113,16 +113,16 @@ export async function unsubscribeByToken(deps: Pick<ServiceDeps, 'db' | 'outbox'
   return true;
 }
 
-/**
- * Twilio status callback: `delivered` sets delivered_at; `failed` / `undelivered` set failed_at and
- * keep Twilio's error code (e.g. 30003 unreachable, 30007 carrier filtering) in `error`.
- */
 export interface RecordSmsStatusInput {
   messageSid: string;
   status: string;
   errorCode?: string;
 }
 
+/**
+ * Twilio status callback: `delivered` sets delivered_at; `failed` / `undelivered` set failed_at and
+ * keep Twilio's error code (e.g. 30003 unreachable, 30007 carrier filtering) in `error`.
+ */
 export async function recordSmsStatus(
   deps: Pick<ServiceDeps, 'db'>,
   { messageSid, status, errorCode }: RecordSmsStatusInput,

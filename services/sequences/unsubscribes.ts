@@ -12,10 +12,6 @@ import type { ServiceDeps } from '../deps';
 export type Channel = 'email' | 'sms';
 export type UnsubscribeSource = 'api' | 'one_click' | 'sms_stop' | 'complaint' | 'provider';
 
-/**
- * Unsubscribe one contact from channels in the caller's transaction: the list row, the contact's
- * flag, and an `unsubscribed` exit of every active enrollment whose sequence uses one of them.
- */
 export interface UnsubscribeContactInput {
   teamId: string;
   contactId: string;
@@ -23,6 +19,10 @@ export interface UnsubscribeContactInput {
   source: UnsubscribeSource;
 }
 
+/**
+ * Unsubscribe one contact from channels in the caller's transaction: the list row, the contact's
+ * flag, and an `unsubscribed` exit of every active enrollment whose sequence uses one of them.
+ */
 export async function unsubscribeContact(trx: Executor, enqueue: Enqueue, input: UnsubscribeContactInput): Promise<void> {
   const { teamId, contactId, channels, source } = input;
   await trx('sequence_unsubscribes')

@@ -100,16 +100,16 @@ export async function getDelivery(deps: Pick<ServiceDeps, 'db'>, { teamId, deliv
   return (await withAttempts(db, [row]))[0];
 }
 
-/**
- * Manual retry: a new delivery workflow (`…-retry-<n>`) with the full schedule, same body and
- * same X-Webhook-Id. Refused while a run is still pending, or while the subscription is disabled.
- */
 export interface RetryDeliveryInput {
   teamId: string;
   subscriptionId: string;
   deliveryId: string;
 }
 
+/**
+ * Manual retry: a new delivery workflow (`…-retry-<n>`) with the full schedule, same body and
+ * same X-Webhook-Id. Refused while a run is still pending, or while the subscription is disabled.
+ */
 export async function retryDelivery(deps: Pick<ServiceDeps, 'db' | 'outbox'>, { teamId, subscriptionId, deliveryId }: RetryDeliveryInput) {
   const { db, outbox } = deps;
   const sub = await getSubscriptionRow(deps, { teamId, id: subscriptionId });

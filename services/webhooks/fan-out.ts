@@ -13,13 +13,13 @@ export function deliveryStart(input: DeliveryWorkflowInput, eventId: string, man
   };
 }
 
-/** Insert one delivery row per subscription and enqueue its workflow, in the caller's transaction. */
 export interface CreateDeliveriesInput {
   event: DomainEvent;
   subscriptionIds: string[];
   trigger: DeliveryWorkflowInput['trigger'];
 }
 
+/** Insert one delivery row per subscription and enqueue its workflow, in the caller's transaction. */
 export async function createDeliveries(trx: Executor, enqueue: Enqueue, input: CreateDeliveriesInput): Promise<string[]> {
   const { event, subscriptionIds, trigger } = input;
   if (subscriptionIds.length === 0) return [];
