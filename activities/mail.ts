@@ -29,7 +29,7 @@ export function mailActivities(deps: ActivityDeps) {
           .update({ kind: 'unparseable', detail: JSON.stringify({ error: String(err).slice(0, 500) }), processed_at: db.fn.now() });
         return { kind: 'unparseable', action: 'none' };
       }
-      return applyMailEvent(db, deps.outbox, row.id, classified, message);
+      return applyMailEvent(deps, { inboundId: row.id, classified, message });
     },
   };
 }

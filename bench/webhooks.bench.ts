@@ -157,10 +157,8 @@ export default async function run(env: BenchEnv): Promise<void> {
     );
     for (const path of ['/a', '/b'])
       await createSubscription(
-        env.db,
-        env.team.teamId,
-        { url: rx.url + path, events: ['submission.created'] },
-        { loopback: true, private: false },
+        { db: env.db, config: { ALLOW_LOOPBACK_WEBHOOK_URLS: true, ALLOW_PRIVATE_WEBHOOK_URLS: false } },
+        { teamId: env.team.teamId, values: { url: rx.url + path, events: ['submission.created'] } },
       );
 
     // Paced: one submission every 1000/PACED_PER_S ms.

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const temporal = lazyClient(config);
   const deps = buildAppDeps(config, temporal);
   // After the migrations: the check reads the sequences (services/sequences/sms-readiness.ts).
-  exitOnProblem(await productionSmsProblem(deps.db, config));
+  exitOnProblem(await productionSmsProblem(deps));
   const server = createApp(deps).listen(config.PORT, config.HOST, () => {
     logger.info({ url: config.baseUrl }, 'API listening');
   });

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   requireProductionSending(config);
   const db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX);
   // Before Temporal: a production worker that would write SMS to files does not start.
-  exitOnProblem(await productionSmsProblem(db, config));
+  exitOnProblem(await productionSmsProblem({ db, config }));
   const connection = await NativeConnection.connect({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
   // The outbox's client shares the worker's connection, so its starts can be eager: the server
   // hands the first workflow task straight back to this worker.

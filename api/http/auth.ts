@@ -25,7 +25,7 @@ export async function authenticate(db: Db, token: string | null): Promise<Princi
   let principal: Principal | null = null;
   if (isApiKey(token)) principal = await resolveApiKey({ db }, { token });
   else if (token.startsWith(SESSION_PREFIX)) principal = await resolveSession({ db }, { token });
-  else if (token.startsWith(ACCESS_TOKEN_PREFIX)) principal = await resolveAccessToken(db, token);
+  else if (token.startsWith(ACCESS_TOKEN_PREFIX)) principal = await resolveAccessToken({ db }, { token });
   if (!principal) throw unauthorized();
   return principal;
 }

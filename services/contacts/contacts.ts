@@ -140,7 +140,7 @@ export async function contactDetail(deps: Pick<ServiceDeps, 'db'>, { teamId, id 
   const { db } = deps;
   const contact = await contactWithTags(deps, { teamId, id });
   const [enrollments, meetings, submissions, timeline] = await Promise.all([
-    listContactEnrollments(db, teamId, id),
+    listContactEnrollments({ db }, { teamId, contactId: id }),
     listContactMeetingIds({ db }, { teamId, contactId: id }),
     db('submissions')
       .where({ team_id: teamId, contact_id: id })

@@ -6,6 +6,7 @@ import type { Db } from '../../db/knex';
 import { acceptsRecipient } from '../../domain/mail-address';
 import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
 import { inboundEmailWorkflowId } from '../../workflows/mail/contract';
+import type { ServiceDeps } from '../deps';
 
 type ListenerConfig = Pick<
   Config,
@@ -19,13 +20,16 @@ type ListenerConfig = Pick<
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
+export interface StoreInboundInput {
+  raw: Buffer;
+  mailFrom: string;
+  recipients: string[];
+  remoteIp: string;
+}
+
 /** Store a received message, then start its classification workflow, in one transaction (a crash loses nothing). */
-export async function storeInbound(
-  db: Db,
-  outbox: OutboxStarter,
-  m: { raw: Buffer; mailFrom: string; recipients: string[]; remoteIp: string },
-): Promise<string> {
-  return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
+export async function storeInbound(deps: Pick<ServiceDeps, 'db' | 'outbox'>, m: StoreInboundInput): Promise<string> {
+  return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const [row] = await trx('inbound_emails')
       .insert({ mail_from: m.mailFrom, rcpt_to: m.recipients, remote_ip: m.remoteIp, size: m.raw.length, raw: m.raw })
       .returning('id');
@@ -83,7 +87,7 @@ export function createInboundListener(deps: { db: Db; outbox: OutboxStarter; con
           return callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${config.INBOUND_MAX_BYTES} bytes`));
         }
         const raw = Buffer.concat(chunks);
-        storeInbound(deps.db, deps.outbox, {
+        storeInbound(deps, {
           raw,
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           recipients: session.envelope.rcptTo.map((r) => r.address),

@@ -113,17 +113,18 @@ export async function recordReply(
   });
 }
 
+export interface ApplyToOutboundInput {
+  out: OutboundRow;
+  cls: MailClass;
+  unsubscribe: (teamId: string, contactId: string) => Promise<void>;
+}
+
 /**
  * What came back to tracked mail that is not a sequence step: recorded on its row. A hard bounce
  * marks the contact's address undeliverable (sequences then skip it); a complaint unsubscribes
  * the contact from email (the caller passes the unsubscribe, which lives with sequences).
  */
-export async function applyToOutbound(
-  trx: Executor,
-  out: OutboundRow,
-  cls: MailClass,
-  unsubscribe: (teamId: string, contactId: string) => Promise<void>,
-): Promise<string> {
+export async function applyToOutbound(trx: Executor, { out, cls, unsubscribe }: ApplyToOutboundInput): Promise<string> {
   const row = trx('outbound_emails').where({ id: out.id });
   switch (cls.kind) {
     case 'bounce':

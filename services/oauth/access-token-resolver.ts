@@ -1,4 +1,4 @@
-import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
 import { scopesForRole, type Plan, type Scope } from '../../core/scopes';
 import { unauthorized } from '../../core/errors';
@@ -16,7 +16,8 @@ export const OAUTH_APPROVED_PER_MINUTE = 10_000;
  * user's team, with the granted scopes (never more than the user's role allows).
  * Not cached: a revocation or disconnect takes effect on the next request.
  */
-export async function resolveAccessToken(db: Db, token: string): Promise<Principal | null> {
+export async function resolveAccessToken(deps: Pick<ServiceDeps, 'db'>, { token }: { token: string }): Promise<Principal | null> {
+  const { db } = deps;
   const row = await db('oauth_tokens as o')
     .join('users as u', 'u.id', 'o.user_id')
     .join('teams as t', 't.id', 'u.team_id')

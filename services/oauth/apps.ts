@@ -1,6 +1,6 @@
 import type { AppsRow } from '../../db/tables';
 import { randomToken, sha256Hex } from '../../core/crypto';
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
 import { decodeIcon, readPngHeader, type AppDraft, type PngInfo } from '../../domain/app-checklist';
 import { notFound, validationFailed } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
@@ -103,7 +103,8 @@ export function iconColumns(icon: string | null) {
   return { icon_png: buf, icon_width: info.width, icon_height: info.height, icon_bytes: info.bytes };
 }
 
-export async function getTeamApp(db: Executor, teamId: string, id: string): Promise<AppRow> {
+export async function getTeamApp(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }): Promise<AppRow> {
+  const { db } = deps;
   const row = await db('apps')
     .where('apps.id', id)
     .where('apps.team_id', teamId)
@@ -133,7 +134,14 @@ export interface AppInput {
   icon?: string | null;
 }
 
-export async function createApp(db: Db, teamId: string, userId: string, input: AppInput) {
+export interface CreateAppInput {
+  teamId: string;
+  userId: string;
+  values: AppInput;
+}
+
+export async function createApp(deps: Pick<ServiceDeps, 'db'>, { teamId, userId, values: input }: CreateAppInput) {
+  const { db } = deps;
   const secret = newClientSecret();
   const { icon, ...fields } = input;
   const [row] = await db('apps')
@@ -150,17 +158,19 @@ export async function createApp(db: Db, teamId: string, userId: string, input: A
   return { app: { ...row, installs: 0 } as AppRow, secret };
 }
 
-export async function rotateSecret(db: Db, teamId: string, id: string) {
+export async function rotateSecret(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }) {
+  const { db } = deps;
   const secret = newClientSecret();
   const n = await db('apps')
     .where({ id, team_id: teamId })
     .update({ client_secret_hash: sha256Hex(secret), updated_at: db.fn.now() });
   if (!n) throw notFound('App');
-  return { app: await getTeamApp(db, teamId, id), secret };
+  return { app: await getTeamApp(deps, { teamId, id }), secret };
 }
 
 /** Deleting an app deletes its codes, tokens and installs (cascade): every token stops working. */
-export async function deleteApp(db: Db, teamId: string, id: string): Promise<void> {
+export async function deleteApp(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }): Promise<void> {
+  const { db } = deps;
   const n = await db('apps').where({ id, team_id: teamId }).delete();
   if (!n) throw notFound('App');
 }

@@ -63,8 +63,8 @@ export function filterListed(q: Knex.QueryBuilder, filters: { category?: string;
   return q;
 }
 
-export async function getListedApp(db: Db, id: string): Promise<ListedRow> {
-  const row = await listedApps(db).where({ 'apps.id': id }).first();
+export async function getListedApp(deps: Pick<ServiceDeps, 'db'>, { id }: { id: string }): Promise<ListedRow> {
+  const row = await listedApps(deps.db).where({ 'apps.id': id }).first();
   if (!row) throw notFound('App');
   return row;
 }
@@ -82,18 +82,21 @@ export function presentRating(r: AppRatingsRow & { author_name?: string | null }
   };
 }
 
+export interface CreateRatingInput {
+  teamId: string;
+  userId: string;
+  values: { app_id: string; rating: number; title?: string | null; body?: string | null };
+}
+
 /** One review per user per app; only listed apps can be reviewed. */
-export async function createRating(
-  db: Db,
-  p: { teamId: string; userId: string },
-  input: { app_id: string; rating: number; title?: string | null; body?: string | null },
-) {
-  await getListedApp(db, input.app_id);
+export async function createRating(deps: Pick<ServiceDeps, 'db'>, { teamId, userId, values: input }: CreateRatingInput) {
+  const { db } = deps;
+  await getListedApp(deps, { id: input.app_id });
   try {
     const [row] = await db('app_ratings')
       .insert({
-        team_id: p.teamId,
-        user_id: p.userId,
+        team_id: teamId,
+        user_id: userId,
         app_id: input.app_id,
         rating: input.rating,
         title: input.title ?? null,
@@ -126,15 +129,15 @@ export function listListedApps(deps: Pick<ServiceDeps, 'db' | 'config'>, input: 
 }
 
 /** The PNG icon of an approved app. */
-export async function listedAppIcon(db: Db, id: string): Promise<Buffer> {
-  const row = await db('apps').where({ id }).whereNotNull('live').whereNotNull('icon_png').first('icon_png');
+export async function listedAppIcon(deps: Pick<ServiceDeps, 'db'>, { id }: { id: string }): Promise<Buffer> {
+  const row = await deps.db('apps').where({ id }).whereNotNull('live').whereNotNull('icon_png').first('icon_png');
   if (!row) throw notFound('Icon');
   return row.icon_png as Buffer;
 }
 
 /** Public reviews of an approved app, newest first, with the author's name. */
 export async function listReviews(deps: Pick<ServiceDeps, 'db'>, input: { appId: string; page: Page }) {
-  await getListedApp(deps.db, input.appId);
+  await getListedApp(deps, { id: input.appId });
   const base = deps
     .db('app_ratings as r')
     .leftJoin('users as u', 'u.id', 'r.user_id')

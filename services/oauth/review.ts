@@ -42,11 +42,18 @@ const lockApp = async (trx: Executor, teamId: string, id: string): Promise<AppRo
   return row;
 };
 
+export interface UpdateAppInput {
+  teamId: string;
+  id: string;
+  changes: Partial<AppInput>;
+}
+
 /**
  * Partial update. On a listed app, minor fields (descriptions, branding, links) go live at once;
  * a major change (scopes, redirect URIs) starts a new review while the approved version stays listed.
  */
-export async function updateApp(deps: ServiceDeps, teamId: string, id: string, patch: Partial<AppInput>): Promise<AppRow> {
+export async function updateApp(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: UpdateAppInput): Promise<AppRow> {
+  const { teamId, id, changes: patch } = input;
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const app = await lockApp(trx, teamId, id);
     const { icon, ...fields } = patch;
@@ -65,11 +72,11 @@ export async function updateApp(deps: ServiceDeps, teamId: string, id: string, p
       await startRound(trx, enqueue, next);
     }
   });
-  return getTeamApp(deps.db, teamId, id);
+  return getTeamApp(deps, { teamId, id });
 }
 
 /** Submit for review (or resubmit after changes were requested). The 400 lists every missing item. */
-export async function submitApp(deps: ServiceDeps, teamId: string, id: string): Promise<AppRow> {
+export async function submitApp(deps: Pick<ServiceDeps, 'db' | 'outbox'>, { teamId, id }: { teamId: string; id: string }): Promise<AppRow> {
   let resubmitRound: number | null = null;
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const app = await lockApp(trx, teamId, id);
@@ -91,11 +98,18 @@ export async function submitApp(deps: ServiceDeps, teamId: string, id: string): 
   if (resubmitRound !== null && !(await deps.outbox.signal(reviewWorkflowId(id, resubmitRound), resubmitSignal))) {
     throw new ApiError(503, 'service_unavailable', 'The review process could not be reached; try again');
   }
-  return getTeamApp(deps.db, teamId, id);
+  return getTeamApp(deps, { teamId, id });
+}
+
+export interface DecideInput {
+  reviewerId: string;
+  appId: string;
+  outcome: StageOutcome;
+  notes: string | null;
 }
 
 /** A staff reviewer's decision on the current stage, sent to the review workflow as a signal. */
-export async function decide(deps: ServiceDeps, reviewerId: string, appId: string, outcome: StageOutcome, notes: string | null) {
+export async function decide(deps: Pick<ServiceDeps, 'db' | 'outbox'>, { reviewerId, appId, outcome, notes }: DecideInput) {
   const app = await getAppById(deps.db, appId);
   if (!app) throw notFound('App');
   const stage = app.review_stage as ReviewStage | null;

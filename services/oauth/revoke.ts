@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { sha256Hex } from '../../core/crypto';
-import type { Db, Executor } from '../../db/knex';
+import type { Db } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 import { createModel, revokeFamilies, type OAuthClient } from './model';
 import { clientCredentials, writeOAuthError } from './server';
 
@@ -45,8 +46,15 @@ export async function handleRevokeRequest(ctx: Context, db: Db, body: Record<str
   ctx.body = '';
 }
 
+export interface DisconnectAppInput {
+  userId: string;
+  teamId: string;
+  appId: string;
+}
+
 /** Disconnect: the install is revoked and every token of the app for this user stops working. */
-export async function disconnectApp(db: Executor, userId: string, teamId: string, appId: string): Promise<boolean> {
+export async function disconnectApp(deps: Pick<ServiceDeps, 'db'>, { userId, teamId, appId }: DisconnectAppInput): Promise<boolean> {
+  const { db } = deps;
   const n = await db('app_installs')
     .where({ app_id: appId, user_id: userId, team_id: teamId })
     .whereNull('revoked_at')

@@ -1,13 +1,18 @@
-import type { Db } from '../../db/knex';
 import { findSequence, liveSteps } from './authoring';
+import type { ServiceDeps } from '../deps';
 
 /**
  * Counts per sequence (enrollments by status) and per live step (from the sends: SMTP
  * acceptance or provider delivery report, open pixel (people and machines apart), click redirect
  * (people and link scanners apart), bounce and failure).
  */
-export async function sequenceAnalytics(db: Db, teamId: string, sequenceId: string, bounceWindowHours = 72) {
-  await findSequence(db, teamId, sequenceId);
+export async function sequenceAnalytics(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  { teamId, id: sequenceId }: { teamId: string; id: string },
+) {
+  const { db, config } = deps;
+  const bounceWindowHours = config.MAIL_BOUNCE_WINDOW;
+  await findSequence(db, { teamId, id: sequenceId });
   const [byStatus, steps, sends] = await Promise.all([
     db('sequence_enrollments').where({ sequence_id: sequenceId }).groupBy('status').select('status').count({ n: '*' }),
     liveSteps(db, sequenceId),

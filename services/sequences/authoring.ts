@@ -1,11 +1,12 @@
-import type { Db, Executor } from '../../db/knex';
-import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
+import type { Executor } from '../../db/knex';
+import { transactionWithOutbox } from '../../temporal/outbox';
 import { ApiError, notFound, validationFailed, type ErrorDetail } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
 import { exitEnrollments } from './exits';
 import { presentSequence, presentStep, type SequenceRow, type StepRow } from './present';
 import type { SequenceCreate, SequencePatch, StepInput } from './schemas';
 import { signalEnrollments } from './signals';
+import type { ServiceDeps } from '../deps';
 
 const TRANSITIONS: Record<string, string[]> = {
   draft: ['draft', 'active', 'archived'],
@@ -14,7 +15,8 @@ const TRANSITIONS: Record<string, string[]> = {
   archived: ['archived'],
 };
 
-export async function findSequence(db: Executor, teamId: string, id: string, lock = false): Promise<SequenceRow> {
+export async function findSequence(db: Executor, input: { teamId: string; id: string; lock?: boolean }): Promise<SequenceRow> {
+  const { teamId, id, lock = false } = input;
   const q = db('sequences').where({ team_id: teamId, id }).first();
   if (lock) q.forUpdate();
   const row: SequenceRow | undefined = await q;
@@ -82,7 +84,8 @@ async function replaceSteps(trx: Executor, teamId: string, sequenceId: string, s
   }
 }
 
-export async function createSequence(db: Db, teamId: string, input: SequenceCreate) {
+export async function createSequence(deps: Pick<ServiceDeps, 'db'>, { teamId, values: input }: { teamId: string; values: SequenceCreate }) {
+  const { db } = deps;
   checkShape(input.status, input.steps, input.send_from_number ?? null);
   return db.transaction(async (trx) => {
     await checkOtherSequences(trx, teamId, null, input.exit_on_added_to_sequence_ids);
@@ -106,9 +109,17 @@ export async function createSequence(db: Db, teamId: string, input: SequenceCrea
   });
 }
 
-export async function updateSequence(db: Db, outbox: OutboxStarter, teamId: string, id: string, patch: SequencePatch) {
+export interface UpdateSequenceInput {
+  teamId: string;
+  id: string;
+  changes: SequencePatch;
+}
+
+export async function updateSequence(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: UpdateSequenceInput) {
+  const { db, outbox } = deps;
+  const { teamId, id, changes: patch } = input;
   return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
-    const current = await findSequence(trx, teamId, id, true);
+    const current = await findSequence(trx, { teamId, id, lock: true });
     const status = patch.status ?? current.status;
     if (current.status === 'archived') throw new ApiError(409, 'invalid_transition', 'An archived sequence cannot be changed');
     if (!TRANSITIONS[current.status].includes(status)) {
@@ -134,37 +145,44 @@ export async function updateSequence(db: Db, outbox: OutboxStarter, teamId: stri
     if (patch.sending_window !== undefined) set.sending_window = patch.sending_window ? JSON.stringify(patch.sending_window) : null;
     const [row]: SequenceRow[] = await trx('sequences').where({ id }).update(set).returning('*');
     if (status === 'archived' && current.status !== 'archived') {
-      await exitEnrollments(trx, enqueue, { teamId, sequenceId: id }, 'sequence_archived');
+      await exitEnrollments(trx, enqueue, { teamId, sequenceId: id, reason: 'sequence_archived' });
     }
     if (status === 'active' && current.status === 'paused') {
       const active: Array<{ id: string }> = await trx('sequence_enrollments').where({ sequence_id: id, status: 'active' }).select('id');
-      await signalEnrollments(
-        enqueue,
-        teamId,
-        active.map((r) => r.id),
-        { name: 'resume' },
-      );
+      await signalEnrollments(enqueue, { teamId, enrollmentIds: active.map((r) => r.id), signal: { name: 'resume' } });
     }
     return presentSequence(row, steps);
   });
 }
 
-export async function archiveSequence(db: Db, outbox: OutboxStarter, teamId: string, id: string): Promise<void> {
-  const current = await findSequence(db, teamId, id);
-  if (current.status !== 'archived') await updateSequence(db, outbox, teamId, id, { status: 'archived' });
+export async function archiveSequence(
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  { teamId, id }: { teamId: string; id: string },
+): Promise<void> {
+  const current = await findSequence(deps.db, { teamId, id });
+  if (current.status !== 'archived') await updateSequence(deps, { teamId, id, changes: { status: 'archived' } });
 }
 
-export async function getSequence(db: Db, teamId: string, id: string) {
-  const row = await findSequence(db, teamId, id);
+export async function getSequence(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }) {
+  const { db } = deps;
+  const row = await findSequence(db, { teamId, id });
   return presentSequence(row, await liveSteps(db, id));
 }
 
-export async function listSteps(db: Db, teamId: string, id: string) {
-  await findSequence(db, teamId, id);
+export async function listSteps(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }) {
+  const { db } = deps;
+  await findSequence(db, { teamId, id });
   return (await liveSteps(db, id)).map(presentStep);
 }
 
-export function listSequences(db: Db, teamId: string, page: Page, status?: string) {
+export interface ListSequencesInput {
+  teamId: string;
+  page: Page;
+  status?: string;
+}
+
+export function listSequences(deps: Pick<ServiceDeps, 'db'>, { teamId, page, status }: ListSequencesInput) {
+  const { db } = deps;
   const q = db('sequences').where('team_id', teamId);
   if (status) q.where('status', status);
   return paginate(

@@ -1,8 +1,9 @@
-import type { Executor } from '../../db/knex';
 import { presentEnrollment, type EnrollmentRow } from './present';
+import type { ServiceDeps } from '../deps';
 
 /** The contact's enrollments (newest first) for the contact detail, with friendly exit labels. */
-export async function listContactEnrollments(db: Executor, teamId: string, contactId: string) {
+export async function listContactEnrollments(deps: Pick<ServiceDeps, 'db'>, { teamId, contactId }: { teamId: string; contactId: string }) {
+  const { db } = deps;
   const rows: EnrollmentRow[] = await db('sequence_enrollments')
     .where({ team_id: teamId, contact_id: contactId })
     .orderBy([

@@ -1,7 +1,7 @@
 import type { ContactsRow } from '../../db/tables';
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
 import type { SkipReason } from '../../domain/exit-reasons';
-import { transactionWithOutbox, type Enqueue as EnqueueMany, type OutboxStarter } from '../../temporal/outbox';
+import { transactionWithOutbox, type Enqueue as EnqueueMany } from '../../temporal/outbox';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { ApiError } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
@@ -11,6 +11,7 @@ import { contactsWithBookedMeeting } from './meetings';
 import { presentEnrollment, type EnrollmentRow, type SequenceRow } from './present';
 import type { EnrollBody } from './schemas';
 import { ENROLLMENT_CODE_VERSION, enrollmentWorkflowId } from '../../workflows/sequences/contract';
+import type { ServiceDeps } from '../deps';
 
 type ContactRow = Pick<ContactsRow, 'id' | 'email' | 'phone' | 'unsubscribed_email' | 'unsubscribed_sms' | 'email_undeliverable_at'>;
 
@@ -67,15 +68,23 @@ async function startWorkflows(enqueue: EnqueueMany, seq: SequenceRow, rows: Enro
   );
 }
 
+export interface EnrollInput {
+  teamId: string;
+  sequenceId: string;
+  values: EnrollBody;
+}
+
 /**
  * Enroll one contact, up to 1,000 contacts, or a contact created from an email. Every contact
  * gets an enrollment: `active` (its workflow starts through the outbox) or `skipped` with the
  * reason. Enrolling exits the contacts from sequences that list this one in
  * `exit_on_added_to_sequence_ids`.
  */
-export async function enroll(db: Db, outbox: OutboxStarter, teamId: string, sequenceId: string, body: EnrollBody) {
+export async function enroll(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: EnrollInput) {
+  const { db, outbox } = deps;
+  const { teamId, sequenceId, values: body } = input;
   return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
-    const seq = await findSequence(trx, teamId, sequenceId, true);
+    const seq = await findSequence(trx, { teamId, id: sequenceId, lock: true });
     if (seq.status === 'archived') throw new ApiError(409, 'invalid_transition', 'Contacts cannot be enrolled in an archived sequence');
     const ids = await resolveContactIds(trx, teamId, body);
     const contacts: ContactRow[] = await trx('contacts')
@@ -102,7 +111,7 @@ export async function enroll(db: Db, outbox: OutboxStarter, teamId: string, sequ
     const ctx = {
       channels,
       active: new Set(activeRows.map((r) => r.contact_id)),
-      meetings: seq.skip_if_meeting_booked ? await contactsWithBookedMeeting(trx, teamId, ids) : new Set<string>(),
+      meetings: seq.skip_if_meeting_booked ? await contactsWithBookedMeeting(trx, { teamId, contactIds: ids }) : new Set<string>(),
       smsReady: !!seq.send_from_number && (!channels.has('sms') || (await smsProviderConfigured(trx, teamId))),
     };
     const inserts = ids.map((id) => {
@@ -126,17 +135,13 @@ export async function enroll(db: Db, outbox: OutboxStarter, teamId: string, sequ
     }
     const active = rows.filter((r) => r.status === 'active');
     if (active.length) {
-      await exitEnrollments(
-        trx,
-        enqueue,
-        {
-          teamId,
-          contactIds: active.map((r) => r.contact_id),
-          sequenceWhere: (q) => q.whereRaw('?::uuid = ANY(exit_on_added_to_sequence_ids)', [seq.id]),
-        },
-        'added_to_other_sequence',
-        { sequence_id: seq.id, sequence_name: seq.name },
-      );
+      await exitEnrollments(trx, enqueue, {
+        teamId,
+        contactIds: active.map((r) => r.contact_id),
+        sequenceWhere: (q) => q.whereRaw('?::uuid = ANY(exit_on_added_to_sequence_ids)', [seq.id]),
+        reason: 'added_to_other_sequence',
+        detail: { sequence_id: seq.id, sequence_name: seq.name },
+      });
       await startWorkflows(enqueue, seq, active, new Map(contacts.map((c) => [c.id, c.email])));
     }
     const order = new Map(ids.map((id, i) => [id, i]));
@@ -145,26 +150,38 @@ export async function enroll(db: Db, outbox: OutboxStarter, teamId: string, sequ
   });
 }
 
-export async function unenroll(db: Db, outbox: OutboxStarter, teamId: string, sequenceId: string, enrollmentId: string): Promise<void> {
+export interface UnenrollInput {
+  teamId: string;
+  sequenceId: string;
+  enrollmentId: string;
+}
+
+export async function unenroll(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: UnenrollInput): Promise<void> {
+  const { db, outbox } = deps;
+  const { teamId, sequenceId, enrollmentId } = input;
   await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
-    await findSequence(trx, teamId, sequenceId);
+    await findSequence(trx, { teamId, id: sequenceId });
     const e = await trx('sequence_enrollments').where({ team_id: teamId, sequence_id: sequenceId, id: enrollmentId }).first('id');
     if (!e) throw new ApiError(404, 'not_found', 'Enrollment not found');
-    await exitEnrollments(trx, enqueue, { teamId, enrollmentIds: [enrollmentId] }, 'unenrolled');
+    await exitEnrollments(trx, enqueue, { teamId, enrollmentIds: [enrollmentId], reason: 'unenrolled' });
   });
 }
 
-export async function listEnrollments(
-  db: Db,
-  teamId: string,
-  sequenceId: string,
-  page: Page,
-  filter: { status?: string; contact_id?: string },
-) {
-  await findSequence(db, teamId, sequenceId);
+export interface ListEnrollmentsInput {
+  teamId: string;
+  sequenceId: string;
+  page: Page;
+  status?: string;
+  contactId?: string;
+}
+
+export async function listEnrollments(deps: Pick<ServiceDeps, 'db'>, input: ListEnrollmentsInput) {
+  const { db } = deps;
+  const { teamId, sequenceId, page, status, contactId } = input;
+  await findSequence(db, { teamId, id: sequenceId });
   const q = db('sequence_enrollments').where({ team_id: teamId, sequence_id: sequenceId });
-  if (filter.status) q.where('status', filter.status);
-  if (filter.contact_id) q.where('contact_id', filter.contact_id);
+  if (status) q.where('status', status);
+  if (contactId) q.where('contact_id', contactId);
   return paginate(
     q,
     page,

@@ -13,17 +13,17 @@ export interface ExitFilter {
   sequenceWhere?: (q: ReturnType<Executor>) => void;
 }
 
+export interface ExitInput extends ExitFilter {
+  reason: ExitReason;
+  detail?: Record<string, unknown> | null;
+}
+
 /**
  * Exit the matching active enrollments in the caller's transaction (status, reason, detail),
  * then signal their workflows after the commit. Returns the exited ids.
  */
-export async function exitEnrollments(
-  trx: Executor,
-  enqueue: Enqueue,
-  filter: ExitFilter,
-  reason: ExitReason,
-  detail: Record<string, unknown> | null = null,
-): Promise<string[]> {
+export async function exitEnrollments(trx: Executor, enqueue: Enqueue, input: ExitInput): Promise<string[]> {
+  const { reason, detail = null, ...filter } = input;
   const q = trx('sequence_enrollments').where({ team_id: filter.teamId, status: 'active' });
   if (filter.enrollmentIds) q.whereIn('id', filter.enrollmentIds);
   if (filter.contactId) q.where('contact_id', filter.contactId);
@@ -47,6 +47,6 @@ export async function exitEnrollments(
     ['id'],
   );
   const ids = rows.map((r) => r.id);
-  if (ids.length > 0) await signalEnrollments(enqueue, filter.teamId, ids, { name: 'exit', reason });
+  if (ids.length > 0) await signalEnrollments(enqueue, { teamId: filter.teamId, enrollmentIds: ids, signal: { name: 'exit', reason } });
   return ids;
 }

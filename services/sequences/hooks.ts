@@ -13,17 +13,17 @@ export async function onMeetingBooked(
   enqueue: Enqueue,
   input: { teamId: string; contactId: string; meetingId: string; status?: string },
 ): Promise<void> {
-  if (!(await meetingCounts(trx, input.teamId, input.meetingId, input.status))) return;
-  await exitEnrollments(
-    trx,
-    enqueue,
-    { teamId: input.teamId, contactId: input.contactId, sequenceWhere: (q) => q.where('exit_on_meeting_booked', true) },
-    'meeting_booked',
-    { meeting_id: input.meetingId },
-  );
+  if (!(await meetingCounts(trx, { teamId: input.teamId, meetingId: input.meetingId, knownStatus: input.status }))) return;
+  await exitEnrollments(trx, enqueue, {
+    teamId: input.teamId,
+    contactId: input.contactId,
+    sequenceWhere: (q) => q.where('exit_on_meeting_booked', true),
+    reason: 'meeting_booked',
+    detail: { meeting_id: input.meetingId },
+  });
 }
 
 /** Called when a contact is deleted (contacts feature), inside its transaction. */
 export async function onContactDeleted(trx: Executor, enqueue: Enqueue, input: { teamId: string; contactId: string }): Promise<void> {
-  await exitEnrollments(trx, enqueue, { teamId: input.teamId, contactId: input.contactId }, 'contact_deleted');
+  await exitEnrollments(trx, enqueue, { teamId: input.teamId, contactId: input.contactId, reason: 'contact_deleted' });
 }

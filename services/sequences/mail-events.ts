@@ -1,7 +1,8 @@
 import type { SequenceSendsRow } from '../../db/tables';
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
 import type { Classified, MailClass } from '../../domain/mail-classify';
-import { transactionWithOutbox, type Enqueue, type OutboxStarter } from '../../temporal/outbox';
+import { transactionWithOutbox, type Enqueue } from '../../temporal/outbox';
+import type { ServiceDeps } from '../deps';
 import { exitEnrollments } from './exits';
 import { unsubscribeContact } from './unsubscribes';
 import { applyToOutbound, findOutbound, recordReply, type MessageSummary, type RepliedTo } from '../mail/replies';
@@ -26,7 +27,7 @@ export async function findSend(db: Executor, c: Classified): Promise<SendRow | u
 }
 
 /** Record what came back on the send it answers, and act (exit, undeliverable, unsubscribe). */
-export async function applyToSend(trx: Executor, enqueue: Enqueue, send: SendRow, cls: MailClass): Promise<string> {
+export async function applyToSend(trx: Executor, enqueue: Enqueue, { send, cls }: { send: SendRow; cls: MailClass }): Promise<string> {
   const one = { teamId: send.team_id, enrollmentIds: [send.enrollment_id] };
   const sendRow = trx('sequence_sends').where({ id: send.id });
   switch (cls.kind) {
@@ -46,26 +47,41 @@ export async function applyToSend(trx: Executor, enqueue: Enqueue, send: SendRow
           email_undeliverable_reason: (cls.diagnostic ?? cls.status ?? 'bounced').slice(0, 500),
           updated_at: trx.fn.now(),
         });
-      await exitEnrollments(trx, enqueue, one, 'email_bounced');
+      await exitEnrollments(trx, enqueue, { ...one, reason: 'email_bounced' });
       return 'exited_email_bounced';
     }
     case 'complaint':
       await sendRow.update({ complained_at: trx.raw('COALESCE(complained_at, now())') });
-      await exitEnrollments(trx, enqueue, one, 'email_complained');
+      await exitEnrollments(trx, enqueue, { ...one, reason: 'email_complained' });
       // Every other active email sequence of the contact exits as `unsubscribed`.
-      await unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'complaint');
+      await unsubscribeContact(trx, enqueue, {
+        teamId: send.team_id,
+        contactId: send.contact_id,
+        channels: ['email'],
+        source: 'complaint',
+      });
       return 'unsubscribed';
     case 'auto_reply':
       await sendRow.update({ auto_replied_at: trx.raw('COALESCE(auto_replied_at, now())') });
       return 'recorded';
     case 'reply': {
       await sendRow.update({ replied_at: trx.raw('COALESCE(replied_at, now())') });
-      const exited = await exitEnrollments(trx, enqueue, { ...one, sequenceWhere: (q) => q.where('exit_on_reply', true) }, 'replied');
+      const exited = await exitEnrollments(trx, enqueue, {
+        ...one,
+        sequenceWhere: (q) => q.where('exit_on_reply', true),
+        reason: 'replied',
+      });
       return exited.length ? 'exited_replied' : 'recorded';
     }
     default:
       return 'none';
   }
+}
+
+export interface ApplyMailEventInput {
+  inboundId: string;
+  classified: Classified;
+  message?: MessageSummary;
 }
 
 /**
@@ -75,12 +91,11 @@ export async function applyToSend(trx: Executor, enqueue: Enqueue, send: SendRow
  * step may answer other tracked mail (a booking email, services/mail/outbound.ts).
  */
 export async function applyMailEvent(
-  db: Db,
-  outbox: OutboxStarter,
-  inboundId: string,
-  c: Classified,
-  message: MessageSummary = { from: '', subject: '', text: '', messageId: null },
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  input: ApplyMailEventInput,
 ): Promise<{ kind: string; action: string }> {
+  const { db, outbox } = deps;
+  const { inboundId, classified: c, message = { from: '', subject: '', text: '', messageId: null } } = input;
   return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
     const send = await findSend(trx, c);
     const out = send ? undefined : await findOutbound(trx, c);
@@ -100,7 +115,7 @@ export async function applyMailEvent(
     if (claimed.length === 0) return { kind: c.class.kind, action: 'already_processed' };
     const reply = c.class.kind === 'reply';
     if (send) {
-      const action = await applyToSend(trx, enqueue, send, c.class);
+      const action = await applyToSend(trx, enqueue, { send, cls: c.class });
       if (reply) {
         const repliedTo: RepliedTo = {
           type: 'sequence',
@@ -115,8 +130,8 @@ export async function applyMailEvent(
     }
     if (out) {
       const unsubscribe = (teamId: string, contactId: string) =>
-        unsubscribeContact(trx, enqueue, teamId, contactId, ['email'], 'complaint');
-      const action = await applyToOutbound(trx, out, c.class, unsubscribe);
+        unsubscribeContact(trx, enqueue, { teamId, contactId, channels: ['email'], source: 'complaint' });
+      const action = await applyToOutbound(trx, { out, cls: c.class, unsubscribe });
       if (reply) {
         const repliedTo: RepliedTo = {
           type: out.meeting_id ? 'meeting' : 'other',

@@ -10,7 +10,10 @@ const NOT_BOOKED = ['cancelled', 'pending_confirmation'];
  * Contacts (of `contactIds`) with a meeting that counts as "booked": any status except
  * `cancelled` and `pending_confirmation`.
  */
-export async function contactsWithBookedMeeting(trx: Executor, teamId: string, contactIds: string[]): Promise<Set<string>> {
+export async function contactsWithBookedMeeting(
+  trx: Executor,
+  { teamId, contactIds }: { teamId: string; contactIds: string[] },
+): Promise<Set<string>> {
   if (contactIds.length === 0) return new Set();
   const rows: Array<{ contact_id: string | null }> = await trx('meetings')
     .distinct('contact_id')
@@ -21,7 +24,10 @@ export async function contactsWithBookedMeeting(trx: Executor, teamId: string, c
 }
 
 /** False when the meeting exists and is cancelled or still waiting for the host's confirmation (`knownStatus`: the caller just wrote it). */
-export async function meetingCounts(trx: Executor, teamId: string, meetingId: string, knownStatus?: string): Promise<boolean> {
+export async function meetingCounts(
+  trx: Executor,
+  { teamId, meetingId, knownStatus }: { teamId: string; meetingId: string; knownStatus?: string },
+): Promise<boolean> {
   if (knownStatus !== undefined) return !NOT_BOOKED.includes(knownStatus);
   const m = await trx('meetings').where({ team_id: teamId, id: meetingId }).first('status');
   return !m || !NOT_BOOKED.includes(m.status);

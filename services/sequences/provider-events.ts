@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Db } from '../../db/knex';
 import type { MailClass } from '../../domain/mail-classify';
-import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
+import { transactionWithOutbox } from '../../temporal/outbox';
+import type { ServiceDeps } from '../deps';
 import type { Executor } from '../../db/knex';
 import { sendgridIdPrefixes } from '../../domain/mail-address';
 import { applyToSend, findSend, type SendRow } from './mail-events';
@@ -75,7 +75,11 @@ const seenOf = (e: SendgridEvent): Seen => ({ userAgent: e.useragent ?? null, ip
  * spamreport, open (machine opens apart: `sg_machine_open`, or the same heuristics as our pixel),
  * click (scanner clicks apart), unsubscribe. Unknown messages and events are ignored. Returns how many applied.
  */
-export async function applySendgridEvents(db: Db, outbox: OutboxStarter, events: SendgridEvent[]): Promise<number> {
+export async function applySendgridEvents(
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  { events }: { events: SendgridEvent[] },
+): Promise<number> {
+  const { db, outbox } = deps;
   let applied = 0;
   for (const e of events) {
     const done = await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
@@ -84,16 +88,21 @@ export async function applySendgridEvents(db: Db, outbox: OutboxStarter, events:
       const row = trx('sequence_sends').where({ id: send.id });
       const cls = asClass(e);
       const timing = () => row.clone().first('id', 'accepted_at', 'delivered_at');
-      if (cls) await applyToSend(trx, enqueue, send, cls);
+      if (cls) await applyToSend(trx, enqueue, { send, cls });
       // When it happened, not when the (batched) event arrived: the scanner-click window counts from it.
       else if (e.event === 'delivered') await row.update({ delivered_at: trx.raw('COALESCE(delivered_at, ?)', [timeOf(e)]) });
       else if (e.event === 'open' && e.sg_machine_open)
         await row.update({ machine_opened_at: trx.raw('COALESCE(machine_opened_at, now())') });
-      else if (e.event === 'open') await recordOpenOf(trx, (await timing())!, seenOf(e));
-      else if (e.event === 'click') await recordClickOf(trx, (await timing())!, seenOf(e));
+      else if (e.event === 'open') await recordOpenOf(trx, { send: (await timing())!, seen: seenOf(e) });
+      else if (e.event === 'click') await recordClickOf(trx, { send: (await timing())!, seen: seenOf(e) });
       else if (e.event === 'unsubscribe' || e.event === 'group_unsubscribe') {
         await row.update({ unsubscribed_at: trx.raw('COALESCE(unsubscribed_at, now())') });
-        await unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'provider');
+        await unsubscribeContact(trx, enqueue, {
+          teamId: send.team_id,
+          contactId: send.contact_id,
+          channels: ['email'],
+          source: 'provider',
+        });
       } else return false;
       return true;
     });

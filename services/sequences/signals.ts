@@ -12,9 +12,7 @@ const BATCH = 500;
  */
 export async function signalEnrollments(
   enqueue: Enqueue,
-  teamId: string,
-  enrollmentIds: string[],
-  signal: EnrollmentSignal,
+  { teamId, enrollmentIds, signal }: { teamId: string; enrollmentIds: string[]; signal: EnrollmentSignal },
 ): Promise<void> {
   for (let i = 0; i < enrollmentIds.length; i += BATCH) {
     const ids = enrollmentIds.slice(i, i + BATCH);

@@ -1,8 +1,9 @@
 import type { Config } from '../../core/config';
-import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
 
 /** How many teams have SMS steps in a sequence that may still send (not archived; live steps). */
-export async function teamsWithSmsSteps(db: Executor): Promise<number> {
+export async function teamsWithSmsSteps(deps: Pick<ServiceDeps, 'db'>): Promise<number> {
+  const { db } = deps;
   // The worker may start before the API has migrated a new database: no table, no SMS steps.
   const table = await db.raw(`SELECT to_regclass('sequence_steps') AS t`);
   if (!table.rows[0]?.t) return 0;
@@ -22,13 +23,13 @@ export async function teamsWithSmsSteps(db: Executor): Promise<number> {
  * connects to Temporal). Returns the problem, naming the variables, or null.
  */
 export async function productionSmsProblem(
-  db: Executor,
-  config: Pick<Config, 'NODE_ENV' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN'>,
+  deps: Pick<ServiceDeps, 'db'> & { config: Pick<Config, 'NODE_ENV' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN'> },
 ): Promise<string | null> {
+  const { config } = deps;
   if (config.NODE_ENV !== 'production') return null;
   const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const).filter((k) => !config[k]);
   if (missing.length === 0) return null;
-  const teams = await teamsWithSmsSteps(db);
+  const teams = await teamsWithSmsSteps(deps);
   if (teams === 0) return null;
   return (
     `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: with NODE_ENV=production SMS must go to Twilio, ` +

@@ -1,8 +1,9 @@
 import type { SequenceSendsRow } from '../../db/tables';
 import type { Db, Executor } from '../../db/knex';
 import { classifyClick, classifyOpen, type Fetch } from '../../domain/engagement';
-import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
+import { transactionWithOutbox } from '../../temporal/outbox';
 import { unsubscribeContact } from './unsubscribes';
+import type { ServiceDeps } from '../deps';
 
 type SendRow = Pick<SequenceSendsRow, 'id' | 'team_id' | 'enrollment_id' | 'contact_id' | 'channel' | 'links'>;
 
@@ -33,15 +34,18 @@ const fetchOf = (send: { accepted_at: Date | null; delivered_at: Date | null }, 
   deliveredAt: send.delivered_at ?? send.accepted_at,
 });
 
+/** A send as the engagement heuristics see it. */
+export interface TrackedSendTiming {
+  id: string;
+  accepted_at: Date | null;
+  delivered_at: Date | null;
+}
+
 /**
  * Record an open of a send (first one kept): a person's in `opened_at`, a prefetching proxy's or a
  * scanner's in `machine_opened_at` (docs/sequences.md "Machine opens and scanner clicks").
  */
-export async function recordOpenOf(
-  db: Executor,
-  send: { id: string; accepted_at: Date | null; delivered_at: Date | null },
-  seen: Seen,
-): Promise<void> {
+export async function recordOpenOf(db: Executor, { send, seen }: { send: TrackedSendTiming; seen: Seen }): Promise<void> {
   const column = classifyOpen(fetchOf(send, seen)).machine ? 'machine_opened_at' : 'opened_at';
   await db('sequence_sends')
     .where({ id: send.id })
@@ -49,11 +53,7 @@ export async function recordOpenOf(
 }
 
 /** Record a click (first one kept): a person's sets `clicked_at` (and `opened_at`), a scanner's `scanner_clicked_at`. */
-export async function recordClickOf(
-  db: Executor,
-  send: { id: string; accepted_at: Date | null; delivered_at: Date | null },
-  seen: Seen,
-): Promise<void> {
+export async function recordClickOf(db: Executor, { send, seen }: { send: TrackedSendTiming; seen: Seen }): Promise<void> {
   const at = seen.at ?? new Date();
   const update = classifyClick(fetchOf(send, seen)).machine
     ? { scanner_clicked_at: db.raw('COALESCE(scanner_clicked_at, ?)', [at]) }
@@ -62,22 +62,34 @@ export async function recordClickOf(
 }
 
 /** Open pixel. */
-export async function recordOpen(db: Db, token: string, seen: Seen): Promise<void> {
+export async function recordOpen(deps: Pick<ServiceDeps, 'db'>, { token, seen }: { token: string; seen: Seen }): Promise<void> {
+  const { db } = deps;
   const send = await trackedSend(db, token);
-  if (send) await recordOpenOf(db, send, seen);
+  if (send) await recordOpenOf(db, { send, seen });
+}
+
+export interface RecordClickInput {
+  token: string;
+  index: number;
+  seen: Seen;
 }
 
 /** Click redirect: the stored link number `index` of that message, or null. */
-export async function recordClick(db: Db, token: string, index: number, seen: Seen): Promise<string | null> {
+export async function recordClick(deps: Pick<ServiceDeps, 'db'>, { token, index, seen }: RecordClickInput): Promise<string | null> {
+  const { db } = deps;
   const send = await trackedSend(db, token);
   const url = send?.links[index];
   if (!send || !url) return null;
-  await recordClickOf(db, send, seen);
+  await recordClickOf(db, { send, seen });
   return url;
 }
 
 /** What the unsubscribe page shows: the address, partly masked. */
-export async function unsubscribeTarget(db: Db, token: string): Promise<{ maskedEmail: string; unsubscribed: boolean } | null> {
+export async function unsubscribeTarget(
+  deps: Pick<ServiceDeps, 'db'>,
+  { token }: { token: string },
+): Promise<{ maskedEmail: string; unsubscribed: boolean } | null> {
+  const { db } = deps;
   const send = await byToken(db, token);
   if (!send) return null;
   const c = await db('contacts').where({ id: send.contact_id }).first('email', 'unsubscribed_email');
@@ -88,23 +100,34 @@ export async function unsubscribeTarget(db: Db, token: string): Promise<{ masked
 }
 
 /** One-click unsubscribe (RFC 8058) from the email channel. Returns false for an unknown token. */
-export async function unsubscribeByToken(db: Db, outbox: OutboxStarter, token: string): Promise<boolean> {
+export async function unsubscribeByToken(deps: Pick<ServiceDeps, 'db' | 'outbox'>, { token }: { token: string }): Promise<boolean> {
+  const { db, outbox } = deps;
   const send = await byToken(db, token);
   if (!send) return false;
   await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
     await trx('sequence_sends')
       .where({ id: send.id })
       .update({ unsubscribed_at: trx.raw('COALESCE(unsubscribed_at, now())') });
-    await unsubscribeContact(trx, enqueue, send.team_id, send.contact_id, ['email'], 'one_click');
+    await unsubscribeContact(trx, enqueue, { teamId: send.team_id, contactId: send.contact_id, channels: ['email'], source: 'one_click' });
   });
   return true;
+}
+
+export interface RecordSmsStatusInput {
+  messageSid: string;
+  status: string;
+  errorCode?: string;
 }
 
 /**
  * Twilio status callback: `delivered` sets delivered_at; `failed` / `undelivered` set failed_at and
  * keep Twilio's error code (e.g. 30003 unreachable, 30007 carrier filtering) in `error`.
  */
-export async function recordSmsStatus(db: Db, messageSid: string, status: string, errorCode?: string): Promise<void> {
+export async function recordSmsStatus(
+  deps: Pick<ServiceDeps, 'db'>,
+  { messageSid, status, errorCode }: RecordSmsStatusInput,
+): Promise<void> {
+  const { db } = deps;
   const send = db('sequence_sends').where({ provider_id: messageSid, channel: 'sms' });
   if (status === 'delivered') {
     await send.update({ delivered_at: db.raw('COALESCE(delivered_at, now())') });
@@ -141,10 +164,13 @@ function textingContacts(db: Db, from: string, to: string): Promise<Array<{ id: 
  * Inbound SMS of STOP: unsubscribes from SMS every contact with the sender's number in the teams
  * whose sequences send from the number the message was sent to. Returns how many contacts.
  */
-export async function smsStop(db: Db, outbox: OutboxStarter, from: string, to: string): Promise<number> {
+export async function smsStop(deps: Pick<ServiceDeps, 'db' | 'outbox'>, { from, to }: { from: string; to: string }): Promise<number> {
+  const { db, outbox } = deps;
   const contacts = await textingContacts(db, from, to);
   for (const c of contacts) {
-    await transactionWithOutbox(db, outbox, (trx, enqueue) => unsubscribeContact(trx, enqueue, c.team_id, c.id, ['sms'], 'sms_stop'));
+    await transactionWithOutbox(db, outbox, (trx, enqueue) =>
+      unsubscribeContact(trx, enqueue, { teamId: c.team_id, contactId: c.id, channels: ['sms'], source: 'sms_stop' }),
+    );
   }
   return contacts.length;
 }
@@ -153,7 +179,8 @@ export async function smsStop(db: Db, outbox: OutboxStarter, from: string, to: s
  * Inbound SMS of START (or YES, UNSTOP): the contact undoes its own STOP, as Twilio does. Only an
  * SMS unsubscribe whose source is `sms_stop` is removed; one made through the API or the dashboard stays.
  */
-export async function smsStart(db: Db, from: string, to: string): Promise<number> {
+export async function smsStart(deps: Pick<ServiceDeps, 'db'>, { from, to }: { from: string; to: string }): Promise<number> {
+  const { db } = deps;
   let n = 0;
   for (const c of await textingContacts(db, from, to)) {
     await db.transaction(async (trx) => {

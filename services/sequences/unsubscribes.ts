@@ -1,5 +1,5 @@
-import type { Db, Executor } from '../../db/knex';
-import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
+import type { Executor } from '../../db/knex';
+import { transactionWithOutbox } from '../../temporal/outbox';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { ApiError, notFound } from '../../core/errors';
 import { logger } from '../../core/logger';
@@ -7,22 +7,24 @@ import { paginate, type Page } from '../pagination';
 import { exitEnrollments } from './exits';
 import type { UnsubscribeBody } from './schemas';
 import type { Enqueue } from '../../temporal/outbox';
+import type { ServiceDeps } from '../deps';
 
 export type Channel = 'email' | 'sms';
 export type UnsubscribeSource = 'api' | 'one_click' | 'sms_stop' | 'complaint' | 'provider';
+
+export interface UnsubscribeContactInput {
+  teamId: string;
+  contactId: string;
+  channels: Channel[];
+  source: UnsubscribeSource;
+}
 
 /**
  * Unsubscribe one contact from channels in the caller's transaction: the list row, the contact's
  * flag, and an `unsubscribed` exit of every active enrollment whose sequence uses one of them.
  */
-export async function unsubscribeContact(
-  trx: Executor,
-  enqueue: Enqueue,
-  teamId: string,
-  contactId: string,
-  channels: Channel[],
-  source: UnsubscribeSource,
-): Promise<void> {
+export async function unsubscribeContact(trx: Executor, enqueue: Enqueue, input: UnsubscribeContactInput): Promise<void> {
+  const { teamId, contactId, channels, source } = input;
   await trx('sequence_unsubscribes')
     .insert(channels.map((channel) => ({ team_id: teamId, contact_id: contactId, channel, source })))
     .onConflict(['team_id', 'contact_id', 'channel'])
@@ -34,23 +36,19 @@ export async function unsubscribeContact(
       ...(channels.includes('sms') ? { unsubscribed_sms: true } : {}),
       updated_at: trx.fn.now(),
     });
-  await exitEnrollments(
-    trx,
-    enqueue,
-    {
-      teamId,
-      contactId,
-      sequenceWhere: (q) =>
-        q.whereExists(function (this: ReturnType<Executor>) {
-          this.select(trx.raw('1'))
-            .from('sequence_steps')
-            .whereRaw('sequence_steps.sequence_id = sequences.id')
-            .whereNull('deleted_at')
-            .whereIn('channel', channels);
-        }),
-    },
-    'unsubscribed',
-  );
+  await exitEnrollments(trx, enqueue, {
+    teamId,
+    contactId,
+    sequenceWhere: (q) =>
+      q.whereExists(function (this: ReturnType<Executor>) {
+        this.select(trx.raw('1'))
+          .from('sequence_steps')
+          .whereRaw('sequence_steps.sequence_id = sequences.id')
+          .whereNull('deleted_at')
+          .whereIn('channel', channels);
+      }),
+    reason: 'unsubscribed',
+  });
 }
 
 function present(r: { id: string; contact_id: string; email: string | null; channel: string; source: string; created_at: Date }) {
@@ -63,7 +61,11 @@ const listQuery = (db: Executor, teamId: string) =>
     .where('u.team_id', teamId)
     .select('u.id', 'u.contact_id', 'c.email', 'u.channel', 'u.source', 'u.created_at');
 
-export async function addUnsubscribes(db: Db, outbox: OutboxStarter, teamId: string, body: UnsubscribeBody) {
+export async function addUnsubscribes(
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  { teamId, values: body }: { teamId: string; values: UnsubscribeBody },
+) {
+  const { db, outbox } = deps;
   const channels: Channel[] = body.channel === 'all' ? ['email', 'sms'] : [body.channel];
   return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
     let ids: string[];
@@ -89,13 +91,20 @@ export async function addUnsubscribes(db: Db, outbox: OutboxStarter, teamId: str
         );
       }
     }
-    for (const id of ids) await unsubscribeContact(trx, enqueue, teamId, id, channels, 'api');
+    for (const id of ids) await unsubscribeContact(trx, enqueue, { teamId, contactId: id, channels, source: 'api' });
     const rows = await listQuery(trx, teamId).whereIn('u.contact_id', ids).whereIn('u.channel', channels).orderBy('u.created_at', 'desc');
     return rows.map(present);
   });
 }
 
-export function listUnsubscribes(db: Db, teamId: string, page: Page, channel?: string) {
+export interface ListUnsubscribesInput {
+  teamId: string;
+  page: Page;
+  channel?: string;
+}
+
+export function listUnsubscribes(deps: Pick<ServiceDeps, 'db'>, { teamId, page, channel }: ListUnsubscribesInput) {
+  const { db } = deps;
   const q = listQuery(db, teamId);
   if (channel) q.where('u.channel', channel);
   return paginate(
@@ -112,7 +121,9 @@ export function listUnsubscribes(db: Db, teamId: string, page: Page, channel?: s
 /** Sources of unsubscribes the contact made: the STOP text, the one-click link, a spam complaint, the provider's unsubscribe. */
 export const CONTACT_SOURCES: readonly UnsubscribeSource[] = ['one_click', 'sms_stop', 'complaint', 'provider'];
 
-export interface RemoveUnsubscribeOptions {
+export interface RemoveUnsubscribeInput {
+  teamId: string;
+  contactId: string;
   /** Remove unsubscribes the contact made too (`override_contact_unsubscribe=true`); logged in `unsubscribe_overrides`. */
   override: boolean;
   reason?: string;
@@ -124,7 +135,9 @@ export interface RemoveUnsubscribeOptions {
  * one-click, complaint, provider) is removed only with the explicit override, which is recorded
  * (who, when, what, why) in the same transaction and logged; without it: 409 unsubscribed_by_contact.
  */
-export async function removeUnsubscribe(db: Db, teamId: string, contactId: string, opts: RemoveUnsubscribeOptions): Promise<void> {
+export async function removeUnsubscribe(deps: Pick<ServiceDeps, 'db'>, input: RemoveUnsubscribeInput): Promise<void> {
+  const { db } = deps;
+  const { teamId, contactId, ...opts } = input;
   await db.transaction(async (trx) => {
     const contact = await trx('contacts').where({ team_id: teamId, id: contactId }).whereNull('deleted_at').forUpdate().first('id');
     if (!contact) throw notFound('Contact');

@@ -1,12 +1,13 @@
 import type { WebhookAttemptsRow } from '../../db/tables';
 import type { WebhookDeliveriesRow } from '../../db/tables';
 import type { Db } from '../../db/knex';
-import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
+import { transactionWithOutbox } from '../../temporal/outbox';
 import { conflict, notFound } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
 import { recordEvent } from '../events';
 import { createDeliveries, deliveryStart } from './fan-out';
 import { getSubscriptionRow } from './subscriptions';
+import type { ServiceDeps } from '../deps';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -68,8 +69,16 @@ async function withAttempts(db: Db, rows: DeliveryRow[]) {
   return rows.map((r) => presentDelivery(r, by.get(r.id) ?? []));
 }
 
-export async function listDeliveries(db: Db, teamId: string, subscriptionId: string, page: Page, status?: DeliveryStatus) {
-  await getSubscriptionRow(db, teamId, subscriptionId);
+export interface ListDeliveriesInput {
+  teamId: string;
+  subscriptionId: string;
+  page: Page;
+  status?: DeliveryStatus;
+}
+
+export async function listDeliveries(deps: Pick<ServiceDeps, 'db'>, { teamId, subscriptionId, page, status }: ListDeliveriesInput) {
+  const { db } = deps;
+  await getSubscriptionRow(deps, { teamId, id: subscriptionId });
   const base = db('webhook_deliveries').where({ team_id: teamId, subscription_id: subscriptionId });
   if (status) base.andWhere({ status });
   const result = await paginate(
@@ -84,18 +93,26 @@ export async function listDeliveries(db: Db, teamId: string, subscriptionId: str
   return { data: await withAttempts(db, result.data), meta: result.meta };
 }
 
-export async function getDelivery(db: Db, teamId: string, deliveryId: string) {
+export async function getDelivery(deps: Pick<ServiceDeps, 'db'>, { teamId, deliveryId }: { teamId: string; deliveryId: string }) {
+  const { db } = deps;
   const row: DeliveryRow | undefined = await db('webhook_deliveries').where({ id: deliveryId, team_id: teamId }).first();
   if (!row) throw notFound('Delivery');
   return (await withAttempts(db, [row]))[0];
+}
+
+export interface RetryDeliveryInput {
+  teamId: string;
+  subscriptionId: string;
+  deliveryId: string;
 }
 
 /**
  * Manual retry: a new delivery workflow (`…-retry-<n>`) with the full schedule, same body and
  * same X-Webhook-Id. Refused while a run is still pending, or while the subscription is disabled.
  */
-export async function retryDelivery(db: Db, outbox: OutboxStarter, teamId: string, subscriptionId: string, deliveryId: string) {
-  const sub = await getSubscriptionRow(db, teamId, subscriptionId);
+export async function retryDelivery(deps: Pick<ServiceDeps, 'db' | 'outbox'>, { teamId, subscriptionId, deliveryId }: RetryDeliveryInput) {
+  const { db, outbox } = deps;
+  const sub = await getSubscriptionRow(deps, { teamId, id: subscriptionId });
   const existing = await db('webhook_deliveries').where({ id: deliveryId, team_id: teamId, subscription_id: subscriptionId }).first('id');
   if (!existing) throw notFound('Delivery');
   if (sub.status !== 'active') throw conflict('The webhook is disabled; enable it before retrying a delivery');
@@ -114,12 +131,16 @@ export async function retryDelivery(db: Db, outbox: OutboxStarter, teamId: strin
       ),
     );
   });
-  return getDelivery(db, teamId, deliveryId);
+  return getDelivery(deps, { teamId, deliveryId });
 }
 
 /** Send a `webhook.test` event to this one subscription. */
-export async function sendTestEvent(db: Db, outbox: OutboxStarter, teamId: string, subscriptionId: string) {
-  const sub = await getSubscriptionRow(db, teamId, subscriptionId);
+export async function sendTestEvent(
+  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  { teamId, subscriptionId }: { teamId: string; subscriptionId: string },
+) {
+  const { db, outbox } = deps;
+  const sub = await getSubscriptionRow(deps, { teamId, id: subscriptionId });
   if (sub.status !== 'active') throw conflict('The webhook is disabled; enable it before sending a test event');
   const deliveryId = await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
     const event = await recordEvent(trx, enqueue, {
@@ -132,8 +153,8 @@ export async function sendTestEvent(db: Db, outbox: OutboxStarter, teamId: strin
         data: { subscription_id: sub.id, message: 'This is a test event from your webhook settings.' },
       },
     });
-    const [id] = await createDeliveries(trx, enqueue, event, [sub.id], 'test');
+    const [id] = await createDeliveries(trx, enqueue, { event, subscriptionIds: [sub.id], trigger: 'test' });
     return id;
   });
-  return getDelivery(db, teamId, deliveryId);
+  return getDelivery(deps, { teamId, deliveryId });
 }

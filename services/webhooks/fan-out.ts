@@ -13,14 +13,15 @@ export function deliveryStart(input: DeliveryWorkflowInput, eventId: string, man
   };
 }
 
+export interface CreateDeliveriesInput {
+  event: DomainEvent;
+  subscriptionIds: string[];
+  trigger: DeliveryWorkflowInput['trigger'];
+}
+
 /** Insert one delivery row per subscription and enqueue its workflow, in the caller's transaction. */
-export async function createDeliveries(
-  trx: Executor,
-  enqueue: Enqueue,
-  event: DomainEvent,
-  subscriptionIds: string[],
-  trigger: DeliveryWorkflowInput['trigger'],
-): Promise<string[]> {
+export async function createDeliveries(trx: Executor, enqueue: Enqueue, input: CreateDeliveriesInput): Promise<string[]> {
+  const { event, subscriptionIds, trigger } = input;
   if (subscriptionIds.length === 0) return [];
   const body = JSON.stringify(event.payload);
   const rows: Array<{ id: string; subscription_id: string }> = await trx('webhook_deliveries')
@@ -51,11 +52,5 @@ export async function fanOutToWebhooks(trx: Executor, event: DomainEvent, enqueu
   if (event.formId) q.andWhere((w) => w.whereNull('form_id').orWhere('form_id', event.formId));
   else q.whereNull('form_id');
   const subs: Array<{ id: string }> = await q.select('id');
-  await createDeliveries(
-    trx,
-    enqueue,
-    event,
-    subs.map((s) => s.id),
-    'event',
-  );
+  await createDeliveries(trx, enqueue, { event, subscriptionIds: subs.map((s) => s.id), trigger: 'event' });
 }

@@ -1,10 +1,15 @@
 import type { WebhookSubscriptionsRow } from '../../db/tables';
-import type { Db, Executor } from '../../db/knex';
+import type { Executor } from '../../db/knex';
 import { generateWebhookSecret } from '../../domain/webhook-signature';
 import { notFound, validationFailed } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
 import type { UrlPolicy } from '../../domain/ssrf';
 import { checkSubscriptionUrl } from './resolve';
+import { webhookUrlPolicy, type Config } from '../../core/config';
+import type { ServiceDeps } from '../deps';
+
+/** What a use case that checks a webhook URL needs: the database and the URL policy's settings. */
+export type UrlCheckDeps = Pick<ServiceDeps, 'db'> & { config: Pick<Config, 'ALLOW_LOOPBACK_WEBHOOK_URLS' | 'ALLOW_PRIVATE_WEBHOOK_URLS'> };
 
 export const WEBHOOK_EVENTS = [
   'submission.created',
@@ -54,8 +59,11 @@ async function assertFormOfTeam(db: Executor, teamId: string, formId: string | n
   if (!form) throw notFound('Form');
 }
 
-export async function getSubscriptionRow(db: Executor, teamId: string, id: string): Promise<SubscriptionRow> {
-  const row = await db('webhook_subscriptions').where({ id, team_id: teamId }).first();
+export async function getSubscriptionRow(
+  deps: Pick<ServiceDeps, 'db'>,
+  { teamId, id }: { teamId: string; id: string },
+): Promise<SubscriptionRow> {
+  const row = await deps.db('webhook_subscriptions').where({ id, team_id: teamId }).first();
   if (!row) throw notFound('Webhook');
   return row;
 }
@@ -68,8 +76,9 @@ export interface CreateInput {
   status?: 'active' | 'disabled';
 }
 
-export async function createSubscription(db: Db, teamId: string, input: CreateInput, policy: UrlPolicy) {
-  const url = await validUrl(input.url, policy);
+export async function createSubscription(deps: UrlCheckDeps, { teamId, values: input }: { teamId: string; values: CreateInput }) {
+  const { db } = deps;
+  const url = await validUrl(input.url, webhookUrlPolicy(deps.config));
   await assertFormOfTeam(db, teamId, input.form_id);
   const secret = generateWebhookSecret();
   const disabled = input.status === 'disabled';
@@ -89,7 +98,14 @@ export async function createSubscription(db: Db, teamId: string, input: CreateIn
   return { ...presentSubscription(row), secret };
 }
 
-export async function listSubscriptions(db: Db, teamId: string, page: Page, status?: 'active' | 'disabled') {
+export interface ListSubscriptionsInput {
+  teamId: string;
+  page: Page;
+  status?: 'active' | 'disabled';
+}
+
+export async function listSubscriptions(deps: Pick<ServiceDeps, 'db'>, { teamId, page, status }: ListSubscriptionsInput) {
+  const { db } = deps;
   const base = db('webhook_subscriptions').where({ team_id: teamId });
   if (status) base.andWhere({ status });
   return paginate(
@@ -105,10 +121,17 @@ export async function listSubscriptions(db: Db, teamId: string, page: Page, stat
 
 export type UpdateInput = Partial<CreateInput>;
 
-export async function updateSubscription(db: Db, teamId: string, id: string, input: UpdateInput, policy: UrlPolicy) {
-  const current = await getSubscriptionRow(db, teamId, id);
+export interface UpdateSubscriptionInput {
+  teamId: string;
+  id: string;
+  changes: UpdateInput;
+}
+
+export async function updateSubscription(deps: UrlCheckDeps, { teamId, id, changes: input }: UpdateSubscriptionInput) {
+  const { db } = deps;
+  const current = await getSubscriptionRow(deps, { teamId, id });
   const patch: Record<string, unknown> = {};
-  if (input.url !== undefined) patch.url = await validUrl(input.url, policy);
+  if (input.url !== undefined) patch.url = await validUrl(input.url, webhookUrlPolicy(deps.config));
   if (input.events !== undefined) patch.events = [...new Set(input.events)];
   if (input.form_id !== undefined) {
     await assertFormOfTeam(db, teamId, input.form_id);
@@ -128,14 +151,16 @@ export async function updateSubscription(db: Db, teamId: string, id: string, inp
   return presentSubscription(row);
 }
 
-export async function deleteSubscription(db: Db, teamId: string, id: string): Promise<void> {
+export async function deleteSubscription(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }): Promise<void> {
+  const { db } = deps;
   const n = await db('webhook_subscriptions').where({ id, team_id: teamId }).delete();
   if (n === 0) throw notFound('Webhook');
 }
 
 /** New secret; the old one keeps signing (as the second signature) for 24 h. */
-export async function rotateSecret(db: Db, teamId: string, id: string) {
-  const current = await getSubscriptionRow(db, teamId, id);
+export async function rotateSecret(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }) {
+  const { db } = deps;
+  const current = await getSubscriptionRow(deps, { teamId, id });
   const secret = generateWebhookSecret();
   const [row] = await db('webhook_subscriptions')
     .where({ id, team_id: teamId, secret: current.secret })
@@ -146,6 +171,6 @@ export async function rotateSecret(db: Db, teamId: string, id: string) {
       updated_at: new Date(),
     } as never)
     .returning('*');
-  if (!row) return rotateSecret(db, teamId, id); // a concurrent rotation won: rotate again on top of it
+  if (!row) return rotateSecret(deps, { teamId, id }); // a concurrent rotation won: rotate again on top of it
   return { ...presentSubscription(row), secret };
 }

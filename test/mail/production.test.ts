@@ -50,21 +50,23 @@ describe('SMS: Twilio credentials are required in production once a team has SMS
     await tdb.db('sequences').where({ id: archived.id }).update({ status: 'archived' });
     const retired = await makeSequence(tdb.db, team.teamId, { status: 'draft', steps: [sms], send_from_number: '+15550001111' });
     await tdb.db('sequence_steps').where({ sequence_id: retired.id }).update({ deleted_at: tdb.db.fn.now() });
-    expect(await teamsWithSmsSteps(tdb.db)).toBe(0);
-    expect(await productionSmsProblem(tdb.db, production)).toBeNull();
+    expect(await teamsWithSmsSteps({ db: tdb.db })).toBe(0);
+    expect(await productionSmsProblem({ db: tdb.db, config: production })).toBeNull();
   });
 
   test('the rule names each missing variable; development and full credentials pass', async () => {
     const team = await createTestTeam(tdb.db);
     await makeSequence(tdb.db, team.teamId, { status: 'draft', steps: [sms], send_from_number: '+15550001111' });
-    expect(await teamsWithSmsSteps(tdb.db)).toBe(1);
-    const both = await productionSmsProblem(tdb.db, production);
+    expect(await teamsWithSmsSteps({ db: tdb.db })).toBe(1);
+    const both = await productionSmsProblem({ db: tdb.db, config: production });
     expect(both).toMatch(/^TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are not set/);
     expect(both).toContain('1 team has SMS steps');
-    const one = await productionSmsProblem(tdb.db, { ...production, TWILIO_ACCOUNT_SID: 'AC123' });
+    const one = await productionSmsProblem({ db: tdb.db, config: { ...production, TWILIO_ACCOUNT_SID: 'AC123' } });
     expect(one).toMatch(/^TWILIO_AUTH_TOKEN is not set/);
-    expect(await productionSmsProblem(tdb.db, { ...production, TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 't' })).toBeNull();
-    expect(await productionSmsProblem(tdb.db, { ...production, NODE_ENV: 'development' })).toBeNull();
+    expect(
+      await productionSmsProblem({ db: tdb.db, config: { ...production, TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 't' } }),
+    ).toBeNull();
+    expect(await productionSmsProblem({ db: tdb.db, config: { ...production, NODE_ENV: 'development' } })).toBeNull();
   });
 
   test.each(['bin/api.ts', 'bin/worker.ts'])('%s in production with SMS steps and no Twilio credentials exits 1 naming them', (file) => {

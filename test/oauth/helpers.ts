@@ -33,7 +33,7 @@ export function completeAppInput(overrides: Partial<AppInput> = {}): AppInput {
 
 /** Insert an app directly through the service. */
 export async function insertApp(db: Db, teamId: string, userId: string, overrides: Partial<AppInput> = {}) {
-  return createApp(db, teamId, userId, completeAppInput(overrides));
+  return createApp({ db }, { teamId, userId, values: completeAppInput(overrides) });
 }
 
 /** Mark an app approved and listed (its current settings become the live version). */

@@ -181,7 +181,7 @@ describe('exits stop the running workflow at once and record their reason', () =
     expect(row!.status).toBe('exited');
     expect(row!.exit_reason).toBe(reason);
     const { listContactEnrollments } = await import('../../services/sequences/contact-enrollments');
-    const listed = await listContactEnrollments(w.tdb.db, w.team.teamId, row!.contact_id);
+    const listed = await listContactEnrollments({ db: w.tdb.db }, { teamId: w.team.teamId, contactId: row!.contact_id });
     expect(listed.find((x) => x.id === enrollmentId)?.exit_reason_label).toBe(label);
   }
 

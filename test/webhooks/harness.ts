@@ -31,7 +31,10 @@ export async function startWorker(
 }
 
 export async function subscribe(db: Db, teamId: string, url: string, extra: Partial<CreateInput> = {}) {
-  return createSubscription(db, teamId, { url, events: ['submission.created'], ...extra }, { loopback: true, private: false });
+  return createSubscription(
+    { db, config: { ALLOW_LOOPBACK_WEBHOOK_URLS: true, ALLOW_PRIVATE_WEBHOOK_URLS: false } },
+    { teamId, values: { url, events: ['submission.created'], ...extra } },
+  );
 }
 
 /** Record an event as the forms feature does, then run the outbox relay (deterministic start). */

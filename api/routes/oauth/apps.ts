@@ -27,7 +27,7 @@ export const appsRoutes = [
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => {
-      const { app, secret } = await createApp(deps.db, principal.teamId, principal.userId, body);
+      const { app, secret } = await createApp(deps, { teamId: principal.teamId, userId: principal.userId, values: body });
       return { data: { ...presentApp(app, deps.config.baseUrl), client_secret: secret } };
     },
   }),
@@ -40,7 +40,7 @@ export const appsRoutes = [
     params: zIdParams,
     response: appAnswer,
     handler: async ({ params, principal, deps }) => ({
-      data: presentApp(await getTeamApp(deps.db, principal.teamId, params.id), deps.config.baseUrl),
+      data: presentApp(await getTeamApp(deps, { teamId: principal.teamId, id: params.id }), deps.config.baseUrl),
     }),
   }),
   defineRoute({
@@ -53,7 +53,7 @@ export const appsRoutes = [
     body: appPatchBody,
     response: appAnswer,
     handler: async ({ params, body, principal, deps }) => ({
-      data: presentApp(await updateApp(deps, principal.teamId, params.id, body), deps.config.baseUrl),
+      data: presentApp(await updateApp(deps, { teamId: principal.teamId, id: params.id, changes: body }), deps.config.baseUrl),
     }),
   }),
   defineRoute({
@@ -64,7 +64,7 @@ export const appsRoutes = [
     tags: ['apps'],
     params: zIdParams,
     status: 204,
-    handler: async ({ params, principal, deps }) => deleteApp(deps.db, principal.teamId, params.id),
+    handler: async ({ params, principal, deps }) => deleteApp(deps, { teamId: principal.teamId, id: params.id }),
   }),
   defineRoute({
     method: 'post',
@@ -75,7 +75,7 @@ export const appsRoutes = [
     params: zIdParams,
     response: appWithSecretAnswer,
     handler: async ({ params, principal, deps }) => {
-      const { app, secret } = await rotateSecret(deps.db, principal.teamId, params.id);
+      const { app, secret } = await rotateSecret(deps, { teamId: principal.teamId, id: params.id });
       return { data: { ...presentApp(app, deps.config.baseUrl), client_secret: secret } };
     },
   }),
@@ -89,7 +89,7 @@ export const appsRoutes = [
     response: appAnswer,
     conflict: '`invalid_transition`: the app is already in review',
     handler: async ({ params, principal, deps }) => ({
-      data: presentApp(await submitApp(deps, principal.teamId, params.id), deps.config.baseUrl),
+      data: presentApp(await submitApp(deps, { teamId: principal.teamId, id: params.id }), deps.config.baseUrl),
     }),
   }),
   defineRoute({
@@ -104,7 +104,7 @@ export const appsRoutes = [
     conflict: '`invalid_transition`: the app is not at a stage awaiting a decision',
     status: 202,
     handler: async ({ params, body, principal, deps }) => ({
-      data: await decide(deps, principal.userId, params.id, body.stage_outcome, body.notes ?? null),
+      data: await decide(deps, { reviewerId: principal.userId, appId: params.id, outcome: body.stage_outcome, notes: body.notes ?? null }),
     }),
   }),
 ];

@@ -45,7 +45,7 @@ export const marketplaceRoutes = [
     tags: ['marketplace'],
     params: zIdParams,
     response: listingAnswer,
-    handler: async ({ params, deps }) => ({ data: presentListing(await getListedApp(deps.db, params.id), deps.config.baseUrl) }),
+    handler: async ({ params, deps }) => ({ data: presentListing(await getListedApp(deps, { id: params.id }), deps.config.baseUrl) }),
   }),
   defineRoute({
     method: 'get',
@@ -57,7 +57,7 @@ export const marketplaceRoutes = [
     raw: true,
     response: { mediaType: 'image/png', description: 'The PNG icon' },
     handler: async ({ params, ctx, deps }) => {
-      const png = await listedAppIcon(deps.db, params.id);
+      const png = await listedAppIcon(deps, { id: params.id });
       ctx.type = 'image/png';
       ctx.set('Cache-Control', 'public, max-age=300');
       ctx.body = png;
@@ -97,7 +97,8 @@ export const meAppsRoutes = [
     params: appIdParams,
     status: 204,
     handler: async ({ params, principal, deps }) => {
-      if (!(await disconnectApp(deps.db, principal.userId, principal.teamId, params.app_id))) throw notFound('Installed app');
+      if (!(await disconnectApp(deps, { userId: principal.userId, teamId: principal.teamId, appId: params.app_id })))
+        throw notFound('Installed app');
     },
   }),
   defineRoute({
@@ -110,7 +111,9 @@ export const meAppsRoutes = [
     status: 201,
     response: reviewAnswer,
     conflict: 'You have already reviewed this app',
-    handler: async ({ body, principal, deps }) => ({ data: presentRating(await createRating(deps.db, principal, body)) }),
+    handler: async ({ body, principal, deps }) => ({
+      data: presentRating(await createRating(deps, { teamId: principal.teamId, userId: principal.userId, values: body })),
+    }),
   }),
   defineRoute({
     method: 'delete',

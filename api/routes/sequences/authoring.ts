@@ -23,7 +23,7 @@ export const authoringRoutes = [
     summary: 'List sequences',
     query: sequenceListQuery,
     response: sequenceList,
-    handler: ({ deps, principal, query }) => listSequences(deps.db, principal.teamId, toPage(query), query.status),
+    handler: ({ deps, principal, query }) => listSequences(deps, { teamId: principal.teamId, page: toPage(query), status: query.status }),
   }),
   defineRoute({
     method: 'post',
@@ -35,7 +35,7 @@ export const authoringRoutes = [
     summary: 'Create a sequence with its steps (dashboard only)',
     body: zSequenceCreate,
     response: sequenceAnswer,
-    handler: async ({ deps, principal, body }) => ({ data: await createSequence(deps.db, principal.teamId, body) }),
+    handler: async ({ deps, principal, body }) => ({ data: await createSequence(deps, { teamId: principal.teamId, values: body }) }),
   }),
   defineRoute({
     method: 'get',
@@ -45,7 +45,7 @@ export const authoringRoutes = [
     summary: 'A sequence with its steps',
     params: zIdParams,
     response: sequenceAnswer,
-    handler: async ({ deps, principal, params }) => ({ data: await getSequence(deps.db, principal.teamId, params.id) }),
+    handler: async ({ deps, principal, params }) => ({ data: await getSequence(deps, { teamId: principal.teamId, id: params.id }) }),
   }),
   defineRoute({
     method: 'patch',
@@ -58,7 +58,7 @@ export const authoringRoutes = [
     response: sequenceAnswer,
     conflict: '`invalid_transition`: an archived sequence cannot change, and not every status can follow every other',
     handler: async ({ deps, principal, params, body }) => ({
-      data: await updateSequence(deps.db, deps.outbox, principal.teamId, params.id, body),
+      data: await updateSequence(deps, { teamId: principal.teamId, id: params.id, changes: body }),
     }),
   }),
   defineRoute({
@@ -69,7 +69,7 @@ export const authoringRoutes = [
     status: 204,
     summary: 'Archive a sequence: its running enrollments exit (dashboard only)',
     params: zIdParams,
-    handler: ({ deps, principal, params }) => archiveSequence(deps.db, deps.outbox, principal.teamId, params.id),
+    handler: ({ deps, principal, params }) => archiveSequence(deps, { teamId: principal.teamId, id: params.id }),
   }),
   defineRoute({
     method: 'get',
@@ -80,7 +80,7 @@ export const authoringRoutes = [
     params: zIdParams,
     response: stepList,
     handler: async ({ deps, principal, params }) => {
-      const data = await listSteps(deps.db, principal.teamId, params.id);
+      const data = await listSteps(deps, { teamId: principal.teamId, id: params.id });
       return { data, meta: { total: data.length, page: 1, per_page: Math.max(data.length, 1), total_pages: 1 } };
     },
   }),
@@ -93,7 +93,7 @@ export const authoringRoutes = [
     params: zIdParams,
     response: analyticsAnswer,
     handler: async ({ deps, principal, params }) => ({
-      data: await sequenceAnalytics(deps.db, principal.teamId, params.id, deps.config.MAIL_BOUNCE_WINDOW),
+      data: await sequenceAnalytics(deps, { teamId: principal.teamId, id: params.id }),
     }),
   }),
 ];

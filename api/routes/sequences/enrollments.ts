@@ -16,7 +16,14 @@ export const enrollmentRoutes = [
     params: zIdParams,
     query: enrollmentListQuery,
     response: enrollmentList,
-    handler: ({ deps, principal, params, query }) => listEnrollments(deps.db, principal.teamId, params.id, toPage(query), query),
+    handler: ({ deps, principal, params, query }) =>
+      listEnrollments(deps, {
+        teamId: principal.teamId,
+        sequenceId: params.id,
+        page: toPage(query),
+        status: query.status,
+        contactId: query.contact_id,
+      }),
   }),
   defineRoute({
     method: 'post',
@@ -31,7 +38,9 @@ export const enrollmentRoutes = [
     examples: { request: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' } },
     response: enrollAnswer,
     conflict: '`invalid_transition`: the sequence is archived',
-    handler: async ({ deps, principal, params, body }) => ({ data: await enroll(deps.db, deps.outbox, principal.teamId, params.id, body) }),
+    handler: async ({ deps, principal, params, body }) => ({
+      data: await enroll(deps, { teamId: principal.teamId, sequenceId: params.id, values: body }),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -41,6 +50,7 @@ export const enrollmentRoutes = [
     status: 204,
     summary: 'Unenroll: the enrollment exits with reason unenrolled',
     params: enrollmentParams,
-    handler: ({ deps, principal, params }) => unenroll(deps.db, deps.outbox, principal.teamId, params.id, params.enrollment_id),
+    handler: ({ deps, principal, params }) =>
+      unenroll(deps, { teamId: principal.teamId, sequenceId: params.id, enrollmentId: params.enrollment_id }),
   }),
 ];

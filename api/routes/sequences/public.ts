@@ -54,7 +54,7 @@ export const publicSequenceRoutes = [
     params: tokenParams,
     response: { mediaType: 'text/html', description: 'The unsubscribe page (a 404 page for an unknown link)' },
     handler: async ({ ctx, deps, params }) => {
-      const t = await unsubscribeTarget(deps.db, params.token);
+      const t = await unsubscribeTarget(deps, { token: params.token });
       if (!t) return html(ctx, 404, unknownLinkPage());
       html(ctx, 200, unsubscribePage(params.token, t.maskedEmail, t.unsubscribed));
     },
@@ -72,8 +72,8 @@ export const publicSequenceRoutes = [
     body: oneClickBody,
     response: { mediaType: 'text/html', description: 'The confirmation page (a 404 page for an unknown link)' },
     handler: async ({ ctx, deps, params }) => {
-      if (!(await unsubscribeByToken(deps.db, deps.outbox, params.token))) return html(ctx, 404, unknownLinkPage());
-      const t = await unsubscribeTarget(deps.db, params.token);
+      if (!(await unsubscribeByToken(deps, { token: params.token }))) return html(ctx, 404, unknownLinkPage());
+      const t = await unsubscribeTarget(deps, { token: params.token });
       html(ctx, 200, unsubscribedPage(t?.maskedEmail ?? ''));
     },
   }),
@@ -88,7 +88,7 @@ export const publicSequenceRoutes = [
     params: tokenParams,
     response: { mediaType: 'image/gif', description: 'A 1×1 transparent GIF' },
     handler: async ({ ctx, deps, params }) => {
-      await recordOpen(deps.db, params.token, seen(ctx));
+      await recordOpen(deps, { token: params.token, seen: seen(ctx) });
       ctx.status = 200;
       ctx.type = 'image/gif';
       ctx.set('Cache-Control', 'no-store, private');
@@ -106,7 +106,7 @@ export const publicSequenceRoutes = [
     params: clickParams,
     response: { mediaType: 'text/html', status: 302, description: 'A redirect to the link (Location header)' },
     handler: async ({ ctx, deps, params }) => {
-      const url = await recordClick(deps.db, params.token, params.index, seen(ctx));
+      const url = await recordClick(deps, { token: params.token, index: params.index, seen: seen(ctx) });
       if (!url) return html(ctx, 404, unknownLinkPage());
       ctx.set('Cache-Control', 'no-store');
       ctx.redirect(url);
@@ -126,7 +126,7 @@ export const publicSequenceRoutes = [
       const raw = (ctx.request as unknown as { rawBody?: string }).rawBody ?? '';
       const ok = !!key && verifySendgridSignature(key, ctx.get(SENDGRID_SIGNATURE_HEADER), ctx.get(SENDGRID_TIMESTAMP_HEADER), raw);
       if (!ok) throw new ApiError(401, 'invalid_token', 'Missing or invalid SendGrid Event Webhook signature');
-      await applySendgridEvents(deps.db, deps.outbox, body);
+      await applySendgridEvents(deps, { events: body });
     },
   }),
   defineRoute({
@@ -141,7 +141,8 @@ export const publicSequenceRoutes = [
     body: twilioForm,
     handler: async ({ ctx, deps, body }) => {
       checkTwilio(ctx, deps, body);
-      if (body.MessageSid && body.MessageStatus) await recordSmsStatus(deps.db, body.MessageSid, body.MessageStatus, body.ErrorCode);
+      if (body.MessageSid && body.MessageStatus)
+        await recordSmsStatus(deps, { messageSid: body.MessageSid, status: body.MessageStatus, errorCode: body.ErrorCode });
       ctx.status = 204;
     },
   }),
@@ -157,8 +158,9 @@ export const publicSequenceRoutes = [
     body: twilioForm,
     handler: async ({ ctx, deps, body }) => {
       checkTwilio(ctx, deps, body);
-      if (body.From && body.To && isStopMessage(body.Body ?? '', body.OptOutType)) await smsStop(deps.db, deps.outbox, body.From, body.To);
-      else if (body.From && body.To && isStartMessage(body.Body ?? '', body.OptOutType)) await smsStart(deps.db, body.From, body.To);
+      if (body.From && body.To && isStopMessage(body.Body ?? '', body.OptOutType)) await smsStop(deps, { from: body.From, to: body.To });
+      else if (body.From && body.To && isStartMessage(body.Body ?? '', body.OptOutType))
+        await smsStart(deps, { from: body.From, to: body.To });
       ctx.status = 200;
       ctx.type = 'text/xml';
       ctx.body = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';

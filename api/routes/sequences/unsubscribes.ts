@@ -21,7 +21,8 @@ export const unsubscribeRoutes = [
     summary: 'List unsubscribed contacts (one row per contact and channel)',
     query: unsubscribeListQuery,
     response: unsubscribeList,
-    handler: ({ deps, principal, query }) => listUnsubscribes(deps.db, principal.teamId, toPage(query), query.channel),
+    handler: ({ deps, principal, query }) =>
+      listUnsubscribes(deps, { teamId: principal.teamId, page: toPage(query), channel: query.channel }),
   }),
   defineRoute({
     method: 'post',
@@ -34,7 +35,7 @@ export const unsubscribeRoutes = [
     body: zUnsubscribeBody,
     examples: { request: { emails: ['ada@example.com'], channel: 'email' } },
     response: unsubscribeAnswer,
-    handler: async ({ deps, principal, body }) => ({ data: await addUnsubscribes(deps.db, deps.outbox, principal.teamId, body) }),
+    handler: async ({ deps, principal, body }) => ({ data: await addUnsubscribes(deps, { teamId: principal.teamId, values: body }) }),
   }),
   defineRoute({
     method: 'delete',
@@ -48,7 +49,9 @@ export const unsubscribeRoutes = [
     conflict:
       '`unsubscribed_by_contact`: the contact unsubscribed itself (SMS STOP, one-click link, spam complaint, provider unsubscribe); repeat with `override_contact_unsubscribe=true` to remove it anyway (recorded with who and when)',
     handler: ({ deps, principal, params, query }) =>
-      removeUnsubscribe(deps.db, principal.teamId, params.contact_id, {
+      removeUnsubscribe(deps, {
+        teamId: principal.teamId,
+        contactId: params.contact_id,
         override: query.override_contact_unsubscribe,
         reason: query.reason,
         actor: { kind: principal.kind, credentialId: principal.credentialId, userId: principal.userId ?? null },

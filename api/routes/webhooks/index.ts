@@ -2,7 +2,6 @@ import { toPage } from '../../../services/pagination';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { zIdParams } from '../../../core/validate';
 import { listDeliveries, retryDelivery, sendTestEvent } from '../../../services/webhooks/deliveries';
-import { webhookUrlPolicy } from '../../../core/config';
 import {
   createSubscription,
   deleteSubscription,
@@ -38,7 +37,8 @@ export const webhooksRoutes: RouteDef[] = [
     tags,
     query: listQuery,
     response: subscriptionList,
-    handler: async ({ query, principal, deps }) => listSubscriptions(deps.db, principal.teamId, toPage(query), query.status),
+    handler: async ({ query, principal, deps }) =>
+      listSubscriptions(deps, { teamId: principal.teamId, page: toPage(query), status: query.status }),
   }),
   defineRoute({
     method: 'post',
@@ -51,7 +51,7 @@ export const webhooksRoutes: RouteDef[] = [
     status: 201,
     idempotent: true,
     handler: async ({ body, principal, deps }) => ({
-      data: await createSubscription(deps.db, principal.teamId, body, webhookUrlPolicy(deps.config)),
+      data: await createSubscription(deps, { teamId: principal.teamId, values: body }),
     }),
   }),
   defineRoute({
@@ -63,7 +63,7 @@ export const webhooksRoutes: RouteDef[] = [
     params: zIdParams,
     response: subscriptionAnswer,
     handler: async ({ params, principal, deps }) => ({
-      data: presentSubscription(await getSubscriptionRow(deps.db, principal.teamId, params.id)),
+      data: presentSubscription(await getSubscriptionRow(deps, { teamId: principal.teamId, id: params.id })),
     }),
   }),
   defineRoute({
@@ -76,7 +76,7 @@ export const webhooksRoutes: RouteDef[] = [
     body: updateBody,
     response: subscriptionAnswer,
     handler: async ({ params, body, principal, deps }) => ({
-      data: await updateSubscription(deps.db, principal.teamId, params.id, body, webhookUrlPolicy(deps.config)),
+      data: await updateSubscription(deps, { teamId: principal.teamId, id: params.id, changes: body }),
     }),
   }),
   defineRoute({
@@ -87,7 +87,7 @@ export const webhooksRoutes: RouteDef[] = [
     tags,
     params: zIdParams,
     status: 204,
-    handler: async ({ params, principal, deps }) => deleteSubscription(deps.db, principal.teamId, params.id),
+    handler: async ({ params, principal, deps }) => deleteSubscription(deps, { teamId: principal.teamId, id: params.id }),
   }),
   defineRoute({
     method: 'post',
@@ -97,7 +97,7 @@ export const webhooksRoutes: RouteDef[] = [
     tags,
     params: zIdParams,
     response: subscriptionWithSecretAnswer,
-    handler: async ({ params, principal, deps }) => ({ data: await rotateSecret(deps.db, principal.teamId, params.id) }),
+    handler: async ({ params, principal, deps }) => ({ data: await rotateSecret(deps, { teamId: principal.teamId, id: params.id }) }),
   }),
   defineRoute({
     method: 'post',
@@ -109,7 +109,9 @@ export const webhooksRoutes: RouteDef[] = [
     status: 202,
     response: deliveryAnswer,
     conflict: 'The webhook is disabled; enable it first',
-    handler: async ({ params, principal, deps }) => ({ data: await sendTestEvent(deps.db, deps.outbox, principal.teamId, params.id) }),
+    handler: async ({ params, principal, deps }) => ({
+      data: await sendTestEvent(deps, { teamId: principal.teamId, subscriptionId: params.id }),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -121,7 +123,7 @@ export const webhooksRoutes: RouteDef[] = [
     query: deliveryListQuery,
     response: deliveryList,
     handler: async ({ params, query, principal, deps }) =>
-      listDeliveries(deps.db, principal.teamId, params.id, toPage(query), query.status),
+      listDeliveries(deps, { teamId: principal.teamId, subscriptionId: params.id, page: toPage(query), status: query.status }),
   }),
   defineRoute({
     method: 'post',
@@ -134,7 +136,7 @@ export const webhooksRoutes: RouteDef[] = [
     response: deliveryAnswer,
     conflict: 'The webhook is disabled, or the delivery is still being attempted',
     handler: async ({ params, principal, deps }) => ({
-      data: await retryDelivery(deps.db, deps.outbox, principal.teamId, params.id, params.delivery_id),
+      data: await retryDelivery(deps, { teamId: principal.teamId, subscriptionId: params.id, deliveryId: params.delivery_id }),
     }),
   }),
 ];

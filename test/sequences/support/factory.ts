@@ -29,7 +29,7 @@ export async function makeSequence(db: Db, teamId: string, input: Record<string,
     steps: [{ channel: 'email', delay: { value: 0, unit: 'minutes' }, subject: 'Hi {{first_name}}', body: '<p>Hello {{first_name}}</p>' }],
     ...input,
   });
-  return createSequence(db, teamId, body);
+  return createSequence({ db }, { teamId, values: body });
 }
 
 /** An enrollment row (no workflow) for fixtures. */
