@@ -28,7 +28,7 @@ export async function recordEvent(
     .insert({ team_id: event.teamId, type: event.type, form_id: event.formId ?? null, payload: JSON.stringify(event.payload) })
     .returning(['id']);
   const stored: DomainEvent = { id: row.id, teamId: event.teamId, type: event.type, formId: event.formId ?? null, payload: event.payload };
-  await fanOutToWebhooks(trx, stored, enqueue);
+  await fanOutToWebhooks(trx, enqueue, stored);
   return stored;
 }
 

@@ -1,5 +1,4 @@
 import { DateTime } from 'luxon';
-import type { Db } from '../../db/knex';
 import { computeSlots, type Slot } from '../../domain/slots';
 import { validationFailed } from '../../core/errors';
 import { busyMargin, resolveContext, type BookingContext } from './context';
@@ -23,8 +22,15 @@ export function localDayRange(startDate: string, endDate: string, zone: string, 
   return { from: start.startOf('day').toMillis(), to: end.plus({ days: 1 }).startOf('day').toMillis() };
 }
 
-export async function slotsFor(db: Db, ctx: BookingContext, from: number, to: number, now: number): Promise<Slot[]> {
-  const hosts = await loadHostSchedules(db, ctx.hostIds, from, to, {
+export async function slotsFor(
+  deps: Pick<ServiceDeps, 'db'>,
+  input: { ctx: BookingContext; from: number; to: number; now: number },
+): Promise<Slot[]> {
+  const { ctx, from, to, now } = input;
+  const hosts = await loadHostSchedules(deps.db, {
+    hostIds: ctx.hostIds,
+    from,
+    to,
     limitedEventTypeId: limitedEventType(ctx),
     busyMarginMs: busyMargin(ctx),
   });
@@ -63,7 +69,7 @@ export async function availabilityA(
       ]);
     }
   })();
-  const slots = await slotsFor(db, ctx, dateRange.from, dateRange.to, now);
+  const slots = await slotsFor(deps, { ctx, from: dateRange.from, to: dateRange.to, now });
   return {
     date: input.date,
     duration: ctx.rules.durationMinutes,
@@ -85,7 +91,7 @@ export async function availabilityB(
   const now = Date.now();
   const ctx = await resolveContext(db, { eventTypeId: input.eventTypeId });
   const { from, to } = localDayRange(input.startDate, input.endDate, input.timezone, now, 'query.');
-  const slots = await slotsFor(db, ctx, from, to, now);
+  const slots = await slotsFor(deps, { ctx, from, to, now });
   const local = (ms: number) => DateTime.fromMillis(ms, { zone: input.timezone }).toISO({ suppressMilliseconds: true });
   return {
     data: {

@@ -17,10 +17,9 @@ export function limitedEventType(ctx: BookingContext): string | null {
  */
 export async function withinBookingLimits(
   trx: Executor,
-  ctx: BookingContext,
-  hosts: Array<{ hostId: string; timezone: string }>,
-  start: number,
+  input: { ctx: BookingContext; hosts: Array<{ hostId: string; timezone: string }>; start: number },
 ): Promise<boolean> {
+  const { ctx, hosts, start } = input;
   const eventTypeId = limitedEventType(ctx);
   if (!eventTypeId) return true;
   const { perDay, perWeek } = ctx.rules.limits!;

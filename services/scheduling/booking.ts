@@ -119,7 +119,10 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   });
   checkRequest(req, ctx, now);
   const moving = req.rescheduleOf ?? null;
-  const hosts = await loadHostSchedules(db, ctx.hostIds, req.start, req.end, {
+  const hosts = await loadHostSchedules(db, {
+    hostIds: ctx.hostIds,
+    from: req.start,
+    to: req.end,
     limitedEventTypeId: limitedEventType(ctx),
     excludeMeetingId: moving?.id,
     busyMarginMs: busyMargin(ctx),
@@ -156,7 +159,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
     savepoint ? trx.transaction((sp) => insertMeeting(sp, hostId, contactId)) : insertMeeting(trx, hostId, contactId);
   const insertMeeting = async (sp: Executor, hostId: string, contactId: string | null): Promise<MeetingRow> => {
     const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
-    if (!(await withinBookingLimits(sp, ctx, counted, req.start))) throw new LimitReached();
+    if (!(await withinBookingLimits(sp, { ctx, hosts: counted, start: req.start }))) throw new LimitReached();
     if (await hasExternalBusy(sp, { hostIds: groupHosts ?? [hostId], from: busyFrom, to: busyTo })) throw new BusyInCalendar();
     const insert = sp('meetings')
       .insert({

@@ -52,18 +52,18 @@ interface ScheduleData {
  * the host's connected calendars (services/calendars/busy-read.ts; never a remote call). Busy
  * intervals are raw; the engine widens them by the event type's buffers.
  */
-export async function loadHostSchedules(
-  db: Executor,
-  hostIds: string[],
-  from: number,
-  to: number,
-  opts: {
-    limitedEventTypeId?: string | null;
-    excludeMeetingId?: string;
-    /** How far outside [from, to) connected calendars' busy time can still matter: duration + buffers (default a day). */
-    busyMarginMs?: number;
-  } = {},
-): Promise<HostSchedule[]> {
+export interface HostSchedulesInput {
+  hostIds: string[];
+  from: number;
+  to: number;
+  limitedEventTypeId?: string | null;
+  excludeMeetingId?: string;
+  /** How far outside [from, to) connected calendars' busy time can still matter: duration + buffers (default a day). */
+  busyMarginMs?: number;
+}
+
+export async function loadHostSchedules(db: Executor, input: HostSchedulesInput): Promise<HostSchedule[]> {
+  const { hostIds, from, to, ...opts } = input;
   if (hostIds.length === 0) return [];
   const booked = opts.limitedEventTypeId
     ? (await bookedStarts(db, opts.limitedEventTypeId, hostIds, from, to)).filter((b) => b.id !== opts.excludeMeetingId)

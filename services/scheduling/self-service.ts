@@ -71,7 +71,10 @@ export async function rescheduleSlots(deps: ServiceDeps, input: { meeting: Meeti
     pageId: m.scheduling_page_id ?? undefined,
     duration: Math.round((new Date(m.end_time).getTime() - new Date(m.start_time).getTime()) / 60_000),
   });
-  const hosts = await loadHostSchedules(deps.db, ctx.hostIds, from, to, {
+  const hosts = await loadHostSchedules(deps.db, {
+    hostIds: ctx.hostIds,
+    from,
+    to,
     limitedEventTypeId: limitedEventType(ctx),
     excludeMeetingId: m.id,
   });

@@ -46,7 +46,7 @@ export async function createDeliveries(trx: Executor, enqueue: Enqueue, input: C
  * (its events include the type; its form_id is null or the event's form). `webhook.test` events
  * are delivered by the test endpoint to its one subscription only.
  */
-export async function fanOutToWebhooks(trx: Executor, event: DomainEvent, enqueue: Enqueue): Promise<void> {
+export async function fanOutToWebhooks(trx: Executor, enqueue: Enqueue, event: DomainEvent): Promise<void> {
   if (event.type === 'webhook.test') return;
   const q = trx('webhook_subscriptions').where({ team_id: event.teamId, status: 'active' }).whereRaw('? = ANY(events)', [event.type]);
   if (event.formId) q.andWhere((w) => w.whereNull('form_id').orWhere('form_id', event.formId));
