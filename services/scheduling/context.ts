@@ -1,11 +1,28 @@
 import type { Executor } from '../../db/knex';
 import type { SlotMode, SlotQuery } from '../../domain/slots';
 import { notFound } from '../../core/errors';
-import { activePageHostIds } from './pages';
 import type { EventTypeRow, PageRow } from './present';
 
 /** Spec defaults for a lookup without an event type (interface-spec "Limits"). */
 export const DEFAULTS = { duration: 30, increment: 15, bufferBefore: 0, bufferAfter: 0, minNotice: 60, maxDays: 14 };
+
+/** The row resolveContext reads: tables as JSON (timestamps as text until withDates). */
+interface ContextData {
+  et: EventTypeRow | null;
+  page: PageRow | null;
+  hosts: string[];
+  user_id: string | null;
+}
+
+/** Timestamps of a row that came as JSON, as the Dates pg gives for the same columns. */
+function withDates<T extends object>(row: T, columns: Array<keyof T>): T {
+  const out = { ...row };
+  for (const c of columns) {
+    const v = out[c] as unknown;
+    if (typeof v === 'string') (out as Record<keyof T, unknown>)[c] = new Date(v);
+  }
+  return out;
+}
 
 export interface BookingContext {
   teamId: string;
@@ -25,23 +42,26 @@ export async function resolveContext(
   db: Executor,
   input: { teamId?: string; userId?: string; eventTypeId?: string; pageId?: string; duration?: number },
 ): Promise<BookingContext> {
-  // One round trip: the event type, its page (or the page asked for), the page's hosts and the
-  // user check go out together; the checks below decide in the same order as before.
-  const pageId = input.eventTypeId ? db('event_types').select('scheduling_page_id').where({ id: input.eventTypeId }) : input.pageId;
-  const userOf = (teamId: string) =>
-    input.userId ? db('users').where({ id: input.userId, team_id: teamId }).whereNull('removed_at').first('id') : Promise.resolve(null);
-  const [etRow, pageRow, hostRows, earlyUser] = await Promise.all([
-    input.eventTypeId ? db('event_types').where({ id: input.eventTypeId }).first() : Promise.resolve(undefined),
-    pageId
-      ? db('scheduling_pages')
-          .whereIn('id', typeof pageId === 'string' ? [pageId] : pageId)
-          .first()
-      : Promise.resolve(undefined),
-    pageId ? activePageHostIds(db, pageId) : Promise.resolve([]),
-    input.teamId ? userOf(input.teamId) : Promise.resolve(null),
-  ]);
-  const eventType: EventTypeRow | null = etRow ?? null;
-  let page: PageRow | null = pageRow ?? null;
+  // One statement: the event type, its page (or the page asked for), the page's active hosts in
+  // order and the user check come back as one row; the checks below decide in the same order as before.
+  const pageExpr = input.eventTypeId ? '(SELECT scheduling_page_id FROM event_types WHERE id = ?::uuid)' : '?::uuid';
+  const pageBinding = input.eventTypeId ?? input.pageId ?? null;
+  const checkUser = Boolean(input.userId && input.teamId);
+  const { rows } = await db.raw<{ rows: [ContextData] }>(
+    `SELECT
+       (SELECT to_jsonb(e) FROM event_types e WHERE e.id = ?::uuid) AS et,
+       (SELECT to_jsonb(p) FROM scheduling_pages p WHERE p.id = ${pageExpr}) AS page,
+       (SELECT coalesce(json_agg(h.user_id ORDER BY h.position, h.user_id), '[]')
+          FROM scheduling_page_hosts h JOIN users u ON u.id = h.user_id
+          WHERE h.page_id = ${pageExpr} AND u.removed_at IS NULL) AS hosts,
+       (SELECT id FROM users WHERE ?::boolean AND id = ?::uuid AND team_id = ?::uuid AND removed_at IS NULL) AS user_id`,
+    [input.eventTypeId ?? null, pageBinding, pageBinding, checkUser, input.userId ?? null, input.teamId ?? null],
+  );
+  const { et: etRow, page: pageRow, hosts: hostRows } = rows[0];
+  const earlyUser = rows[0].user_id ? { id: rows[0].user_id } : null;
+  const userOf = (teamId: string) => db('users').where({ id: input.userId!, team_id: teamId }).whereNull('removed_at').first('id');
+  const eventType: EventTypeRow | null = etRow ? withDates(etRow, ['created_at', 'updated_at']) : null;
+  let page: PageRow | null = pageRow ? withDates(pageRow, ['published_at', 'created_at', 'updated_at']) : null;
   if (input.eventTypeId) {
     if (!eventType || !eventType.is_active || (input.teamId && eventType.team_id !== input.teamId)) throw notFound('Event type');
     if (input.pageId && input.pageId !== eventType.scheduling_page_id) throw notFound('Scheduling page');
