@@ -58,7 +58,12 @@ async function booked(attendee: string) {
     () => w.smtp.messages.find((m) => m.to === attendee && m.parsed.headers.get('x-meeting-email') === 'confirmation'),
     'the confirmation email',
   );
-  const row = await w.tdb.db('outbound_emails').where({ meeting_id: meetingId, recipient: attendee }).first();
+  // The server has the message before our client has its answer and records accepted_at: wait for the row to say so.
+  const row = await eventually(
+    () => w.tdb.db('outbound_emails').where({ meeting_id: meetingId, recipient: attendee }).whereNotNull('accepted_at').first(),
+    'the outbound_emails row marked accepted',
+    10_000,
+  ).catch(async () => w.tdb.db('outbound_emails').where({ meeting_id: meetingId, recipient: attendee }).first());
   const meeting = await w.tdb.db('meetings').where({ id: meetingId }).first();
   return { meetingId, mail, row, contactId: meeting!.contact_id as string };
 }
