@@ -29,14 +29,15 @@ function findRedisServer(): string | null {
 const external = process.env.TEST_REDIS_URL;
 const binary = external ? null : findRedisServer();
 
-/** `describe` when a Redis is available, else `describe.skip` with the reason printed once. */
-export function describeWithRedis(name: string, fn: () => void): void {
-  if (external || binary) return describe(name, fn);
+const available = Boolean(external || binary);
+if (!available) {
   const reason = 'redis-server is not installed (apt-get install redis-server, or set TEST_REDIS_URL): the Redis tests are SKIPPED';
   if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1: ${reason}`);
   console.warn(`*** ${reason} ***`);
-  return describe.skip(name, fn);
 }
+
+/** `describe` when a Redis is available, else `describe.skip` (chosen once, when the file loads; as describeWithBrowser). */
+export const describeWithRedis: jest.Describe = available ? describe : describe.skip;
 
 export interface TestRedis {
   url: string;
