@@ -66,8 +66,8 @@ export function schedulingActivities(deps: ActivityDeps) {
       const m = await meeting(meetingId);
       if (!m) return { state: null, calendar: false };
       await createRoom(m);
-      const sent = await sendFor(m, firstKind);
-      return { state: stateOf(m), sent, calendar: (await bookingCalendarOf(db, m.host_user_id)) !== null };
+      await sendFor(m, firstKind);
+      return { state: stateOf(m), calendar: (await bookingCalendarOf(db, m.host_user_id)) !== null };
     },
 
     /**

@@ -71,18 +71,10 @@ export function feedIcs(name: string, meetings: IcsMeeting[]): string {
 }
 
 /** A booking as it is written to the host's own calendar (CalDAV write-back). */
-export interface CalendarObjectEvent {
-  uid: string;
-  sequence: number;
-  summary: string;
-  description?: string | null;
-  start: Date;
-  end: Date;
-  location?: string | null;
-  url?: string | null;
+export type CalendarObjectEvent = Omit<IcsMeeting, 'organizer' | 'attendees' | 'status'> & {
   /** pending_confirmation is written TENTATIVE, scheduled CONFIRMED. */
   status: 'confirmed' | 'tentative';
-}
+};
 
 /**
  * The calendar object resource PUT on the host's CalDAV calendar: one VEVENT, no METHOD (RFC 4791

@@ -17,7 +17,7 @@ import { client } from '../helpers/http';
 import { useRadicale, type RadicaleObject } from '../helpers/radicale';
 import { eventually, startSmtp } from '../helpers/smtp';
 import { createTimeSkippingEnv, createTestWorker } from '../helpers/temporal';
-import { alwaysAvailable, publishedEventType } from '../scheduling/helpers';
+import { alwaysAvailable, bookHoursAhead } from '../scheduling/helpers';
 import type { Worker } from '@temporalio/worker';
 
 const HOUR = 3_600_000;
@@ -90,18 +90,7 @@ const objects = (): Promise<RadicaleObject[]> => radicale.server.report('host', 
 
 /** Book through the public endpoint (variant A) `hoursAhead` from now, on the hour. */
 async function book(hoursAhead: number, eventType: Record<string, unknown> = {}) {
-  const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 60, ...eventType });
-  const startMs = Math.ceil((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR;
-  const res = await client(app.baseUrl).post('/api/calendar/book', {
-    user_id: team.userId,
-    team_id: team.teamId,
-    event_type_id: eventTypeId,
-    attendee_email: 'ada@example.com',
-    attendee_name: 'Ada Attendee',
-    start: new Date(startMs).toISOString(),
-    end: new Date(startMs + 30 * 60_000).toISOString(),
-  });
-  return { res, startMs };
+  return bookHoursAhead(app.baseUrl, team, { hoursAhead, eventType, attendeeEmail: 'ada@example.com' });
 }
 
 function vevent(o: RadicaleObject): ICAL.Component {

@@ -31,3 +31,26 @@ export async function publishedEventType(
 export function dayFromNow(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+/**
+ * Book through the public endpoint (variant A) on a new published event type, `hoursAhead` from now
+ * on the hour, for 30 minutes. Answers the response as it came and the start.
+ */
+export async function bookHoursAhead(
+  baseUrl: string,
+  team: TestTeam,
+  opts: { hoursAhead: number; attendeeEmail: string; eventType?: Record<string, unknown> },
+) {
+  const { eventTypeId } = await publishedEventType(baseUrl, team, {}, { start_time_increment: 60, ...opts.eventType });
+  const startMs = Math.ceil((Date.now() + opts.hoursAhead * 3_600_000) / 3_600_000) * 3_600_000;
+  const res = await client(baseUrl).post('/api/calendar/book', {
+    user_id: team.userId,
+    team_id: team.teamId,
+    event_type_id: eventTypeId,
+    attendee_email: opts.attendeeEmail,
+    attendee_name: 'Ada Attendee',
+    start: new Date(startMs).toISOString(),
+    end: new Date(startMs + 30 * 60_000).toISOString(),
+  });
+  return { res, startMs };
+}

@@ -12,7 +12,7 @@ import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { startSmtp } from '../helpers/smtp';
 import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
-import { alwaysAvailable, publishedEventType } from './helpers';
+import { alwaysAvailable, bookHoursAhead } from './helpers';
 import { startDailyStandin } from './support/daily-standin';
 
 const HOUR = 3_600_000;
@@ -55,16 +55,10 @@ function activities() {
 }
 
 async function book(locationType: string, hoursAhead: number): Promise<{ id: string; link: string }> {
-  const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 60, location_type: locationType });
-  const startMs = Math.ceil((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR;
-  const res = await client(app.baseUrl).post('/api/calendar/book', {
-    user_id: team.userId,
-    team_id: team.teamId,
-    event_type_id: eventTypeId,
-    attendee_email: 'attendee@example.com',
-    attendee_name: 'Ada Attendee',
-    start: new Date(startMs).toISOString(),
-    end: new Date(startMs + 30 * 60_000).toISOString(),
+  const { res } = await bookHoursAhead(app.baseUrl, team, {
+    hoursAhead,
+    eventType: { location_type: locationType },
+    attendeeEmail: 'attendee@example.com',
   });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   return { id: res.body.meeting.id, link: res.body.meeting_link };

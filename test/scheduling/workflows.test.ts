@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
-import { alwaysAvailable, publishedEventType } from './helpers';
+import { alwaysAvailable, bookHoursAhead } from './helpers';
 import { startSmtp, type Mail } from '../helpers/smtp';
 
 const HOUR = 3_600_000;
@@ -64,17 +64,7 @@ function activities() {
 
 /** Book through the public endpoint `hoursAhead` from now (on the hour), answering the meeting id. */
 async function bookIn(hoursAhead: number, eventType: Record<string, unknown> = {}): Promise<{ id: string; startMs: number }> {
-  const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 60, ...eventType });
-  const startMs = Math.ceil((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR;
-  const res = await client(app.baseUrl).post('/api/calendar/book', {
-    user_id: team.userId,
-    team_id: team.teamId,
-    event_type_id: eventTypeId,
-    attendee_email: 'attendee@example.com',
-    attendee_name: 'Ada Attendee',
-    start: new Date(startMs).toISOString(),
-    end: new Date(startMs + 30 * 60_000).toISOString(),
-  });
+  const { res, startMs } = await bookHoursAhead(app.baseUrl, team, { hoursAhead, eventType, attendeeEmail: 'attendee@example.com' });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   return { id: res.body.meeting.id, startMs };
 }

@@ -60,8 +60,6 @@ export interface MeetingState {
 /** The answer of the version-2 first step (activities/scheduling.ts `beginBooking`). */
 export interface BookingStart {
   state: MeetingState | null;
-  /** The first email (confirmation or update) went out: the meeting was scheduled. */
-  sent?: boolean;
   /** The host has a booking calendar: write the meeting to it. */
   calendar: boolean;
 }
