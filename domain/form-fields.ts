@@ -1,3 +1,7 @@
+import { CONDITION_OPERATORS, type Condition, type ConditionOperator, type FieldValue } from './conditions';
+
+export type { FieldValue };
+
 /**
  * Form field types and the validation of submitted values (pure: no I/O).
  * Caps: text/hidden/phone/email 1,000 chars (email 254, phone 30), textarea 10,000, url 2,048,
@@ -32,6 +36,27 @@ export interface FieldOption {
   correct?: boolean;
 }
 
+/**
+ * The form logic's operators (domain/form-logic.ts): the shared vocabulary of domain/conditions.ts
+ * without `in`, whose list value a logic rule cannot carry.
+ */
+export const LOGIC_OPERATORS = CONDITION_OPERATORS.filter((o): o is Exclude<ConditionOperator, 'in'> => o !== 'in');
+export type LogicOperator = (typeof LOGIC_OPERATORS)[number];
+export const LOGIC_ACTIONS = ['show', 'hide', 'jump', 'end'] as const;
+export type LogicAction = (typeof LOGIC_ACTIONS)[number];
+
+export interface LogicCondition extends Condition {
+  operator: LogicOperator;
+  value?: string | number | boolean;
+}
+
+export interface LogicRule {
+  when: LogicCondition;
+  action: LogicAction;
+  /** jump: the step to go to. */
+  to?: number;
+}
+
 export interface FormField {
   id: string;
   type: FieldType;
@@ -52,11 +77,7 @@ export interface FormField {
   logic?: LogicRule[];
 }
 
-import type { LogicRule } from './form-logic';
-
 export const VALUE_CAPS = { text: 1000, textarea: 10_000, email: 254, phone: 30, url: 2048, hidden: 1000, multi_select: 100 } as const;
-
-export type FieldValue = string | number | boolean | string[];
 
 export interface ValueIssue {
   path: string;

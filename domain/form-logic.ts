@@ -1,5 +1,5 @@
-import type { FieldValue, FormField, ValueIssue } from './form-fields';
-import { holds } from './qualification';
+import type { FieldValue, FormField, LogicCondition, ValueIssue } from './form-fields';
+import { holds } from './conditions';
 
 /**
  * Steps and conditional logic of a form (pure; used by the public page, the submission API and the
@@ -17,34 +17,7 @@ import { holds } from './qualification';
  * Jump and end rules are tried in field order on the step's shown fields; the first that holds
  * wins. A hidden field's answer is dropped and does not count for later rules.
  */
-export const LOGIC_OPERATORS = [
-  'equals',
-  'not_equals',
-  'contains',
-  'not_contains',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'is_set',
-  'is_not_set',
-] as const;
-export type LogicOperator = (typeof LOGIC_OPERATORS)[number];
-export const LOGIC_ACTIONS = ['show', 'hide', 'jump', 'end'] as const;
-export type LogicAction = (typeof LOGIC_ACTIONS)[number];
-
-export interface LogicCondition {
-  field: string;
-  operator: LogicOperator;
-  value?: string | number | boolean;
-}
-
-export interface LogicRule {
-  when: LogicCondition;
-  action: LogicAction;
-  /** jump: the step to go to. */
-  to?: number;
-}
+export { LOGIC_ACTIONS, LOGIC_OPERATORS, type LogicAction, type LogicCondition, type LogicOperator, type LogicRule } from './form-fields';
 
 export const MAX_STEPS = 50;
 

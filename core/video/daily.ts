@@ -1,5 +1,5 @@
-import type { VideoMeetingDetails, VideoProvider, VideoRoom } from './index';
-import { linkFromTemplate, newRoomName } from './index';
+import type { VideoMeetingDetails, VideoProvider, VideoRoom } from './room';
+import { linkFromTemplate, newRoomName } from './room';
 
 /** Thrown for an answer worth retrying (5xx, 429, network): the activity's retry policy takes over. */
 export class VideoProviderError extends Error {}

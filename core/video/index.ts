@@ -1,31 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { dailyProvider } from './daily';
+import { linkFromTemplate, newRoomName, type VideoProvider } from './room';
 
-/** A video room: its name at the provider and the link people open. */
-export interface VideoRoom {
-  name: string;
-  link: string;
-}
-
-export interface VideoMeetingDetails {
-  title: string;
-  start: Date;
-  end: Date;
-}
-
-/**
- * A video-meeting provider (location types `video_provider_1` and `video_provider_2`).
- * `planRoom` runs in the booking transaction and makes no call: the link is known at once, so the
- * 201 carries it. A provider that needs an API call to make the room implements `createMeeting`,
- * which the booking workflow calls (an activity, retried) before any email goes out;
- * `deleteMeeting` is called by the cleanup workflow. Both must be idempotent.
- */
-export interface VideoProvider {
-  planRoom(): VideoRoom;
-  createMeeting?(room: VideoRoom, details: VideoMeetingDetails): Promise<void>;
-  deleteMeeting(room: VideoRoom): Promise<void>;
-}
+export { linkFromTemplate, newRoomName, roomOfLink, type VideoMeetingDetails, type VideoProvider, type VideoRoom } from './room';
 
 type VideoConfig = Pick<
   Config,
@@ -36,41 +13,6 @@ type VideoConfig = Pick<
   | 'DAILY_API_URL'
   | 'DAILY_API_KEY'
 >;
-
-/** 128 random bits in lowercase base32: a room name nobody can guess (Jitsi rooms are open to whoever knows the name). */
-export function newRoomName(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  const bytes = randomBytes(16);
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const b of bytes) {
-    value = (value << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return `fss-${out}`;
-}
-
-/** The room name of a link made from a template: the last path segment. */
-export function roomOfLink(link: string): VideoRoom {
-  let name = '';
-  try {
-    name = decodeURIComponent(new URL(link).pathname.split('/').filter(Boolean).pop() ?? '');
-  } catch {
-    name = '';
-  }
-  return { name, link };
-}
-
-/** `{room}` (and the older `{meeting_id}`) in the template become the room name. */
-export function linkFromTemplate(template: string, room: string): string {
-  return template.replaceAll('{room}', encodeURIComponent(room)).replaceAll('{meeting_id}', encodeURIComponent(room));
-}
 
 /** A room that exists as soon as someone opens its URL (Jitsi Meet and compatible services). */
 function urlProvider(template: string): VideoProvider {
