@@ -1,16 +1,5 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-
-/** A script served by /docs/assets/<name>: read, hashed and compressed once per process. */
-export interface DocsAsset {
-  source: Buffer;
-  gzip: Buffer;
-  /** First 16 hex digits of the SHA-256: `?v=<hash>` URLs are immutable. */
-  hash: string;
-  etag: string;
-}
+import { staticAsset, type StaticAsset } from '../../http/static-asset';
 
 /**
  * The API reference renderer: Scalar's standalone bundle from npm (@scalar/api-reference), served
@@ -24,17 +13,8 @@ const SOURCES: Record<string, () => string> = {
 
 export const DOCS_ASSETS = Object.keys(SOURCES);
 
-const cache = new Map<string, DocsAsset>();
-
-export function docsAsset(name: string): DocsAsset | null {
+/** A script served by /docs/assets/<name>, or null for a name that is not one. */
+export function docsAsset(name: string): StaticAsset | null {
   const locate = SOURCES[name];
-  if (!locate) return null;
-  let asset = cache.get(name);
-  if (!asset) {
-    const source = fs.readFileSync(locate());
-    const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
-    asset = { source, gzip: gzipSync(source, { level: 9 }), hash, etag: `"${hash}"` };
-    cache.set(name, asset);
-  }
-  return asset;
+  return locate ? staticAsset(locate()) : null;
 }

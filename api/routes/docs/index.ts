@@ -4,10 +4,9 @@ import { randomToken } from '../../../core/crypto';
 import { notFound } from '../../../core/errors';
 import { docsAsset } from '../../pages/docs/assets';
 import { docsCsp, renderDocsPage } from '../../pages/docs/page';
-import { etagMatches } from '../../pages/embed/asset';
+import { sendScript } from '../../http/static-asset';
 import { assetParams, assetQuery, openApiDocument } from './schema';
 
-const YEAR = 365 * 24 * 3600;
 let cached: object | undefined;
 
 /** The OpenAPI document, and the API reference that renders it (no CDN: the service runs offline too). */
@@ -62,21 +61,7 @@ export function docsRoutes(all: () => RouteDef[]): RouteDef[] {
       handler: ({ params, query, ctx }) => {
         const asset = docsAsset(params.name);
         if (!asset) throw notFound('Asset');
-        ctx.set('ETag', asset.etag);
-        ctx.set('Cache-Control', query.v === asset.hash ? `public, max-age=${YEAR}, immutable` : 'public, max-age=300, must-revalidate');
-        ctx.set('Vary', 'Accept-Encoding');
-        if (etagMatches(ctx.get('if-none-match'), asset.etag)) {
-          ctx.status = 304;
-          return;
-        }
-        ctx.type = 'application/javascript; charset=utf-8';
-        ctx.status = 200;
-        if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-          ctx.set('Content-Encoding', 'gzip');
-          ctx.body = asset.gzip;
-        } else {
-          ctx.body = asset.source;
-        }
+        sendScript(ctx, asset, query.v);
       },
     }),
   ];
