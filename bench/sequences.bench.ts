@@ -1,6 +1,4 @@
-import os from 'node:os';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { temporal } from '@temporalio/proto';
 import { createActivities } from '../activities';
 import { createMailer } from '../core/mailer';
 import { createSmsSender } from '../core/sms';
@@ -8,6 +6,7 @@ import { createDb, type Db } from '../db/knex';
 import { benchProcesses, cpuPer, cpuSeconds } from './cpu';
 import { baseline, printResult, type BenchEnv } from './harness';
 import { ceilings, emptyWorkflowRate } from './temporal-ceiling';
+import { eventName, historyCounts, load, outboxFigures, printStatements, statementCounter, timeline } from './sequences-measure';
 
 /**
  * Sequences: one durable workflow per enrollment, email sent over SMTP to the harness's counting
@@ -31,84 +30,6 @@ const WAIT_S = Number(process.env.BENCH_SEQ_WAIT_S ?? 900);
 /** Histories fetched per part to count events per enrollment. */
 const SAMPLE = Number(process.env.BENCH_SEQ_HISTORY_SAMPLE ?? 100);
 const TARGET_RATIO = 0.9;
-
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
-
-/** Arrivals per 10 s window from t0, e.g. "0-10s 412, 10-20s 655". */
-function timeline(arrivals: number[], t0: number): string {
-  const buckets = new Map<number, number>();
-  for (const a of arrivals) {
-    const b = Math.floor((a - t0) / 10_000);
-    buckets.set(b, (buckets.get(b) ?? 0) + 1);
-  }
-  return [...buckets.entries()]
-    .sort((x, y) => x[0] - y[0])
-    .map(([b, n]) => `${b * 10}-${b * 10 + 10}s ${n}`)
-    .join(', ');
-}
-
-/** Counts SQL statements on a knex instance, grouped by their normalised text. */
-function statementCounter(db: Db) {
-  let counts = new Map<string, number>();
-  db.on('query', (q: { sql: string }) => {
-    const key = q.sql
-      .replace(/\s+/g, ' ')
-      .replace(/\$\d+/g, '?')
-      .replace(/\(\?(, \?)+\)/g, '(…)')
-      .slice(0, 110);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  });
-  return {
-    reset: () => void (counts = new Map()),
-    snapshot: () => new Map(counts),
-  };
-}
-
-function printStatements(title: string, counts: Map<string, number>, per: number): void {
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  process.stdout.write(`  ${title}: ${(total / per).toFixed(2)} (${total} in all)\n`);
-  for (const [sql, n] of [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12))
-    process.stdout.write(`    ${(n / per).toFixed(2).padStart(6)}  ${sql}\n`);
-}
-
-const EVENT_NAMES = temporal.api.enums.v1.EventType;
-const eventName = (t: number | null | undefined) =>
-  String(EVENT_NAMES[t ?? 0])
-    .replace(/^EVENT_TYPE_/, '')
-    .toLowerCase()
-    .replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
-
-/** Events per enrollment, averaged over a sample of histories. */
-async function historyCounts(env: BenchEnv, enrollmentIds: string[]): Promise<void> {
-  const step = Math.max(1, Math.floor(enrollmentIds.length / SAMPLE));
-  const sample = enrollmentIds.filter((_, i) => i % step === 0).slice(0, SAMPLE);
-  const counts = new Map<string, number>();
-  let events = 0;
-  for (const id of sample) {
-    const history = await env.temporal!.client.workflow.getHandle(`enrollment-${id}`).fetchHistory();
-    for (const e of history.events ?? []) {
-      const name = eventName(e.eventType as number);
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-      events++;
-    }
-  }
-  const per = (name: string) => ((counts.get(name) ?? 0) / sample.length).toFixed(2);
-  process.stdout.write(
-    `  per enrollment (${sample.length} histories): ${(events / sample.length).toFixed(2)} events; workflow tasks ${per('WorkflowTaskCompleted')}, ` +
-      `local activities ${per('MarkerRecorded')}, activities ${per('ActivityTaskScheduled')}, timers ${per('TimerStarted')}, ` +
-      `signals ${per('WorkflowExecutionSignaled')}, search-attribute upserts ${per('UpsertWorkflowSearchAttributes')}\n`,
-  );
-  process.stdout.write(
-    `    ${[...counts.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .map(([n, c]) => `${n} ${(c / sample.length).toFixed(2)}`)
-      .join(', ')}\n`,
-  );
-}
 
 async function makeContacts(env: BenchEnv, prefix: string): Promise<string[]> {
   const ids: string[] = [];
@@ -185,29 +106,6 @@ async function awaitEmails(env: BenchEnv, prefix: string, deadline: number): Pro
   if (recipients.length < N || twice > 0)
     throw new Error(`${prefix}: ${recipients.length} of ${N} emails arrived, ${twice} contacts got two`);
   return got;
-}
-
-async function outboxFigures(env: BenchEnv, sequenceId: string, since: Date) {
-  const r = await env
-    .db('outbox')
-    .where({ workflow_type: 'sequenceEnrollmentWorkflow' })
-    .where('created_at', '>=', since)
-    .first<{ started: string; spread_s: string; retried: string }>(
-      env.db.raw('count(*) FILTER (WHERE started_at IS NOT NULL) AS started'),
-      env.db.raw('extract(epoch from max(started_at) - min(created_at)) AS spread_s'),
-      env.db.raw('count(*) FILTER (WHERE attempts > 0) AS retried'),
-    );
-  const sends: Array<{ status: string; n: string }> = await env
-    .db('sequence_sends')
-    .where({ sequence_id: sequenceId })
-    .groupBy('status')
-    .select('status', env.db.raw('count(*) AS n'));
-  if (!r) return;
-  const spread = Number(r.spread_s);
-  process.stdout.write(
-    `  workflows started: ${r.started} in ${spread.toFixed(1)} s from the first outbox row (${(Number(r.started) / spread).toFixed(0)} starts/s, ` +
-      `${r.retried} rows started again after an error); sends by status: ${sends.map((s) => `${s.status} ${s.n}`).join(', ')}\n`,
-  );
 }
 
 /** The next minute boundary at least `seconds` from now that is not the day's last minute (UTC). */
@@ -347,7 +245,7 @@ export default async function run(env: BenchEnv): Promise<void> {
         printStatements('SQL statements per email by the activities', act, N);
         printStatements('SQL statements per enrollment by the outbox relay', rel, N);
       }
-      await historyCounts(env, enrollmentIds);
+      await historyCounts(env, enrollmentIds, SAMPLE);
       process.stdout.write(`  CPU per email (enrollment API request included): ${cpuPer(cpu0, cpu1, N)}\n`);
       process.stdout.write(
         `  burst: ${N} emails in ${((last - t0) / 1000).toFixed(1)} s from the first request: ${rate.toFixed(1)} emails/s = ` +
@@ -424,7 +322,7 @@ export default async function run(env: BenchEnv): Promise<void> {
       process.stdout.write(`  emails per 10 s window from the due time: ${timeline(got, due.getTime())}\n`);
       await outboxFigures(env, seq, since);
       if (activitySql) printStatements('at the due time: SQL statements per email by the activities', activitySql.snapshot(), N);
-      await historyCounts(env, enrollmentIds);
+      await historyCounts(env, enrollmentIds, SAMPLE);
       process.stdout.write(`  CPU per email from the due time: ${cpuPer(cpu0, cpu1, N)}\n`);
       process.stdout.write(
         `  steady: ${N} emails due at the same instant: ${rate.toFixed(1)} emails/s (${(rate / ceiling.rps).toFixed(2)} of the ceiling); ` +
