@@ -1,18 +1,9 @@
 import type { Executor } from '../db/knex';
 import type { Enqueue } from '../temporal/outbox';
+import type { DomainEvent, EventType } from '../domain/events';
 import { fanOutToWebhooks } from './webhooks/fan-out';
 
-export type EventType =
-  'submission.created' | 'submission.qualified' | 'submission.updated' | 'submission.deleted' | 'email.replied' | 'webhook.test';
-
-export interface DomainEvent {
-  id: string;
-  teamId: string;
-  type: EventType;
-  formId: string | null;
-  /** The webhook body: `{event, timestamp, data}` as the spec shows for submission.created. */
-  payload: Record<string, unknown>;
-}
+export type { DomainEvent, EventType } from '../domain/events';
 
 /**
  * Record a domain event in the caller's transaction and fan it out (webhook deliveries are

@@ -3,12 +3,12 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Clien
 import type { SignalDefinition } from '@temporalio/common';
 import type { Db, Executor } from '../db/knex';
 import { logger } from '../core/logger';
-import type * as workflows from '../workflows';
+import type { WorkflowStarts } from '../workflows/starts';
 import { toTypedSearchAttributes, type SearchAttributeName } from './search-attributes';
 import { DoneMarker, type DirectHandler } from './outbox-direct';
 
-/** The worker's workflows, by name (type only: nothing of the worker is loaded here). */
-type Workflows = typeof workflows;
+/** The worker's workflows, by name, as the contracts declare them (nothing of the worker is loaded here). */
+type Workflows = WorkflowStarts;
 export type WorkflowName = {
   [K in keyof Workflows]: Workflows[K] extends (...args: any[]) => Promise<unknown> ? K : never;
 }[keyof Workflows];

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/knex';
 import type { Enqueue, WorkflowStart } from '../../temporal/outbox';
 import { deliveryWorkflowId, type DeliveryWorkflowInput } from '../../workflows/webhooks/contract';
-import type { DomainEvent } from '../events';
+import type { DomainEvent } from '../../domain/events';
 
 export function deliveryStart(input: DeliveryWorkflowInput, eventId: string, manualRetry = 0): WorkflowStart<'webhookDeliveryWorkflow'> {
   return {

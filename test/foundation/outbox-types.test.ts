@@ -2,6 +2,31 @@
 // matter run in `npm run build` (tsc, which includes this file): each `@ts-expect-error` line must
 // be an error, so a typed outbox that went loose again would fail the build.
 import type { Enqueue, WorkflowName, WorkflowStart } from '../../temporal/outbox';
+import type * as workflows from '../../workflows';
+import type { WorkflowStarts } from '../../workflows/starts';
+
+// The outbox takes its types from the contracts (workflows/starts.ts), not from the worker's barrel.
+// These lines hold the two together: every workflow of the barrel is declared, nothing else is,
+// and each declared signature and the workflow's own are assignable both ways.
+type Barrel = typeof workflows;
+type BarrelWorkflow = { [K in keyof Barrel]: Barrel[K] extends (...args: any[]) => Promise<unknown> ? K : never }[keyof Barrel];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameNames: Same<BarrelWorkflow, keyof WorkflowStarts> = true;
+const declaredAreReal: { [K in keyof WorkflowStarts]: Same<Parameters<WorkflowStarts[K]>, Parameters<Barrel[K]>> } = {
+  accountEmailWorkflow: true,
+  appReviewWorkflow: true,
+  bookingWorkflow: true,
+  calendarSyncWorkflow: true,
+  inboundEmailWorkflow: true,
+  invitationWorkflow: true,
+  meetingCleanupWorkflow: true,
+  pingWorkflow: true,
+  sequenceEnrollmentWorkflow: true,
+  sequenceSignalsWorkflow: true,
+  submissionNotificationWorkflow: true,
+  webhookDeliveryWorkflow: true,
+};
+const sameResults: { [K in keyof WorkflowStarts]: Same<ReturnType<WorkflowStarts[K]>, ReturnType<Barrel[K]>> } = declaredAreReal;
 
 const ping: WorkflowStart = { workflowType: 'pingWorkflow', workflowId: 'ping-1', args: ['x'] };
 const booking: WorkflowStart<'bookingWorkflow'> = {
@@ -31,5 +56,7 @@ describe('typed outbox', () => {
     // the invalid starts above still exist at run time; only the compiler refuses them
     expect([unknownName, wrongArgs, missingArgs].map((s) => s.workflowType)).toEqual(['noSuchWorkflow', 'bookingWorkflow', 'pingWorkflow']);
     expect(notAWorkflow).toBe('exitSignal');
+    expect(sameNames).toBe(true);
+    expect(Object.values(sameResults).every(Boolean)).toBe(true);
   });
 });

@@ -35,3 +35,9 @@ export type AccountEmailInput =
 
 /** `sent`, or `skipped` when the invitation or request no longer needs the email. */
 export type EmailOutcome = 'sent' | 'skipped';
+
+/** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
+export interface AccountsStarts {
+  invitationWorkflow(input: InvitationWorkflowInput): Promise<{ invitation: EmailOutcome; reminder: EmailOutcome }>;
+  accountEmailWorkflow(input: AccountEmailInput): Promise<EmailOutcome>;
+}

@@ -27,3 +27,8 @@ export const decisionSignal = defineSignal<[ReviewDecision]>('decision');
 /** The developer resubmitted after changes were requested. */
 export const resubmitSignal = defineSignal('resubmit');
 export const stageQuery = defineQuery<ReviewStage>('stage');
+
+/** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
+export interface AppReviewStarts {
+  appReviewWorkflow(input: ReviewInput): Promise<ReviewStage>;
+}

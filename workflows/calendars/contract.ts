@@ -22,3 +22,8 @@ export interface CalendarSyncState {
 
 /** Syncs per run before continue-as-new (about a dozen history events each). */
 export const SYNCS_PER_RUN = 150;
+
+/** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
+export interface CalendarsStarts {
+  calendarSyncWorkflow(input: CalendarSyncInput, state?: CalendarSyncState): Promise<string>;
+}

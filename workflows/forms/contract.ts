@@ -4,3 +4,8 @@ export const submissionNotificationWorkflowId = (submissionId: string) => `form-
 export interface SubmissionNotificationInput {
   submissionId: string;
 }
+
+/** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
+export interface FormsStarts {
+  submissionNotificationWorkflow(input: SubmissionNotificationInput): Promise<number>;
+}

@@ -9,3 +9,8 @@ export interface InboundEmailResult {
   kind: string;
   action: string;
 }
+
+/** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
+export interface MailStarts {
+  inboundEmailWorkflow(input: InboundEmailInput): Promise<InboundEmailResult>;
+}

@@ -63,3 +63,9 @@ export interface BookingStart {
   /** The host has a booking calendar: write the meeting to it. */
   calendar: boolean;
 }
+
+/** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
+export interface SchedulingStarts {
+  bookingWorkflow(input: BookingWorkflowInput): Promise<string>;
+  meetingCleanupWorkflow(input: CleanupWorkflowInput): Promise<void>;
+}

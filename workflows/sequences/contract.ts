@@ -36,3 +36,9 @@ export const exitSignal = defineSignal<[{ reason: string }]>('exit');
 export const resumeSignal = defineSignal('resume');
 /** Where the enrollment is, for operators and tests. */
 export const enrollmentStateQuery = defineQuery<{ phase: string; stepId: string | null; exitReason: string | null }>('state');
+
+/** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
+export interface SequencesStarts {
+  sequenceEnrollmentWorkflow(input: EnrollmentInput): Promise<EnrollmentResult>;
+  sequenceSignalsWorkflow(input: SignalsInput): Promise<{ delivered: number }>;
+}

@@ -24,3 +24,8 @@ export interface DeliveryWorkflowState {
 export function deliveryWorkflowId(subscriptionId: string, eventId: string, manualRetry = 0): string {
   return `webhook-${subscriptionId}-${eventId}${manualRetry > 0 ? `-retry-${manualRetry}` : ''}`;
 }
+
+/** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
+export interface WebhooksStarts {
+  webhookDeliveryWorkflow(input: DeliveryWorkflowInput, state?: DeliveryWorkflowState): Promise<string>;
+}
