@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
@@ -19,7 +17,6 @@ import { createApiKey } from '../services/api-keys';
 import { createSession } from '../services/sessions';
 import { parseConfig } from '../core/config';
 import { createMailer } from '../core/mailer';
-import { freePort, portAccepts } from '../core/ports';
 import { createSmsSender } from '../core/sms';
 import { ALL_SCOPES } from '../core/scopes';
 import { generateKey } from '../core/secret-box';
@@ -32,6 +29,13 @@ import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
+import { benchProcessEnv, startProcess, startWorkerProcess } from './processes';
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -69,76 +73,12 @@ export interface BenchEnv {
   close(): Promise<void>;
 }
 
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-/** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
-async function startProcess(entry: string, env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const port = await freePort();
-  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the processes under measurement.
-  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', entry], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  let spawnError: Error | null = null;
-  child.once('error', (e) => (spawnError = e));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (await portAccepts(port)) break;
-    if (spawnError || child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`${entry} did not start${spawnError ? `: ${(spawnError as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid as number,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 /**
  * BENCH_PROCESSES=n: n API processes and n worker processes (bin/worker.ts, each with its relay
  * loop) against the one Postgres and the one Temporal server, instead of one API process and the
  * worker inside the bench process.
  */
 export const BENCH_PROCESSES = Number(process.env.BENCH_PROCESSES ?? 0);
-
-/** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
-async function startWorkerProcess(env: Record<string, string>): Promise<{ pid: number; stop(): Promise<void> }> {
-  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', 'bin/worker.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const rl = readline.createInterface({ input: child.stdout! });
-    rl.on('line', (line) => {
-      if (line.includes('worker running')) resolve();
-      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(`[worker ${child.pid}] ${line.slice(0, 400)}\n`);
-    });
-    child.once('exit', (code) => reject(new Error(`bin/worker.ts exited during start-up (${code})`)));
-  });
-  return {
-    pid: child.pid as number,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 /**
  * Which store the bench's Temporal dev server uses: `sqlite`, the file with the settings `npm run
@@ -361,33 +301,6 @@ export async function load(opts: {
     workers: 1,
   } as autocannon.Options);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
-}
-
-function benchProcessEnv(config: {
-  DATABASE_URL?: string;
-  DATABASE_POOL_MAX: number;
-  DATA_DIR?: string;
-  SMTP_URL?: string;
-  CALENDAR_CREDENTIALS_KEY?: string;
-}): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    ...(config.SMTP_URL ? { SMTP_URL: config.SMTP_URL } : {}),
-    ...(config.CALENDAR_CREDENTIALS_KEY ? { CALENDAR_CREDENTIALS_KEY: config.CALENDAR_CREDENTIALS_KEY } : {}),
-    DATABASE_URL: config.DATABASE_URL as string,
-    DATABASE_POOL_MAX: String(config.DATABASE_POOL_MAX),
-    DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
-    RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
-    RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    RATE_LIMIT_PAGES_PER_MINUTE: '100000000',
-    RATE_LIMIT_AVAILABILITY_PER_MINUTE: '100000000',
-    RATE_LIMIT_SUBMIT_PER_MINUTE: '100000000',
-    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
-    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
-    ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
-    ...(process.env.TEMPORAL_STICKY_TIMEOUT_S ? { TEMPORAL_STICKY_TIMEOUT_S: process.env.TEMPORAL_STICKY_TIMEOUT_S } : {}),
-    ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
-  };
 }
 
 /**
