@@ -2,7 +2,7 @@ import type { Config } from '../core/config';
 import type { Mailer } from '../core/mailer';
 import type { SmsSender } from '../core/sms';
 import type { Db } from '../db/knex';
-import type { OutboxStarter } from '../temporal/outbox';
+import type { OutboxPort } from '../temporal/outbox-port';
 
 /** What activities may reach. Tests pass their own (a real SMTP server, a local HTTP receiver…). */
 export interface ActivityDeps {
@@ -10,5 +10,5 @@ export interface ActivityDeps {
   config: Config;
   mailer: Mailer;
   sms: SmsSender;
-  outbox: OutboxStarter;
+  outbox: OutboxPort;
 }

@@ -6,6 +6,9 @@ import { logger } from '../core/logger';
 import type { WorkflowStarts } from '../workflows/starts';
 import { toTypedSearchAttributes, type SearchAttributeName } from './search-attributes';
 import { DoneMarker, type DirectHandler } from './outbox-direct';
+import type { OutboxPort } from './outbox-port';
+
+export type { OutboxPort };
 
 /** The worker's workflows, by name, as the contracts declare them (nothing of the worker is loaded here). */
 type Workflows = WorkflowStarts;
@@ -103,7 +106,7 @@ export interface OutboxStarterOptions {
  * starts whatever is left. A workflow id is never reused, so a start that already happened is
  * recognised and only marked.
  */
-export class OutboxStarter {
+export class OutboxStarter implements OutboxPort {
   /** Tests set this to false to simulate a crash between the commit and the start. */
   fastPath = true;
   private active = 0;
@@ -375,7 +378,7 @@ export type Enqueue = (start: WorkflowStart | WorkflowStart[]) => Promise<void>;
 /** Run `fn` in a transaction; workflow starts it enqueues are kicked right after the commit. */
 export async function transactionWithOutbox<T>(
   db: Db,
-  starter: OutboxStarter,
+  starter: OutboxPort,
   fn: (trx: Executor, enqueue: Enqueue) => Promise<T>,
 ): Promise<T> {
   const ids: number[] = [];

@@ -4,7 +4,8 @@ import type { Config } from '../../core/config';
 import { logger } from '../../core/logger';
 import type { Db } from '../../db/knex';
 import { acceptsRecipient } from '../../domain/mail-address';
-import { transactionWithOutbox, type OutboxStarter } from '../../temporal/outbox';
+import { transactionWithOutbox } from '../../temporal/outbox';
+import type { OutboxPort } from '../../temporal/outbox-port';
 import { inboundEmailWorkflowId } from '../../workflows/mail/contract';
 import type { ServiceDeps } from '../deps';
 
@@ -43,7 +44,7 @@ export async function storeInbound(deps: Pick<ServiceDeps, 'db' | 'outbox'>, m: 
  * refused at RCPT: never an open relay), a size cap, a per-IP connection limit. A message is
  * answered 250 only once it is stored; a storage failure answers 451 so the sender retries.
  */
-export function createInboundListener(deps: { db: Db; outbox: OutboxStarter; config: ListenerConfig }) {
+export function createInboundListener(deps: { db: Db; outbox: OutboxPort; config: ListenerConfig }) {
   const { config } = deps;
   const domains = { bounce: config.MAIL_BOUNCE_DOMAIN, reply: config.MAIL_REPLY_DOMAIN };
   const perIp = new Map<string, number>();

@@ -1,0 +1,15 @@
+import type { SignalDefinition } from '@temporalio/common';
+
+/**
+ * What a use case sees of the outbox: the port behind `transactionWithOutbox` and best-effort
+ * signals. The concrete starter (temporal/outbox.ts `OutboxStarter`, with its relay, leases and
+ * direct handlers) is built by the entry points and never reached through this port.
+ */
+export interface OutboxPort {
+  /** The task queue a start goes to when it names none. */
+  readonly taskQueue: string;
+  /** Start the workflows of these committed outbox rows now (the fast path); the relay retries the rest. */
+  kick(ids: number[]): void;
+  /** Best-effort signal to a running workflow, right after a commit; never throws. */
+  signal<Args extends any[]>(workflowId: string, def: SignalDefinition<Args>, ...args: Args): Promise<boolean>;
+}
