@@ -1,14 +1,4 @@
-import type { Config } from '../core/config';
-import type { Mailer } from '../core/mailer';
-import type { SmsSender } from '../core/sms';
-import type { Db } from '../db/knex';
-import type { OutboxPort } from '../temporal/outbox-port';
+import type { WorkerDeps } from '../services/deps';
 
-/** What activities may reach. Tests pass their own (a real SMTP server, a local HTTP receiver…). */
-export interface ActivityDeps {
-  db: Db;
-  config: Config;
-  mailer: Mailer;
-  sms: SmsSender;
-  outbox: OutboxPort;
-}
+/** What activities may reach: the worker's deps. Tests pass their own (a real SMTP server, a local HTTP receiver…). */
+export type ActivityDeps = WorkerDeps;

@@ -1,4 +1,6 @@
 import type { Config } from '../core/config';
+import type { Mailer } from '../core/mailer';
+import type { SmsSender } from '../core/sms';
 import type { Db } from '../db/knex';
 import type { OutboxPort } from '../temporal/outbox-port';
 
@@ -7,4 +9,10 @@ export interface ServiceDeps {
   db: Db;
   config: Config;
   outbox: OutboxPort;
+}
+
+/** What the worker's use cases reach besides: the senders of mail and SMS (activities pass theirs). */
+export interface WorkerDeps extends ServiceDeps {
+  mailer: Mailer;
+  sms: SmsSender;
 }

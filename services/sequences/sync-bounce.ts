@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { Executor } from '../../db/knex';
 
 /**
@@ -13,15 +12,6 @@ export function sequenceMessageId(enrollmentId: string, stepId: string, domain: 
 export function smtpReplyCode(err: unknown): number | null {
   const c = (err as { responseCode?: unknown }).responseCode;
   return typeof c === 'number' && c >= 400 && c < 600 ? c : null;
-}
-
-/** The current attempt of the running activity (1 outside an activity, e.g. in unit tests). */
-export function activityAttempt(): number {
-  try {
-    return Context.current().info.attempt;
-  } catch {
-    return 1;
-  }
 }
 
 /** The enhanced status code (RFC 3463) in an SMTP reply, e.g. `5.1.1`, else the reply code. */

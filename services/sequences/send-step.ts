@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { Executor } from '../../db/knex';
 import { nextSendTime, type SendingWindow } from '../../domain/sending-window';
-import type { ActivityDeps } from '../deps';
+import type { WorkerDeps } from '../deps';
 import { smtpQueueId, tokenAddress } from '../../domain/mail-address';
-import { activityAttempt, recordSyncBounce, sequenceMessageId, smtpReplyCode } from './bounce';
-import { advanceAfter, delayMs, nextStep, type NextStep } from './plan';
+import { recordSyncBounce, sequenceMessageId, smtpReplyCode } from './sync-bounce';
+import { advanceAfter, delayMs, nextStep, type NextStep } from './step-plan';
 import { renderEmail, renderSms } from './render';
 
 export type SendResult =
@@ -181,16 +180,6 @@ function permanent(err: unknown): boolean {
   );
 }
 
-/** Tell Temporal the worker is alive (a no-op outside an activity, e.g. in unit tests). */
-function heartbeat(): void {
-  try {
-    const ctx = Context.current();
-    if (!ctx.info.isLocal) ctx.heartbeat();
-  } catch {
-    // not running inside an activity
-  }
-}
-
 /** How long a re-run waits for an earlier execution that is still sending to record its outcome. */
 const CLAIM_SETTLE_MS = 5_000;
 
@@ -208,10 +197,28 @@ async function settledClaim(db: Executor, enrollmentId: string, stepId: string):
   }
 }
 
-export async function sendStep(deps: ActivityDeps, input: { enrollmentId: string; stepId: string; now: number }): Promise<SendResult> {
+/**
+ * What the running activity tells a send: its attempt (1 the first time; a soft bounce becomes final
+ * on the last) and a heartbeat for a slow SMTP exchange. Outside an activity: attempt 1, no heartbeat.
+ */
+export interface SendRun {
+  attempt: number;
+  heartbeat(): void;
+}
+const OUTSIDE_AN_ACTIVITY: SendRun = { attempt: 1, heartbeat: () => undefined };
+
+export interface SendStepInput {
+  enrollmentId: string;
+  stepId: string;
+  now: number;
+  run?: SendRun;
+}
+
+/** Re-check, claim, render and send one step of an enrollment; then find the step after it. */
+export async function sendStep(deps: WorkerDeps, input: SendStepInput): Promise<SendResult> {
   const ctx = await load(deps.db, input.enrollmentId, input.stepId);
   if (!ctx) return { outcome: 'stopped', next: { kind: 'end', status: 'missing', reason: null } };
-  return sendLoaded(deps, ctx, input.now);
+  return sendLoaded(deps, ctx, input.now, input.run ?? OUTSIDE_AN_ACTIVITY);
 }
 
 /** What starting an enrollment found: its first step (or the end), and that step's send when it was due at once. */
@@ -224,17 +231,17 @@ export interface StartResult {
  * The first thing an enrollment workflow does: find the step to run (as `nextStep`) and, when it
  * is due at once, send it (as `sendStep`), with one read for both.
  */
-export async function startEnrollment(deps: ActivityDeps, input: { enrollmentId: string; now: number }): Promise<StartResult> {
+export async function startEnrollment(deps: WorkerDeps, input: { enrollmentId: string; now: number; run?: SendRun }): Promise<StartResult> {
   const ctx = await load(deps.db, input.enrollmentId, null);
   if (!ctx) return { next: { kind: 'end', status: 'missing', reason: null } };
   if (ctx.e.status !== 'active') return { next: { kind: 'end', status: ctx.e.status, reason: ctx.e.exit_reason } };
   if (!ctx.step) return { next: await nextStep(deps.db, ctx.e.id) }; // no live step left: completes it
   const next: NextStep = { kind: 'step', stepId: ctx.step.id, delayMs: delayMs(ctx.step) };
   if (next.delayMs > 0) return { next };
-  return { next, send: await sendLoaded(deps, ctx, input.now) };
+  return { next, send: await sendLoaded(deps, ctx, input.now, input.run ?? OUTSIDE_AN_ACTIVITY) };
 }
 
-async function sendLoaded(deps: ActivityDeps, ctx: Ctx, now: number): Promise<SendResult> {
+async function sendLoaded(deps: WorkerDeps, ctx: Ctx, now: number, run: SendRun): Promise<SendResult> {
   const { db } = deps;
   const { e, seq, contact, step } = ctx;
   if (e.status !== 'active') return { outcome: 'stopped', next: await nextStep(db, e.id) };
@@ -287,7 +294,7 @@ async function sendLoaded(deps: ActivityDeps, ctx: Ctx, now: number): Promise<Se
     );
   }
   const sendId = claimed[0].id as string;
-  heartbeat();
+  run.heartbeat();
   const fail = (error: string) =>
     advance(
       'failed',
@@ -344,7 +351,7 @@ async function sendLoaded(deps: ActivityDeps, ctx: Ctx, now: number): Promise<Se
         await recordSyncBounce(db, { sendId, contactId: e.contact_id, enrollmentId: e.id, type: 'hard', code, detail, messageId });
         return { outcome: 'bounced', next: await nextStep(db, e.id) };
       }
-      if (code >= 400 && activityAttempt() >= deps.config.MAIL_SOFT_BOUNCE_ATTEMPTS) {
+      if (code >= 400 && run.attempt >= deps.config.MAIL_SOFT_BOUNCE_ATTEMPTS) {
         await recordSyncBounce(db, { sendId, contactId: e.contact_id, enrollmentId: e.id, type: 'soft', code, detail, messageId });
         return advance('bounced');
       }
