@@ -1,10 +1,10 @@
-import type { Executor } from '../db/knex';
-import type { Mailer } from '../core/mailer';
-import { cancelIcs, icalUidOf, inviteIcs, type IcsMeeting } from '../domain/ics';
-import { meetingLinkUrls } from '../services/scheduling/links';
-import type { MeetingRow } from '../services/scheduling/present';
-import type { ServiceDeps } from '../services/deps';
-import type { CleanupWorkflowInput } from '../workflows/scheduling/contract';
+import type { Executor } from '../../db/knex';
+import type { Mailer } from '../../core/mailer';
+import { cancelIcs, icalUidOf, inviteIcs, type IcsMeeting } from '../../domain/ics';
+import { meetingLinkUrls } from './links';
+import type { MeetingRow } from './present';
+import type { ServiceDeps } from '../deps';
+import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 
 /**
  * Who hears about a meeting, and what each one is sent (docs/scheduling.md "Lifecycle"): every
