@@ -43,11 +43,15 @@ async function people(db: Executor, ids: string[]): Promise<Person[]> {
   return ids.flatMap((id) => rows.filter((r) => r.id === id).map((r) => ({ name: r.name ?? r.email, email: r.email })));
 }
 
+/** The meeting's parties; `coHostIds` when the meeting's host rows are already gone (a cancellation's snapshot). */
 export async function partiesOf(
   db: Executor,
-  m: { id: string; host_user_id: string; attendee_name: string; attendee_email: string; guests: string[] },
-  coHostIds?: string[],
+  input: {
+    meeting: { id: string; host_user_id: string; attendee_name: string; attendee_email: string; guests: string[] };
+    coHostIds?: string[];
+  },
 ): Promise<Parties> {
+  const { meeting: m, coHostIds } = input;
   const others =
     coHostIds ?? (await db('meeting_hosts').where({ meeting_id: m.id }).whereNot({ host_user_id: m.host_user_id }).pluck('host_user_id'));
   const [host] = await people(db, [m.host_user_id]);
@@ -84,12 +88,11 @@ function icsOf(m: MeetingRow, p: Parties, sequence: number, description: string 
 /** The emails of one kind for a meeting: one message per recipient. */
 export async function sendMeetingEmails(
   deps: Pick<ServiceDeps, 'db' | 'config'>,
-  mailer: Mailer,
-  m: MeetingRow,
-  kind: MeetingEmailKind,
+  input: { mailer: Mailer; meeting: MeetingRow; kind: MeetingEmailKind },
 ): Promise<void> {
   const { db } = deps;
-  const p = await partiesOf(db, m);
+  const { mailer, meeting: m, kind } = input;
+  const p = await partiesOf(db, { meeting: m });
   const links = await meetingLinkUrls(deps, { meeting: m });
   const whenText = when(new Date(m.start_time), m.timezone);
   const subject = `${SUBJECTS[kind]}: ${m.title} on ${whenText}`;
@@ -127,7 +130,12 @@ export async function sendMeetingEmails(
 }
 
 /** The CANCEL, to everyone who was invited (only the attendee when the request was never confirmed). */
-export async function sendCancellationEmails(db: Executor, mailer: Mailer, input: CleanupWorkflowInput): Promise<void> {
+export async function sendCancellationEmails(
+  deps: Pick<ServiceDeps, 'db'>,
+  input: CleanupWorkflowInput & { mailer: Mailer },
+): Promise<void> {
+  const { db } = deps;
+  const { mailer } = input;
   const snapshot = {
     id: input.meetingId,
     host_user_id: input.hostUserId,
@@ -135,7 +143,7 @@ export async function sendCancellationEmails(db: Executor, mailer: Mailer, input
     attendee_email: input.attendeeEmail,
     guests: input.guests ?? [],
   };
-  const p = await partiesOf(db, snapshot, input.coHostUserIds ?? []);
+  const p = await partiesOf(db, { meeting: snapshot, coHostIds: input.coHostUserIds ?? [] });
   const lapsed = input.reason === 'not confirmed';
   const whenText = when(new Date(input.startTime), input.timezone ?? 'UTC');
   const ics = cancelIcs({

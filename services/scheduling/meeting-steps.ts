@@ -30,7 +30,7 @@ async function sendFor(deps: WorkerDeps, m: MeetingRow | undefined, kind: Meetin
   if (!m || m.status !== (pendingKind ? 'pending_confirmation' : 'scheduled')) return false;
   // Tracked (services/mail/outbound.ts): a reply or a bounce to a booking email is matched.
   const mailer = trackedMailer(deps, { teamId: m.team_id, meetingId: m.id, contactId: m.contact_id });
-  await sendMeetingEmails(deps, mailer, m, kind);
+  await sendMeetingEmails(deps, { mailer, meeting: m, kind });
   if (kind === 'confirmation' || kind === 'update') await deps.db('meetings').where({ id: m.id }).update({ confirmation_email_sent: true });
   return true;
 }
@@ -115,6 +115,6 @@ export async function deleteCalendarEvents(deps: Pick<ServiceDeps, 'db'>, input:
 export async function sendCancellationEmail(deps: WorkerDeps, input: CleanupWorkflowInput): Promise<boolean> {
   if (!input.notifyAttendee) return false;
   const mailer = trackedMailer(deps, { teamId: input.teamId, meetingId: input.meetingId });
-  await sendCancellationEmails(deps.db, mailer, input);
+  await sendCancellationEmails(deps, { ...input, mailer });
   return true;
 }

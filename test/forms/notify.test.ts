@@ -1,4 +1,4 @@
-import { renderSubmissionNotification } from '../../activities/forms';
+import { renderSubmissionNotification } from '../../services/forms/notify-mail';
 import { useWorld } from '../sequences/support/world';
 
 /**
