@@ -5,6 +5,7 @@ import type { Principal } from '../../core/principal';
 import { ApiError, conflict, notFound } from '../../core/errors';
 import { presentUser, USER_COLUMNS, type UserRow } from '../accounts';
 import { deleteUserSessions, evictAll } from './revoke';
+import { closeFeed } from '../scheduling/feed';
 
 const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 
@@ -121,6 +122,7 @@ export async function removeMember(deps: Pick<ServiceDeps, 'db'>, { principal, u
       .returning('id');
     const tokens = await trx('oauth_tokens').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
     await trx('account_tokens').where({ user_id: userId }).whereNull('used_at').delete();
+    await closeFeed(trx, { teamId: principal.teamId, userId });
     const { meetings, pages } = await hostingReport(trx, principal.teamId, userId);
     const report = {
       user_id: userId,
