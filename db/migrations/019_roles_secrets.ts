@@ -33,58 +33,12 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['created_at']);
   });
 
-  await knex.schema.alterTable('webhook_subscriptions', (t) => {
-    t.text('secret_enc');
-    t.text('previous_secret_enc');
-  });
-  const rows = await knex('webhook_subscriptions').select<{ id: string; secret: string; previous_secret: string | null }[]>(
-    'id',
-    'secret',
-    'previous_secret',
-  );
-  if (rows.length > 0) {
-    const box = atRestBox(config());
-    for (const r of rows) {
-      await knex('webhook_subscriptions')
-        .where({ id: r.id })
-        .update({
-          secret_enc: box.seal(r.secret, rowAad('webhook_subscriptions', r.id)),
-          previous_secret_enc: r.previous_secret ? box.seal(r.previous_secret, rowAad('webhook_subscriptions.previous', r.id)) : null,
-        });
-    }
-  }
-  await knex.schema.alterTable('webhook_subscriptions', (t) => {
-    t.dropColumn('secret');
-    t.dropColumn('previous_secret');
-  });
+  await moveSecrets(knex, { from: ['secret', 'previous_secret'], to: ['secret_enc', 'previous_secret_enc'], seal: true });
   await knex.raw('ALTER TABLE webhook_subscriptions ALTER COLUMN secret_enc SET NOT NULL');
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.schema.alterTable('webhook_subscriptions', (t) => {
-    t.text('secret');
-    t.text('previous_secret');
-  });
-  const rows = await knex('webhook_subscriptions').select<{ id: string; secret_enc: string; previous_secret_enc: string | null }[]>(
-    'id',
-    'secret_enc',
-    'previous_secret_enc',
-  );
-  if (rows.length > 0) {
-    const box = atRestBox(config());
-    for (const r of rows) {
-      await knex('webhook_subscriptions')
-        .where({ id: r.id })
-        .update({
-          secret: box.open(r.secret_enc, rowAad('webhook_subscriptions', r.id)),
-          previous_secret: r.previous_secret_enc ? box.open(r.previous_secret_enc, rowAad('webhook_subscriptions.previous', r.id)) : null,
-        } as never);
-    }
-  }
-  await knex.schema.alterTable('webhook_subscriptions', (t) => {
-    t.dropColumn('secret_enc');
-    t.dropColumn('previous_secret_enc');
-  });
+  await moveSecrets(knex, { from: ['secret_enc', 'previous_secret_enc'], to: ['secret', 'previous_secret'], seal: false });
   await knex.raw('ALTER TABLE webhook_subscriptions ALTER COLUMN secret SET NOT NULL');
   await knex.schema.dropTable('idempotency_keys');
   await knex.schema.createTable('idempotency_keys', (t) => {
@@ -97,5 +51,35 @@ export async function down(knex: Knex): Promise<void> {
     t.jsonb('body');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.primary(['scope', 'key']);
+  });
+}
+
+/**
+ * Move a subscription's current and previous signing secrets from two columns to two new ones,
+ * sealing them (up) or opening them (down) under the at-rest key bound to the row, then drop the old columns.
+ */
+async function moveSecrets(knex: Knex, input: { from: [string, string]; to: [string, string]; seal: boolean }): Promise<void> {
+  const { from, to } = input;
+  await knex.schema.alterTable('webhook_subscriptions', (t) => {
+    for (const c of to) t.text(c);
+  });
+  const rows: Array<Record<string, string | null>> = await knex('webhook_subscriptions').select('id', ...from);
+  if (rows.length > 0) {
+    const box = atRestBox(config());
+    const aads = ['webhook_subscriptions', 'webhook_subscriptions.previous'];
+    for (const r of rows) {
+      const id = r.id as string;
+      const values = from.map((c, i) => {
+        const v = r[c];
+        if (v === null) return null;
+        return input.seal ? box.seal(v, rowAad(aads[i], id)) : box.open(v, rowAad(aads[i], id));
+      });
+      await knex('webhook_subscriptions')
+        .where({ id })
+        .update({ [to[0]]: values[0], [to[1]]: values[1] } as never);
+    }
+  }
+  await knex.schema.alterTable('webhook_subscriptions', (t) => {
+    for (const c of from) t.dropColumn(c);
   });
 }
