@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { useApiWorld } from '../helpers/world';
 import { client } from '../helpers/http';
 import { expireIdempotencyKeys } from '../../services/idempotency/expire';
+import { maintenanceTasks } from '../../services/maintenance/tasks';
 
 /**
  * No secret at rest in the clear, idempotent replays included (docs/decisions.md "Idempotency"):
@@ -140,4 +141,10 @@ it('a request that died mid-way holds its key only for its lease; rows older tha
   expect(await expireIdempotencyKeys({ db: w.tdb.db }, {})).toEqual({ deleted: 1 });
   expect(Number((await w.tdb.db('idempotency_keys').count<{ n: string }[]>('* as n'))[0].n)).toBe(total - 1);
   expect(await expireIdempotencyKeys({ db: w.tdb.db }, {})).toEqual({ deleted: 0 });
+  // The maintenance table's entry (run by the idempotency-expiry Schedule) is this use case.
+  await w.tdb.db('idempotency_keys').update({ created_at: new Date(Date.now() - 25 * 3600 * 1000) });
+  const task = maintenanceTasks['idempotency-expiry'];
+  expect(task.every).toBe('15m');
+  expect(await task.run(w.app.deps)).toEqual({ deleted: total - 1 });
+  expect(Number((await w.tdb.db('idempotency_keys').count<{ n: string }[]>('* as n'))[0].n)).toBe(0);
 });
