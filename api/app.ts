@@ -20,7 +20,9 @@ async function securityHeaders(ctx: Koa.Context, next: Koa.Next): Promise<void> 
 
 /** Build the Koa app. `routes` defaults to the full route table. */
 export function createApp(deps: AppDeps, routes: RouteDef[] = allRoutes()): Koa {
-  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  // Behind N proxies the client's address is the Nth X-Forwarded-For value from the right (Koa keeps the last N).
+  const hops = deps.config.TRUST_PROXY_HOPS;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
   const router = mountRoutes(routes, deps);
   if (deps.config.VALIDATE_RESPONSES) app.use(checkErrorAnswers);

@@ -157,7 +157,7 @@ export default async function run(env: BenchEnv): Promise<void> {
     );
     for (const path of ['/a', '/b'])
       await createSubscription(
-        { db: env.db, config: { ALLOW_LOOPBACK_WEBHOOK_URLS: true, ALLOW_PRIVATE_WEBHOOK_URLS: false } },
+        { db: env.db, config: { ...env.deps.config, ALLOW_LOOPBACK_WEBHOOK_URLS: true } },
         { teamId: env.team.teamId, values: { url: rx.url + path, events: ['submission.created'] } },
       );
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createTeamWithOwner } from '../services/accounts';
-import { createApiKey, revokeApiKey } from '../services/api-keys';
+import { createApiKey, firstOwnerId, revokeTeamApiKey } from '../services/api-keys';
 import { parseConfig } from '../core/config';
 import { randomToken } from '../core/crypto';
 import { ALL_SCOPES, isScope, PLANS, type Plan, type Scope } from '../core/scopes';
@@ -117,7 +117,10 @@ async function main(argv: string[]): Promise<void> {
       const scopes = parseScopes(values.scopes);
       const result = await withDatabase(async (db) => {
         if (!(await db('teams').where({ id: teamId }).first('id'))) throw new UsageError(`no team ${teamId}`);
-        const { key, secret } = await createApiKey({ db }, { teamId, scopes, name: values.name ?? 'cli' });
+        // The operator makes the key for the team: it acts as the team's first owner.
+        const owner = await firstOwnerId({ db }, { teamId });
+        if (!owner) throw new UsageError(`team ${teamId} has no active owner for the key to act as`);
+        const { key, secret } = await createApiKey({ db }, { teamId, scopes, name: values.name ?? 'cli', createdBy: owner });
         return { id: key.id, api_key: secret, scopes: key.scopes };
       });
       return out(values.json, result, `key ${result.id}\napi key ${result.api_key}\nscopes ${result.scopes.join(' ')}`);
@@ -128,7 +131,7 @@ async function main(argv: string[]): Promise<void> {
       await withDatabase(async (db) => {
         const key = await db('api_keys').where({ id }).first('team_id');
         if (!key) throw new UsageError(`no API key ${id}`);
-        await revokeApiKey({ db }, { teamId: key.team_id, id });
+        await revokeTeamApiKey({ db }, { teamId: key.team_id, id });
       });
       return out(values.json, { id, revoked: true }, `revoked ${id}`);
     }

@@ -92,7 +92,12 @@ const schema = z.object({
   /** Webhooks may call private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), over https. Link-local and metadata addresses never. */
   ALLOW_PRIVATE_WEBHOOK_URLS: bool.default(false),
   COUNTRY_HEADER: z.string().default('cf-ipcountry'),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * How many proxies (load balancers) in front of the API append to X-Forwarded-For: the client's
+   * address is the Nth value from the right. 0 (default): the socket's address, the header ignored.
+   * A value a client writes itself (the leftmost ones) is never trusted (docs/deployment.md).
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Room links of video providers 1 and 2: `{room}` becomes an unguessable room name (docs/scheduling.md "Video links"). */
   VIDEO_PROVIDER_1_URL_TEMPLATE: z
     .string()
@@ -142,6 +147,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  if (env.TRUST_PROXY !== undefined) {
+    // The old switch trusted the leftmost X-Forwarded-For value, which any client writes: refuse it loudly.
+    throw new ConfigError(
+      'Invalid configuration:\n  TRUST_PROXY: replaced by TRUST_PROXY_HOPS=N, the number of proxies in front of the API (1 behind one load balancer)',
+    );
+  }
   for (const n of [1, 2] as const) {
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'daily' && !c.DAILY_API_KEY) {
       throw new ConfigError(`Invalid configuration:\n  DAILY_API_KEY: required when VIDEO_PROVIDER_${n}_ADAPTER=daily`);
@@ -200,9 +211,41 @@ export function productionCalendarKeyProblem(config: Pick<Config, 'NODE_ENV' | '
   return 'CALENDAR_CREDENTIALS_KEY is not set: with NODE_ENV=production calendar credentials need a key of 32 bytes (base64), e.g. `openssl rand -base64 32`';
 }
 
-/** For the API and worker entry points: exit(1) naming the variable when production cannot send mail or keep calendar credentials. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Settings that silently remove a protection are refused in production (docs/deployment.md):
+ * RATE_LIMIT_DISABLED; no BASE_URL (links would point at http://localhost and the OAuth cookie
+ * would lose `Secure`); an `http://` BASE_URL that is not loopback. Returns the problems, or null.
+ */
+export function productionProtectionProblem(config: Pick<Config, 'NODE_ENV' | 'RATE_LIMIT_DISABLED' | 'BASE_URL'>): string | null {
+  if (config.NODE_ENV !== 'production') return null;
+  const problems: string[] = [];
+  if (config.RATE_LIMIT_DISABLED) {
+    problems.push('RATE_LIMIT_DISABLED is set: with NODE_ENV=production the rate limits cannot be switched off; unset it');
+  }
+  if (!config.BASE_URL) {
+    problems.push(
+      'BASE_URL is not set: with NODE_ENV=production links and cookies need the public https address, e.g. BASE_URL=https://forms.example.com',
+    );
+  } else {
+    const url = new URL(config.BASE_URL);
+    if (url.protocol !== 'https:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+      problems.push(
+        `BASE_URL is ${url.protocol}//${url.host}: with NODE_ENV=production it must be https (http only for a loopback address)`,
+      );
+    }
+  }
+  return problems.length > 0 ? problems.join('\n') : null;
+}
+
+/** For the API and worker entry points: exit(1) naming the variable when production cannot send mail, keep calendar credentials, or would run unprotected. */
 export function requireProductionSending(config: Config): void {
-  exitOnProblem([productionSendingProblem(config), productionCalendarKeyProblem(config)].filter((p) => p !== null).join('\n') || null);
+  exitOnProblem(
+    [productionSendingProblem(config), productionCalendarKeyProblem(config), productionProtectionProblem(config)]
+      .filter((p) => p !== null)
+      .join('\n') || null,
+  );
 }
 
 /** For entry points: exit(1) with the message when there is a problem (a production check). */

@@ -49,4 +49,6 @@ export const insufficientScope = (scope: string) =>
   new ApiError(403, 'insufficient_scope', `This credential lacks the required scope: ${scope}`, undefined, {
     'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
   });
+export const roleForbidden = (role: string, allowed: readonly string[]) =>
+  new ApiError(403, 'forbidden', `This endpoint is for the roles ${allowed.join(', ')}; yours is ${role}`);
 export const dashboardOnly = () => new ApiError(403, 'dashboard_only', 'This endpoint is available to dashboard sessions only');

@@ -1,4 +1,4 @@
-import type { Plan, Scope } from './scopes';
+import type { Plan, Role, Scope } from './scopes';
 
 export type CredentialKind = 'api_key' | 'session' | 'oauth';
 
@@ -7,8 +7,10 @@ export interface Principal {
   kind: CredentialKind;
   credentialId: string;
   teamId: string;
-  /** The acting user: the session's or token's user, or the team owner for an API key. */
+  /** The acting user: the session's or token's user, or the API key's creator. */
   userId: string;
+  /** The acting user's role: what the route table's roles and the scopes of every credential are capped by. */
+  role: Role;
   scopes: ReadonlySet<Scope>;
   plan: Plan;
   isStaff: boolean;

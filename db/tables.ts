@@ -330,12 +330,11 @@ export interface FormsRow {
 
 export interface IdempotencyKeysRow {
   scope: string;
-  key: string;
-  method: string;
-  path: string;
-  request_hash: string;
+  key_hash: string;
+  request_mac: string;
   status: number | null;
-  body: Json | null;
+  body_sealed: string | null;
+  locked_until: Date;
   created_at: Date;
 }
 
@@ -741,13 +740,13 @@ export interface WebhookSubscriptionsRow {
   status: 'active' | 'disabled';
   disabled_reason: string | null;
   disabled_at: Date | null;
-  secret: string;
-  previous_secret: string | null;
   previous_secret_expires_at: Date | null;
   failing_since: Date | null;
   last_success_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  secret_enc: string;
+  previous_secret_enc: string | null;
 }
 
 declare module 'knex/types/tables' {

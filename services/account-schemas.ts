@@ -102,7 +102,10 @@ export const zApiKey = z
     id: zId,
     name: z.string().nullable(),
     prefix: z.string().meta({ description: 'The first 12 characters of the key, to recognise it' }),
-    scopes: z.array(z.enum(ALL_SCOPES)),
+    scopes: z.array(z.enum(ALL_SCOPES)).meta({ description: "Asked for at creation; the key uses those its creator's role allows now" }),
+    created_by: zId
+      .nullable()
+      .meta({ description: 'The user the key acts as (null only for a key of an unknown creator, which does not work)' }),
     mode: z.enum(['live', 'test']),
     last_used_at: zIsoTime.nullable(),
     revoked_at: zIsoTime.nullable(),

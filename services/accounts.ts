@@ -4,6 +4,8 @@ import type { Executor } from '../db/knex';
 import type { ServiceDeps } from './deps';
 import { hashPassword } from '../core/passwords';
 import type { Plan, Role } from '../core/scopes';
+import { validationFailed } from '../core/errors';
+import { passwordProblem } from './accounts/password-policy';
 
 export const DEFAULT_RULES = [1, 2, 3, 4, 5].map((day) => ({ day, start: '09:00', end: '17:00', enabled: true }));
 
@@ -61,8 +63,13 @@ export interface NewUserInput {
   timezone?: string;
 }
 
-/** Add a user to a team, with the default availability schedule (Mon–Fri 09:00–17:00 in their timezone). */
+/**
+ * Add a user to a team, with the default availability schedule (Mon–Fri 09:00–17:00 in their timezone).
+ * A password must pass the one policy (accounts/password-policy.ts): 400 `validation_failed` on `body.password`.
+ */
 export async function createUser(trx: Executor, input: NewUserInput): Promise<UserRow> {
+  const problem = input.password ? passwordProblem(input.password, input.email) : null;
+  if (problem) throw validationFailed([{ path: 'body.password', message: problem }]);
   const [user] = await trx('users')
     .insert({
       team_id: input.teamId,

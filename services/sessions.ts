@@ -53,7 +53,7 @@ export async function login(deps: Pick<ServiceDeps, 'db'>, { email, password, cl
     await recordLoginFailure(deps, { email, ip });
     throw unauthorized('Wrong email or password');
   }
-  await recordLoginSuccess(deps, { email });
+  await recordLoginSuccess(deps, { email, ip });
   const { token, expiresAt } = await createSession(db, { userId: user.id, client });
   return { token, expires_at: expiresAt.toISOString(), user_id: user.id as string, team_id: user.team_id as string };
 }

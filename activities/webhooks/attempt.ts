@@ -7,6 +7,7 @@ import { closeAttempt, openAttempt, type AttemptOutcome, type ScheduleInput } fr
 import { postPinned } from './http';
 import { EndpointGate } from './gate';
 import { acquireSlot, releaseSlot } from './semaphore';
+import { openWebhookSecret } from '../../services/webhooks/secrets';
 
 /** The receiver has this long to answer with a 2xx (spec: 5 seconds). */
 export const DELIVERY_TIMEOUT_MS = 5000;
@@ -48,8 +49,8 @@ interface DeliveryJoin {
   status: string;
   url: string;
   sub_status: string;
-  secret: string;
-  previous_secret: string | null;
+  secret_enc: string;
+  previous_secret_enc: string | null;
   previous_secret_expires_at: Date | null;
   /** An attempt row under this attempt key exists already (a replay after a lost worker). */
   replayed?: boolean;
@@ -84,8 +85,8 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
       'd.status',
       's.url',
       { sub_status: 's.status' },
-      's.secret',
-      's.previous_secret',
+      's.secret_enc',
+      's.previous_secret_enc',
       's.previous_secret_expires_at',
     );
   }
@@ -98,8 +99,8 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
   async function loadAndOpen(input: AttemptInput): Promise<(DeliveryJoin & { attempt_number: number | null }) | undefined> {
     const r = await db.raw(
       `with j as materialized (
-         select d.id, d.team_id, d.subscription_id, d.event_type, d.body, d.status, s.url, s.status as sub_status, s.secret,
-                s.previous_secret, s.previous_secret_expires_at,
+         select d.id, d.team_id, d.subscription_id, d.event_type, d.body, d.status, s.url, s.status as sub_status, s.secret_enc,
+                s.previous_secret_enc, s.previous_secret_expires_at,
                 exists (select 1 from webhook_attempts a where a.attempt_key = ?) as replayed
            from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
           where d.id = ?
@@ -137,7 +138,9 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
     try {
       const target = await resolveDeliveryTarget(d.url, webhookUrlPolicy(config));
       const previous =
-        d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now() ? d.previous_secret : null;
+        d.previous_secret_enc && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now()
+          ? openWebhookSecret(config, { id: d.subscription_id, sealed: d.previous_secret_enc, which: 'previous' })
+          : null;
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'FSS-Webhooks/1.0',
@@ -146,7 +149,7 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
           eventType: d.event_type,
           timestampSec: Math.floor(Date.now() / 1000),
           body: d.body,
-          secret: d.secret,
+          secret: openWebhookSecret(config, { id: d.subscription_id, sealed: d.secret_enc, which: 'current' }),
           previousSecret: previous,
         }),
       };

@@ -19,7 +19,8 @@ export async function requestIdAndErrors(ctx: Context, next: Next): Promise<void
     }
   } catch (err) {
     const e = toApiError(err);
-    if (e.status >= 500) logger.error({ err, requestId, path: ctx.path }, 'request failed');
+    // The route template, never the path: a path can hold a booking, reset or feed token.
+    if (e.status >= 500) logger.error({ err, requestId, method: ctx.method, route: matchedRoute(ctx) }, 'request failed');
     ctx.status = e.status;
     if (e.headers) ctx.set(e.headers);
     ctx.body =
@@ -34,9 +35,12 @@ export async function requestIdAndErrors(ctx: Context, next: Next): Promise<void
   if (logger.isLevelEnabled('info')) {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     // The route template, not the path: secret path segments (feed tokens, unsubscribe tokens) stay out.
-    const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
-    logger.info({ requestId, method: ctx.method, route, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    logger.info({ requestId, method: ctx.method, route: matchedRoute(ctx), status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
   }
+}
+
+function matchedRoute(ctx: Context): string {
+  return (ctx as { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
 }
 
 /** RFC 6749 §5.2 `error` for errors raised before an OAuth handler runs (bad body, rate limit, crash). */

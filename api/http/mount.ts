@@ -3,11 +3,11 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppDeps } from '../deps';
 import { authenticate, readCredential } from './auth';
-import { ApiError, dashboardOnly, insufficientScope, validationFailed } from '../../core/errors';
+import { ApiError, dashboardOnly, insufficientScope, roleForbidden, validationFailed } from '../../core/errors';
 import { withIdempotency } from './idempotency';
 import type { Principal } from '../../core/principal';
 import type { Verdict } from './rate-limit';
-import { isDashboardOnly, routeScope, type RouteDef } from './route';
+import { isDashboardOnly, routeRoles, routeScope, type RouteDef } from './route';
 import { parseOrThrow } from '../../core/validate';
 import { checkSuccessAnswer } from './response-check';
 
@@ -90,6 +90,9 @@ function authorize(route: RouteDef, p: Principal): void {
   if (isDashboardOnly(auth) && p.kind !== 'session') throw dashboardOnly();
   const scope = routeScope(auth);
   if (scope && !p.scopes.has(scope)) throw insufficientScope(scope);
+  // Roles on the route table (docs/accounts.md "Roles by route"); a key or token is judged by its user's role.
+  const roles = routeRoles(auth);
+  if (!roles || !roles.includes(p.role)) throw roleForbidden(p.role, roles ?? []);
 }
 
 /** Build the router from the route table. Every route runs: auth → rate limit → scope → parse → per-target limit → handler. */
@@ -130,7 +133,7 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
         if (deps.config.VALIDATE_RESPONSES) checkSuccessAnswer(route, ctx);
       };
       if (route.idempotent && principal) {
-        await withIdempotency(deps.db, ctx, `${principal.teamId}:${principal.credentialId}`, run);
+        await withIdempotency(deps, ctx, `${principal.teamId}:${principal.credentialId}`, run);
       } else {
         await run();
       }

@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteaso
 import { z } from 'zod';
 import { errorSchema, oauthErrorSchema } from './error-schemas';
 import { errorExample, exampleOf, oauthErrorExample } from './openapi-examples';
-import { isDashboardOnly, isRawResponse, routeScope, type RouteDef } from './route';
+import { isDashboardOnly, isRawResponse, routeRoles, routeScope, type RouteDef } from './route';
 
 /** `/api/v1/forms/:id` → `/api/v1/forms/{id}` */
 export function toOpenApiPath(path: string): string {
@@ -17,6 +17,8 @@ function describeAuth(route: RouteDef): string {
   const scope = routeScope(a);
   const parts = [scope ? `Scope: \`${scope}\`.` : ''];
   if (isDashboardOnly(a)) parts.push('Dashboard session only.');
+  const roles = routeRoles(a);
+  if (roles) parts.push(`Roles: ${roles.join(', ')} (an API key acts with its creator's role).`);
   return parts.join(' ').trim();
 }
 
@@ -65,6 +67,7 @@ function errorResponses(route: RouteDef): NonNullable<RouteConfig['responses']> 
       scope ? `\`insufficient_scope\`: the credential lacks \`${scope}\`` : '',
       isDashboardOnly(route.auth) ? '`dashboard_only`: API keys and OAuth tokens cannot call it' : '',
       'staff' in route.auth ? '`forbidden`: staff only' : '',
+      (routeRoles(route.auth)?.length ?? 3) < 3 ? "`forbidden`: the acting user's role may not call it" : '',
     ].filter(Boolean);
     out[403] = { description: why.join('; ') || 'Forbidden', content: json(errorSchema) };
   }

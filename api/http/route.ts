@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { Scope } from '../../core/scopes';
+import { ROLES, scopesForRole, type Role, type Scope } from '../../core/scopes';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../../core/principal';
 import type { PublicBucket } from './rate-limit';
@@ -13,8 +13,15 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
  * - `{scope}`: any credential (API key, OAuth token, session) holding the scope.
  * - `{scope?, dashboardOnly: true}`: a dashboard session only; others get 403 dashboard_only.
  * - `{staff: true}`: a session of a staff user.
+ * `roles` names the roles whose users may call it (a key acts with its creator's role); without it,
+ * the roles whose scopes include the route's scope (core/scopes.ts `scopesForRole`). A route with
+ * neither scope nor roles is refused by test/foundation/role-matrix.test.ts.
  */
-export type RouteAuth = 'public' | { scope: Scope; dashboardOnly?: boolean } | { dashboardOnly: true; scope?: Scope } | { staff: true };
+export type RouteAuth =
+  | 'public'
+  | { scope: Scope; dashboardOnly?: boolean; roles?: readonly Role[] }
+  | { dashboardOnly: true; scope?: Scope; roles?: readonly Role[] }
+  | { staff: true };
 
 /** A success answer that is not JSON. */
 export interface RawResponse {
@@ -115,4 +122,13 @@ export function routeScope(auth: RouteAuth): Scope | undefined {
 
 export function isDashboardOnly(auth: RouteAuth): boolean {
   return typeof auth === 'object' && 'dashboardOnly' in auth && auth.dashboardOnly === true;
+}
+
+/** The roles that may call a route (docs/accounts.md "Roles by route"); null for public and staff routes. */
+export function routeRoles(auth: RouteAuth): readonly Role[] | null {
+  if (auth === 'public' || 'staff' in auth) return null;
+  if (auth.roles) return auth.roles;
+  const scope = auth.scope;
+  if (!scope) return null;
+  return ROLES.filter((r) => scopesForRole(r).includes(scope));
 }

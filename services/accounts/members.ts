@@ -5,10 +5,11 @@ import type { Principal } from '../../core/principal';
 import { ApiError, conflict, notFound } from '../../core/errors';
 import { presentUser, USER_COLUMNS, type UserRow } from '../accounts';
 import { deleteUserSessions, evictAll } from './revoke';
+import { closeFeed } from '../scheduling/feed';
 
 const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 
-/** The acting user's role: the session's or token's user, the team owner for an API key. */
+/** The acting user's role, read again (the session's, token's or API key creator's user). */
 export async function actingRole(trx: Executor, principal: Principal): Promise<Role | undefined> {
   const row = await trx('users').where({ id: principal.userId, team_id: principal.teamId }).whereNull('removed_at').first('role');
   return row?.role as Role | undefined;
@@ -60,10 +61,11 @@ export async function changeRole(deps: Pick<ServiceDeps, 'db'>, { principal, use
       throw conflict('The last owner of a team cannot be demoted; make another member owner first');
     const [updated] = await trx('users').where({ id: userId }).update({ role, updated_at: trx.fn.now() }).returning(USER_COLUMNS);
     const sessions: Array<{ id: string }> = await trx('sessions').where({ user_id: userId }).select('id');
-    sessionIds = sessions.map((s) => s.id);
+    const keys: Array<{ id: string }> = await trx('api_keys').where({ created_by: userId }).select('id');
+    sessionIds = [...sessions, ...keys].map((s) => s.id);
     return updated;
   });
-  // Scopes of a session follow the role: drop cached principals so the change applies at once.
+  // Scopes of a session, and of the user's keys, follow the role: drop cached principals so the change applies at once.
   evictAll(sessionIds);
   return presentUser(user);
 }
@@ -120,6 +122,7 @@ export async function removeMember(deps: Pick<ServiceDeps, 'db'>, { principal, u
       .returning('id');
     const tokens = await trx('oauth_tokens').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
     await trx('account_tokens').where({ user_id: userId }).whereNull('used_at').delete();
+    await closeFeed(trx, { teamId: principal.teamId, userId });
     const { meetings, pages } = await hostingReport(trx, principal.teamId, userId);
     const report = {
       user_id: userId,

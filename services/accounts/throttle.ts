@@ -14,10 +14,18 @@ import { ApiError } from '../../core/errors';
  * an attempt during the lock gets 429 with Retry-After, whether the address exists or not.
  * A success clears the address's count (not the IP's).
  *
+ * Counted per client address *and* per account, so one shared address (an office behind one NAT)
+ * cannot lock everyone out: a success marks the pair (client address, account) as known for
+ * 30 days, and a locked client address still lets a known pair sign in. Spraying many accounts
+ * from one address stays locked (those pairs are not known), and an account's own lock holds
+ * from every address.
+ *
  * Password-reset requests: a fixed number an hour per address and per IP.
  */
 export const LOGIN_FREE_FAILURES = { address: 5, ip: 20 };
 export const LOGIN_MAX_DELAY_SECONDS = 15 * 60;
+/** How long a successful sign-in from a client address keeps that address known for the account. */
+export const LOGIN_KNOWN_PAIR_SECONDS = 30 * 24 * 3600;
 export const RESET_PER_HOUR = { address: 3, ip: 10 };
 
 const HOUR = 3600;
@@ -25,6 +33,7 @@ const HOUR = 3600;
 interface Limiters {
   loginFails: RateLimiterPostgres;
   loginLock: RateLimiterPostgres;
+  loginKnown: RateLimiterPostgres;
   resetAddress: RateLimiterPostgres;
   resetIp: RateLimiterPostgres;
 }
@@ -50,6 +59,7 @@ function limiters(db: Db): Limiters {
     l = {
       loginFails: store(db, 'acct_login_fail', 1_000_000, HOUR),
       loginLock: store(db, 'acct_login_lock', 1, 1),
+      loginKnown: store(db, 'acct_login_known', 1, LOGIN_KNOWN_PAIR_SECONDS),
       resetAddress: store(db, 'acct_reset_addr', RESET_PER_HOUR.address, HOUR),
       resetIp: store(db, 'acct_reset_ip', RESET_PER_HOUR.ip, HOUR),
     };
@@ -60,6 +70,7 @@ function limiters(db: Db): Limiters {
 
 const addressKey = (email: string) => `a:${sha256Hex(email.trim().toLowerCase()).slice(0, 40)}`;
 const ipKey = (ip: string) => `i:${ip || 'unknown'}`;
+const pairKey = (email: string, ip: string) => `p:${sha256Hex(`${ip}\n${email.trim().toLowerCase()}`).slice(0, 40)}`;
 
 function tooMany(msBeforeNext: number, message: string): ApiError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
@@ -72,11 +83,14 @@ export function lockSeconds(failures: number, free: number): number {
   return Math.min(LOGIN_MAX_DELAY_SECONDS, 2 ** Math.min(failures - free, 20));
 }
 
-/** Throws 429 while the address or the IP is locked. */
+const isLocked = (r: RateLimiterRes | null): r is RateLimiterRes => !!r && r.consumedPoints > 1 && r.msBeforeNext > 0;
+
+/** Throws 429 while the address is locked, or the IP is locked and this account never signed in from it. */
 export async function checkLoginAllowed(deps: Pick<ServiceDeps, 'db'>, { email, ip }: { email: string; ip: string }): Promise<void> {
-  const { loginLock } = limiters(deps.db);
+  const { loginLock, loginKnown } = limiters(deps.db);
   const [a, i] = await Promise.all([loginLock.get(addressKey(email)), loginLock.get(ipKey(ip))]);
-  const locked = [a, i].filter((r): r is RateLimiterRes => !!r && r.consumedPoints > 1 && r.msBeforeNext > 0);
+  const ipLocked = isLocked(i) && !(await loginKnown.get(pairKey(email, ip)));
+  const locked = [a, ipLocked ? i : null].filter(isLocked);
   if (locked.length) {
     throw tooMany(Math.max(...locked.map((r) => r.msBeforeNext)), 'Too many sign-in attempts; wait before trying again');
   }
@@ -94,9 +108,13 @@ export async function recordLoginFailure(deps: Pick<ServiceDeps, 'db'>, { email,
   }
 }
 
-export async function recordLoginSuccess(deps: Pick<ServiceDeps, 'db'>, { email }: { email: string }): Promise<void> {
-  const { loginFails, loginLock } = limiters(deps.db);
-  await Promise.all([loginFails.delete(addressKey(email)), loginLock.delete(addressKey(email))]);
+export async function recordLoginSuccess(deps: Pick<ServiceDeps, 'db'>, { email, ip }: { email: string; ip: string }): Promise<void> {
+  const { loginFails, loginLock, loginKnown } = limiters(deps.db);
+  await Promise.all([
+    loginFails.delete(addressKey(email)),
+    loginLock.delete(addressKey(email)),
+    loginKnown.block(pairKey(email, ip), LOGIN_KNOWN_PAIR_SECONDS),
+  ]);
 }
 
 /** Counts a password-reset request; throws 429 past the hourly allowance of the IP or the address. */

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
-import type { Plan, Scope } from '../../core/scopes';
+import { scopesForRole, type Plan, type Role, type Scope } from '../../core/scopes';
 import type { Principal } from '../../core/principal';
 import { cachePrincipal, getCachedPrincipal } from './cache';
 
@@ -10,6 +10,11 @@ export function isApiKey(token: string): boolean {
   return token.startsWith('sk_live_') || token.startsWith('sk_test_');
 }
 
+/**
+ * Resolve an API key to a principal, or null. A key acts as the user who created it, with its
+ * scopes capped by that user's role now (a demoted creator's keys lose what the new role lacks);
+ * a key whose creator was removed, or is unknown, does not work (docs/accounts.md "API keys").
+ */
 export async function resolveApiKey(deps: Pick<ServiceDeps, 'db'>, { token }: { token: string }): Promise<Principal | null> {
   const { db } = deps;
   const hash = sha256Hex(token);
@@ -17,24 +22,20 @@ export async function resolveApiKey(deps: Pick<ServiceDeps, 'db'>, { token }: { 
   if (cached) return cached;
   const row = await db('api_keys as k')
     .join('teams as t', 't.id', 'k.team_id')
+    .join('users as u', (j) => j.on('u.id', 'k.created_by').andOn('u.team_id', 'k.team_id'))
     .where({ 'k.key_hash': hash })
     .whereNull('k.revoked_at')
-    .first(
-      'k.id',
-      'k.team_id',
-      'k.scopes',
-      't.plan',
-      db.raw(
-        `(select u.id from users u where u.team_id = k.team_id and u.removed_at is null order by (u.role = 'owner') desc, u.created_at asc limit 1) as owner_id`,
-      ),
-    );
-  if (!row || !row.owner_id) return null;
+    .whereNull('u.removed_at')
+    .first('k.id', 'k.team_id', 'k.scopes', 't.plan', 'u.id as user_id', 'u.role');
+  if (!row) return null;
+  const allowed = new Set<Scope>(scopesForRole(row.role));
   const principal: Principal = {
     kind: 'api_key',
     credentialId: row.id,
     teamId: row.team_id,
-    userId: row.owner_id,
-    scopes: new Set(row.scopes as Scope[]),
+    userId: row.user_id,
+    role: row.role as Role,
+    scopes: new Set((row.scopes as Scope[]).filter((s) => allowed.has(s))),
     plan: row.plan as Plan,
     isStaff: false,
     perMinuteLimit: API_KEY_PER_MINUTE,

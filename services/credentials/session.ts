@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
-import { scopesForRole, type Plan } from '../../core/scopes';
+import { scopesForRole, type Plan, type Role } from '../../core/scopes';
 import { unauthorized } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import { cachePrincipal, getCachedPrincipal } from './cache';
@@ -29,6 +29,7 @@ export async function resolveSession(deps: Pick<ServiceDeps, 'db'>, { token }: {
     credentialId: row.id,
     teamId: row.team_id,
     userId: row.user_id,
+    role: row.role as Role,
     scopes: new Set(scopesForRole(row.role)),
     plan: row.plan as Plan,
     isStaff: row.is_staff,

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
-import { scopesForRole, type Plan, type Scope } from '../../core/scopes';
+import { scopesForRole, type Plan, type Role, type Scope } from '../../core/scopes';
 import { unauthorized } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 
@@ -47,6 +47,7 @@ export async function resolveAccessToken(deps: Pick<ServiceDeps, 'db'>, { token 
     credentialId: `oauth:${row.app_id}:${row.user_id}`,
     teamId: row.team_id,
     userId: row.user_id,
+    role: row.role as Role,
     scopes: new Set((row.scopes as string[]).filter((s) => allowed.has(s)) as Scope[]),
     plan: row.plan as Plan,
     isStaff: false,

@@ -1,9 +1,10 @@
-import { sha256Hex } from '../../core/crypto';
+import { randomToken, sha256Hex } from '../../core/crypto';
+import type { Role } from '../../core/scopes';
 import type { Executor } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
 import { feedIcs, icalUidOf, type IcsMeeting } from '../../domain/ics';
 import { signEventToken, signFeedToken, verifyEventToken, verifyFeedToken } from '../../domain/link-tokens';
-import { notFound } from '../../core/errors';
+import { ApiError, notFound } from '../../core/errors';
 import { appSecret } from '../app-secrets';
 import type { MeetingRow } from './present';
 
@@ -59,12 +60,22 @@ export async function hostCalendarLink(
   return (written?.html_url as string | undefined) ?? hostFeedUrl(deps, { userId: m.host_user_id });
 }
 
+export interface RotateFeedInput {
+  teamId: string;
+  userId: string;
+  /** Who asks: a member rotates only its own feed (the URL shows every meeting of its host). */
+  actor: { userId: string; role: Role };
+}
+
 /** Create or rotate the host's secret feed URL: a new generation, every earlier URL stops working. */
-export async function rotateFeed(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; userId: string }) {
+export async function rotateFeed(deps: Pick<ServiceDeps, 'db' | 'config'>, input: RotateFeedInput) {
   const { db } = deps;
   const { baseUrl } = deps.config;
-  const { teamId, userId } = input;
-  const user = await db('users').where({ id: userId, team_id: teamId }).first('id');
+  const { teamId, userId, actor } = input;
+  if (actor.role === 'member' && userId !== actor.userId) {
+    throw new ApiError(403, 'forbidden', "A member creates only its own feed URL; owners and admins create anyone's");
+  }
+  const user = await db('users').where({ id: userId, team_id: teamId }).whereNull('removed_at').first('id');
   if (!user) throw notFound('User');
   const key = await appSecret({ db }, { name: SECRET });
   const url = await db.transaction(async (trx) => {
@@ -124,7 +135,7 @@ export async function renderFeed(deps: Pick<ServiceDeps, 'db'>, input: { token: 
   if (event) return renderEvent(db, event.meetingId);
   const userId = await feedOwner(db, clean);
   const user: (Host & { id: string }) | undefined = userId
-    ? await db('users').where({ id: userId }).first('id', 'email', 'name')
+    ? await db('users').where({ id: userId }).whereNull('removed_at').first('id', 'email', 'name') // a removed member's feed is gone
     : undefined;
   if (!user) throw notFound('Calendar feed');
   const rows = await db('meeting_hosts as mh')
@@ -148,4 +159,16 @@ async function renderEvent(db: Executor, meetingId: string): Promise<string> {
   if (!m) throw notFound('Calendar feed');
   const host: Host | undefined = await db('users').where({ id: m.host_user_id }).first('email', 'name');
   return feedIcs(m.title, [icsOf(m, host ?? { email: 'unknown@localhost', name: null })]);
+}
+
+/** Removal: every feed URL of the user stops working for good, in the removal's transaction (a re-invited user rotates anew). */
+export async function closeFeed(trx: Executor, input: { teamId: string; userId: string }): Promise<void> {
+  await trx('calendar_feeds')
+    .insert({ user_id: input.userId, team_id: input.teamId, token_hash: sha256Hex(randomToken(32)), generation: 1 })
+    .onConflict('user_id')
+    .merge({
+      token_hash: sha256Hex(randomToken(32)),
+      generation: trx.raw('calendar_feeds.generation + 1'),
+      updated_at: trx.fn.now(),
+    } as never);
 }

@@ -7,9 +7,13 @@ import type { UrlPolicy } from '../../domain/ssrf';
 import { checkSubscriptionUrl } from './resolve';
 import { webhookUrlPolicy, type Config } from '../../core/config';
 import type { ServiceDeps } from '../deps';
+import { openWebhookSecret, sealWebhookSecret, type SecretKeyConfig } from './secrets';
+import { uuid } from '../../core/crypto';
 
 /** What a use case that checks a webhook URL needs: the database and the URL policy's settings. */
-export type UrlCheckDeps = Pick<ServiceDeps, 'db'> & { config: Pick<Config, 'ALLOW_LOOPBACK_WEBHOOK_URLS' | 'ALLOW_PRIVATE_WEBHOOK_URLS'> };
+export type UrlCheckDeps = Pick<ServiceDeps, 'db'> & {
+  config: Pick<Config, 'ALLOW_LOOPBACK_WEBHOOK_URLS' | 'ALLOW_PRIVATE_WEBHOOK_URLS'> & SecretKeyConfig;
+};
 
 export const WEBHOOK_EVENTS = [
   'submission.created',
@@ -82,8 +86,10 @@ export async function createSubscription(deps: UrlCheckDeps, { teamId, values: i
   await assertFormOfTeam(db, teamId, input.form_id);
   const secret = generateWebhookSecret();
   const disabled = input.status === 'disabled';
+  const id = uuid();
   const [row] = await db('webhook_subscriptions')
     .insert({
+      id,
       team_id: teamId,
       url,
       description: input.description ?? '',
@@ -92,7 +98,7 @@ export async function createSubscription(deps: UrlCheckDeps, { teamId, values: i
       status: input.status ?? 'active',
       disabled_reason: disabled ? 'manual' : null,
       disabled_at: disabled ? new Date() : null,
-      secret,
+      secret_enc: sealWebhookSecret(deps.config, { id, secret, which: 'current' }),
     } as never)
     .returning('*');
   return { ...presentSubscription(row), secret };
@@ -158,15 +164,19 @@ export async function deleteSubscription(deps: Pick<ServiceDeps, 'db'>, { teamId
 }
 
 /** New secret; the old one keeps signing (as the second signature) for 24 h. */
-export async function rotateSecret(deps: Pick<ServiceDeps, 'db'>, { teamId, id }: { teamId: string; id: string }) {
-  const { db } = deps;
+export async function rotateSecret(
+  deps: Pick<ServiceDeps, 'db'> & { config: SecretKeyConfig },
+  { teamId, id }: { teamId: string; id: string },
+): Promise<ReturnType<typeof presentSubscription> & { secret: string }> {
+  const { db, config } = deps;
   const current = await getSubscriptionRow(deps, { teamId, id });
   const secret = generateWebhookSecret();
+  const previous = openWebhookSecret(config, { id, sealed: current.secret_enc, which: 'current' });
   const [row] = await db('webhook_subscriptions')
-    .where({ id, team_id: teamId, secret: current.secret })
+    .where({ id, team_id: teamId, secret_enc: current.secret_enc })
     .update({
-      secret,
-      previous_secret: current.secret,
+      secret_enc: sealWebhookSecret(config, { id, secret, which: 'current' }),
+      previous_secret_enc: sealWebhookSecret(config, { id, secret: previous, which: 'previous' }),
       previous_secret_expires_at: new Date(Date.now() + ROTATION_OVERLAP_MS),
       updated_at: new Date(),
     } as never)

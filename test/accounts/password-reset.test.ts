@@ -5,8 +5,8 @@ import { RESET_PER_HOUR } from '../../services/accounts/throttle';
 import { linkToken, mailsTo, postForm, unique, useAccountsWorld } from './support';
 
 /** Password reset: 202 for any address, the emailed single-use 1-hour link, the no-JS page, sessions signed out. */
-// TRUST_PROXY: the tests name the client's IP with X-Forwarded-For.
-const w = useAccountsWorld({ env: { TRUST_PROXY: 'true' } });
+// TRUST_PROXY_HOPS=1: the tests name the client's IP with X-Forwarded-For.
+const w = useAccountsWorld({ env: { TRUST_PROXY_HOPS: '1' } });
 const ask = (email: string, ip = '127.0.0.1') =>
   client(w.app.baseUrl).post('/api/auth/password-reset', { email }, { 'x-forwarded-for': ip });
 const signIn = (email: string, password: string) => client(w.app.baseUrl).post('/api/auth/login', { email, password });

@@ -10,7 +10,7 @@ import { authorizeWithForms } from '../oauth/forms';
 import { completeAppInput } from '../oauth/helpers';
 
 /** The profile (/api/v1/me), email change by confirmation, my sessions, and the sign-in throttle. */
-const w = useAccountsWorld({ env: { TRUST_PROXY: 'true' } });
+const w = useAccountsWorld({ env: { TRUST_PROXY_HOPS: '1' } });
 const login = (email: string, password: string, ip = '127.0.0.1', ua = 'jest') =>
   client(w.app.baseUrl).post('/api/auth/login', { email, password }, { 'x-forwarded-for': ip, 'user-agent': ua });
 
@@ -182,5 +182,19 @@ describe('sign-in throttle', () => {
     for (let i = 0; i < LOGIN_FREE_FAILURES.ip; i++) expect((await login(unique('spray'), 'wrong', '192.0.2.200')).status).toBe(401);
     expect((await login(w.team.email, w.team.password, '192.0.2.200')).status).toBe(429);
     expect((await login(w.team.email, w.team.password, '192.0.2.201')).status).toBe(200);
+  });
+
+  it('one shared address cannot lock out the office: an account that signed in from it before still can', async () => {
+    const colleague = await user();
+    const office = '192.0.2.210';
+    expect((await login(colleague.email, colleague.password, office)).status).toBe(200);
+    for (let i = 0; i < LOGIN_FREE_FAILURES.ip; i++) expect((await login(unique('spray'), 'wrong', office)).status).toBe(401);
+    // The office address is locked for accounts it never signed in, the known colleague is not.
+    expect((await login(unique('spray'), 'wrong', office)).status).toBe(429);
+    expect((await login(w.team.email, w.team.password, office)).status).toBe(429);
+    expect((await login(colleague.email, colleague.password, office)).status).toBe(200);
+    // Counted per account too: the colleague's own failures still lock the colleague.
+    for (let i = 0; i < LOGIN_FREE_FAILURES.address; i++) await login(colleague.email, 'wrong', office);
+    expect((await login(colleague.email, colleague.password, office)).status).toBe(429);
   });
 });

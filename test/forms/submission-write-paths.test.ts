@@ -50,7 +50,7 @@ async function subscription(teamId: string, status: 'active' | 'disabled', formI
       events: ['submission.created', 'submission.qualified'],
       form_id: formId,
       status,
-      secret: 'whsec_test',
+      secret_enc: 'v1.never.opened.here', // no delivery is attempted in this suite
     })
     .returning('id');
   return row.id;

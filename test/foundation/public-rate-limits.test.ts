@@ -6,7 +6,7 @@ import { client, http } from '../helpers/http';
 /**
  * Each public bucket counts on its own (api/http/rate-limit.ts): pages, availability, submissions
  * and bookings per IP, submissions per form and bookings per page from all IPs, and the static
- * embed script not at all. Clients are told apart by X-Forwarded-For (TRUST_PROXY=true).
+ * embed script not at all. Clients are told apart by X-Forwarded-For (TRUST_PROXY_HOPS=1).
  */
 let tdb: TestDatabase;
 let app: TestApp;
@@ -23,7 +23,7 @@ beforeAll(async () => {
     env: {
       RATE_LIMIT_DISABLED: 'false',
       RATE_LIMIT_SYNC_MS: '0',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY_HOPS: '1',
       RATE_LIMIT_PUBLIC_PER_MINUTE: String(LIMITS.PUBLIC),
       RATE_LIMIT_PAGES_PER_MINUTE: String(LIMITS.PAGES),
       RATE_LIMIT_AVAILABILITY_PER_MINUTE: String(LIMITS.AVAILABILITY),

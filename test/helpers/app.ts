@@ -6,6 +6,7 @@ import { buildAppDeps } from '../../api/build-deps';
 import type { AppDeps } from '../../api/deps';
 import { parseConfig, type Config } from '../../core/config';
 import type { Db } from '../../db/knex';
+import { TEST_DATA_DIR } from './config';
 
 export interface TestApp {
   baseUrl: string;
@@ -32,7 +33,7 @@ export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Reco
     ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
     // Every answer is checked against the route's declared response schema (api/http/response-check.ts).
     VALIDATE_RESPONSES: 'true',
-    DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? '.data/test-files',
+    DATA_DIR: TEST_DATA_DIR,
     ...opts.env,
   });
   const temporal = opts.temporal;

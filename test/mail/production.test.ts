@@ -73,6 +73,7 @@ describe('SMS: Twilio credentials are required in production once a team has SMS
     // The previous test left a team with an SMS step in this database.
     const r = start(file, {
       NODE_ENV: 'production',
+      BASE_URL: 'https://forms.example.com',
       SMTP_URL: 'smtp://127.0.0.1:1',
       DATABASE_URL: tdb.url,
       CALENDAR_CREDENTIALS_KEY: '0'.repeat(64),

@@ -1,3 +1,4 @@
+import { openWebhookSecret } from '../../services/webhooks/secrets';
 import { recordEvent } from '../../services/events';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -185,8 +186,10 @@ describe('subscriptions', () => {
     const expires = Date.parse(res.body.data.previous_secret_expires_at);
     expect(Math.abs(expires - Date.now() - 24 * 3600 * 1000)).toBeLessThan(60_000);
     const row = await tdb.db('webhook_subscriptions').where({ id: body.data.id }).first();
-    expect(row!.previous_secret).toBe(body.data.secret);
-    expect(row!.secret).toBe(res.body.data.secret);
+    const open = (which: 'current' | 'previous', sealed: string) => openWebhookSecret(app.config, { id: body.data.id, sealed, which });
+    expect(open('previous', row!.previous_secret_enc!)).toBe(body.data.secret);
+    expect(open('current', row!.secret_enc)).toBe(res.body.data.secret);
+    expect(row!.secret_enc).not.toContain(res.body.data.secret);
   });
 
   it("hides another team's subscriptions", async () => {

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { eventually } from '../helpers/smtp';
 import { attemptsOf, createWebhookEnv, emit, startWorker, subscribe, testActivities } from './harness';
+import { testConfig } from '../helpers/config';
 import { deadUrl, startReceiver } from './receiver';
 
 let tdb: TestDatabase;
@@ -94,7 +95,7 @@ it('signs with X-Webhook-Signature and Standard Webhooks headers; one changed by
 it('after a rotation, signs with both secrets for the overlap', async () => {
   const rx = await startReceiver();
   const sub = await subscribe(tdb.db, team.teamId, rx.url);
-  const rotated = await rotateSecret({ db: tdb.db }, { teamId: team.teamId, id: sub.id });
+  const rotated = await rotateSecret({ db: tdb.db, config: testConfig() }, { teamId: team.teamId, id: sub.id });
   const event = await emit(tdb.db, outbox, team.teamId);
   expect(await result(sub.id, event.id)).toBe('success');
   const headers = rx.received[0].headers as Record<string, string>;

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { webhookFirstAttempt } from '../../activities/webhooks/first-attempt';
-import { parseConfig } from '../../core/config';
+import { testConfig } from '../helpers/config';
 import type { OutboxStarter } from '../../temporal/outbox';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   ({ outbox, activities } = testActivities(tdb.db, env));
-  const config = parseConfig({ NODE_ENV: 'test', ALLOW_LOOPBACK_WEBHOOK_URLS: 'true' });
+  const config = testConfig();
   // The activities' deps object is private to the harness: the handler gets its own queue here,
   // which changes nothing for these tests (the Postgres lease enforces the cap either way).
   outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt({ db: tdb.db, config }));

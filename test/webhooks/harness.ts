@@ -4,7 +4,7 @@ import { webhooksActivities } from '../../activities/webhooks';
 import type { ActivityDeps } from '../../activities/deps';
 import { recordEvent, type EventType } from '../../services/events';
 import { createSubscription, type CreateInput } from '../../services/webhooks/subscriptions';
-import { parseConfig } from '../../core/config';
+import { testConfig } from '../helpers/config';
 import type { Db } from '../../db/knex';
 import { OutboxStarter, transactionWithOutbox } from '../../temporal/outbox';
 import { createTestWorker, createTimeSkippingEnv } from '../helpers/temporal';
@@ -14,7 +14,7 @@ export const createWebhookEnv = createTimeSkippingEnv;
 
 /** Webhook activities on a test database, with the test config (loopback receivers allowed). */
 export function testActivities(db: Db, env: TestWorkflowEnvironment, extraEnv: Record<string, string> = {}) {
-  const config = parseConfig({ NODE_ENV: 'test', ALLOW_LOOPBACK_WEBHOOK_URLS: 'true', ...extraEnv });
+  const config = testConfig(extraEnv);
   const outbox = new OutboxStarter(db, async () => env.client, config.TEMPORAL_TASK_QUEUE);
   const deps = { db, config, outbox } as unknown as ActivityDeps; // mail and SMS are not used by webhooks
   return { outbox, activities: webhooksActivities(deps) };
@@ -31,10 +31,7 @@ export async function startWorker(
 }
 
 export async function subscribe(db: Db, teamId: string, url: string, extra: Partial<CreateInput> = {}) {
-  return createSubscription(
-    { db, config: { ALLOW_LOOPBACK_WEBHOOK_URLS: true, ALLOW_PRIVATE_WEBHOOK_URLS: false } },
-    { teamId, values: { url, events: ['submission.created'], ...extra } },
-  );
+  return createSubscription({ db, config: testConfig() }, { teamId, values: { url, events: ['submission.created'], ...extra } });
 }
 
 /** Record an event as the forms feature does, then run the outbox relay (deterministic start). */

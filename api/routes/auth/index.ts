@@ -20,7 +20,7 @@ export const authRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/auth/logout',
-    auth: { dashboardOnly: true },
+    auth: { dashboardOnly: true, roles: ['owner', 'admin', 'member'] },
     summary: 'End the current dashboard session',
     tags: ['auth'],
     status: 204,

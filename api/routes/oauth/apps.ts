@@ -9,7 +9,7 @@ export const appsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/v1/apps',
-    auth: { dashboardOnly: true },
+    auth: { dashboardOnly: true, roles: ['owner', 'admin', 'member'] },
     summary: "List the team's OAuth apps (developer portal)",
     tags: ['apps'],
     query: listQuery,
@@ -19,7 +19,7 @@ export const appsRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/v1/apps',
-    auth: { dashboardOnly: true },
+    auth: { dashboardOnly: true, roles: ['owner', 'admin'] },
     summary: 'Register an OAuth app; client_secret is in this response only',
     tags: ['apps'],
     body: appCreateBody,
@@ -34,7 +34,7 @@ export const appsRoutes = [
   defineRoute({
     method: 'get',
     path: '/api/v1/apps/:id',
-    auth: { dashboardOnly: true },
+    auth: { dashboardOnly: true, roles: ['owner', 'admin', 'member'] },
     summary: 'Read one app, with its total installs and review stage',
     tags: ['apps'],
     params: zIdParams,
@@ -46,7 +46,7 @@ export const appsRoutes = [
   defineRoute({
     method: 'patch',
     path: '/api/v1/apps/:id',
-    auth: { dashboardOnly: true },
+    auth: { dashboardOnly: true, roles: ['owner', 'admin'] },
     summary: 'Update settings, branding, descriptions or callback URLs; on an approved app, scope or redirect URI changes re-enter review',
     tags: ['apps'],
     params: zIdParams,
@@ -59,7 +59,7 @@ export const appsRoutes = [
   defineRoute({
     method: 'delete',
     path: '/api/v1/apps/:id',
-    auth: { dashboardOnly: true },
+    auth: { dashboardOnly: true, roles: ['owner', 'admin'] },
     summary: 'Delete an app: its tokens stop working',
     tags: ['apps'],
     params: zIdParams,
@@ -69,11 +69,12 @@ export const appsRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/v1/apps/:id/rotate-secret',
-    auth: { dashboardOnly: true },
+    auth: { dashboardOnly: true, roles: ['owner', 'admin'] },
     summary: 'Issue a new client secret (shown once); the old one stops working',
     tags: ['apps'],
     params: zIdParams,
     response: appWithSecretAnswer,
+    idempotent: true,
     handler: async ({ params, principal, deps }) => {
       const { app, secret } = await rotateSecret(deps, { teamId: principal.teamId, id: params.id });
       return { data: { ...presentApp(app, deps.config.baseUrl), client_secret: secret } };
@@ -82,7 +83,7 @@ export const appsRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/v1/apps/:id/submit',
-    auth: { dashboardOnly: true },
+    auth: { dashboardOnly: true, roles: ['owner', 'admin'] },
     summary: 'Submit the app for review (or resubmit after changes were requested); a 400 lists every missing checklist item',
     tags: ['apps'],
     params: zIdParams,

@@ -86,7 +86,11 @@ export const availabilityRoutes = [
     body: feedBody,
     response: feedAnswer,
     handler: async ({ body, principal, deps }) => ({
-      data: await rotateFeed(deps, { teamId: principal.teamId, userId: body.user_id ?? principal.userId }),
+      data: await rotateFeed(deps, {
+        teamId: principal.teamId,
+        userId: body.user_id ?? principal.userId,
+        actor: { userId: principal.userId, role: principal.role },
+      }),
     }),
   }),
 ];

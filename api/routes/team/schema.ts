@@ -1,3 +1,4 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../services/accounts/password-policy';
 import { z } from 'zod';
 import { ROLES } from '../../../core/scopes';
 import { paginationQuery } from '../../../services/pagination';
@@ -16,7 +17,9 @@ export const memberBody = z.strictObject({
   email: z.email().max(320),
   name: z.string().trim().min(1).max(200).optional(),
   role: z.enum(['admin', 'member']).default('member'),
-  password: z.string().min(8).max(1024).optional(),
+  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH).optional().meta({
+    description: 'At least 10 characters, at most 200, not containing the email address (docs/accounts.md "One password policy")',
+  }),
   timezone: zIanaZone.optional(),
 });
 export const memberParams = z.strictObject({ user_id: zUuid });

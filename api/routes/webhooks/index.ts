@@ -97,6 +97,7 @@ export const webhooksRoutes: RouteDef[] = [
     tags,
     params: zIdParams,
     response: subscriptionWithSecretAnswer,
+    idempotent: true,
     handler: async ({ params, principal, deps }) => ({ data: await rotateSecret(deps, { teamId: principal.teamId, id: params.id }) }),
   }),
   defineRoute({
