@@ -21,15 +21,43 @@ function headerValues(parsed: ParsedMail): Record<string, string> {
   return out;
 }
 
+const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", mdash: '—' };
+
+/** Visible text of an HTML body, enough for the classifier's words (no layout). */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<(style|script|head)[\s\S]*?<\/\1>/gi, '')
+    .replace(/<br\s*\/?>|<\/(p|div|tr|li|h\d|blockquote)>/gi, '\n')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(#\d+|[a-z]+);/gi, (m, e: string) =>
+      e.startsWith('#') ? String.fromCharCode(Number(e.slice(1))) : (ENTITIES[e.toLowerCase()] ?? m),
+    )
+    .replace(/[ \t]+/g, ' ');
+}
+
+const RAW_BODY_LIMIT = 32 * 1024;
+
+/** The first bytes after the header block, as text: for messages whose MIME structure is broken. */
+function rawBodyOf(raw: Buffer | string): string {
+  const text = (
+    typeof raw === 'string' ? raw.slice(0, RAW_BODY_LIMIT * 2) : raw.subarray(0, RAW_BODY_LIMIT * 2).toString('latin1')
+  ).replace(/\r\n/g, '\n');
+  const start = text.indexOf('\n\n');
+  return start < 0 ? '' : text.slice(start + 2, start + 2 + RAW_BODY_LIMIT);
+}
+
 /** The classifier's view of a parsed message. */
-export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipients: string[] }): MailFacts {
+export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipients: string[] }, raw: Buffer | string = ''): MailFacts {
+  const html = typeof parsed.html === 'string' ? parsed.html : '';
+  const text = parsed.text?.trim() ? parsed.text : html ? htmlText(html) : '';
   return {
     headers: headerValues(parsed),
     recipients: envelope.recipients,
     mailFrom: envelope.mailFrom,
     subject: parsed.subject ?? '',
     from: parsed.from?.value?.[0]?.address ?? parsed.from?.text ?? '',
-    text: parsed.text ?? '',
+    text: text.trim() ? text : rawBodyOf(raw),
+    rawBody: rawBodyOf(raw),
     inReplyTo: ids(parsed.inReplyTo),
     references: ids(parsed.references),
     parts: (parsed.attachments ?? []).map((a) => ({ contentType: a.contentType, content: a.content.toString('utf8') })),
@@ -38,5 +66,5 @@ export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipi
 
 /** Parse raw RFC 5322 bytes (mailparser) into classifier facts. Throws on what cannot be parsed. */
 export async function parseMailFacts(raw: Buffer | string, envelope: { mailFrom: string; recipients: string[] }): Promise<MailFacts> {
-  return factsOf(await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true }), envelope);
+  return factsOf(await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true }), envelope, raw);
 }
