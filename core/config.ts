@@ -122,6 +122,17 @@ const schema = z.object({
       error: 'must be 32 bytes, as base64 or 64 hex characters',
     })
     .optional(),
+  /**
+   * HMAC-SHA256 key of the email suppression list (services/mail/suppression.ts): base64 of 32 bytes
+   * or 64 hex characters. `npm run dev` generates one under .data/; production needs it set. Changing
+   * it forgets the list (the stored hashes no longer match).
+   */
+  MAIL_SUPPRESSION_KEY: z
+    .string()
+    .refine((v) => /^[0-9a-f]{64}$/i.test(v.trim()) || Buffer.from(v.trim(), 'base64').length === 32, {
+      error: 'must be 32 bytes, as base64 or 64 hex characters',
+    })
+    .optional(),
   /** How often each calendar connection syncs (docs/calendars.md), e.g. 5m, 90s. */
   CALENDAR_SYNC_INTERVAL: z
     .string()

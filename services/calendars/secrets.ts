@@ -31,7 +31,8 @@ export function calendarSecretBox(config: Pick<Config, 'CALENDAR_CREDENTIALS_KEY
   return box;
 }
 
-function readOrCreateKeyFile(file: string): string {
+/** A key kept in a file under the data directory, created once (mode 600) when missing. */
+export function readOrCreateKeyFile(file: string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {

@@ -9,6 +9,7 @@ import { listContactMeetingIds } from '../scheduling/contact-meetings';
 import { onContactDeleted } from '../sequences/hooks';
 import { listContactEnrollments } from '../sequences/contact-enrollments';
 import { listContactTimeline } from './timeline';
+import { suppressAddress, suppressionKey, type SuppressionReason } from '../mail/suppression';
 
 export interface Tag {
   id: string;
@@ -195,16 +196,34 @@ export async function updateContact(deps: Pick<ServiceDeps, 'db'>, { teamId, id,
 }
 
 /**
+ * An erase keeps only the keyed hash of an address the person asked not to be mailed at (or that
+ * is dead): docs/sequences.md "Suppression list" says why that is allowed.
+ */
+async function keepSuppression(
+  trx: Executor,
+  { teamId, key, contactId }: { teamId: string; key: Buffer; contactId: string },
+): Promise<void> {
+  const c = await trx('contacts').where({ id: contactId }).first('email', 'unsubscribed_email', 'email_undeliverable_at');
+  if (!c?.email) return;
+  const reasons: SuppressionReason[] = [];
+  if (c.unsubscribed_email) reasons.push('unsubscribed');
+  if (c.email_undeliverable_at) reasons.push('email_undeliverable');
+  await suppressAddress(trx, { teamId, key, email: c.email, reasons, source: 'contact_erased' });
+}
+
+/**
  * Erase the contact's personal data (the row stays as a tombstone so that meetings and
  * enrollments keep their reference), drop its tags, blank the answers of its submissions and
  * stop its enrollments (sequences hook). It is then gone from the API.
  */
 export async function deleteContact(
-  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  deps: Pick<ServiceDeps, 'db' | 'outbox' | 'config'>,
   { teamId, id }: { teamId: string; id: string },
 ): Promise<void> {
+  const key = suppressionKey(deps.config);
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     await getContactRow(trx, { teamId, id, lock: true });
+    await keepSuppression(trx, { teamId, key, contactId: id });
     await trx('contacts').where({ id }).update({
       email: null,
       phone: null,
