@@ -67,6 +67,10 @@ const schema = z.object({
     .min(1024)
     .default(10 * 1024 * 1024),
   INBOUND_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** All connections at once; past it a new one is answered 421 and closed. */
+  INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(200),
+  /** A connection that sends nothing for this long is closed (ms). */
+  INBOUND_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
   TWILIO_API_BASE_URL: z.url().optional(),
