@@ -4,8 +4,8 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
-import { decideSeverity, enhancedCodes, smtpCode } from './mail-status';
-import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DEAD_WORDS, DELAY_WORDS, PERMANENT_WORDS, SOFT_WORDS } from './mail-wording';
+import { decideSeverity, enhancedCodes, wordsIn, type Words } from './mail-status';
+import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
 export interface MailFacts {
   /** Header names lowercased; the first value of each, unfolded. */
@@ -21,7 +21,7 @@ export interface MailFacts {
   rawBody?: string;
   inReplyTo: string[];
   references: string[];
-  /** Non-body parts, e.g. `message/delivery-status`, `message/feedback-report`, `text/rfc822-headers`. */
+  /** Report parts: `message/delivery-status`, `message/feedback-report`, `message/rfc822`, `text/rfc822-headers` (other attachments are left out). */
   parts: Array<{ contentType: string; content: string }>;
 }
 
@@ -84,8 +84,20 @@ const RETURNED =
   /^[\s\->*=|]*(-+ ?below this line is a copy|this is a copy of the message|original message (follows|as received)|returned message|original message|header of the (source mail|original message)|copy of the original message|your message reads|returned mail follows|attachment is a copy of the message)/im;
 
 /** The notice text: the human part before the returned message, capped (the classifier's cost stays flat). */
+/** A notice says what happened in its first few KB; the rest is usually the returned message. */
+const NOTICE_LIMIT = 4096;
+const notices = new WeakMap<MailFacts, string>();
+
 function noticeText(f: MailFacts): string {
-  const text = f.text.length > 16_000 ? f.text.slice(0, 16_000) : f.text;
+  const hit = notices.get(f);
+  if (hit !== undefined) return hit;
+  const notice = computeNotice(f);
+  notices.set(f, notice);
+  return notice;
+}
+
+function computeNotice(f: MailFacts): string {
+  const text = f.text.length > NOTICE_LIMIT ? f.text.slice(0, NOTICE_LIMIT) : f.text;
   const cut = RETURNED.exec(text);
   return cut ? text.slice(0, cut.index) : text;
 }
@@ -122,7 +134,9 @@ function firstRecipient(b: Record<string, string>): string | null {
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
 function dsn(f: MailFacts, system: string | null): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
-  const fallback = [f.text, f.rawBody ?? ''].find((t) => /^action:/im.test(t));
+  // A report whose MIME structure mailparser could not follow: its fields are in the text, or only in the raw body.
+  const reportType = /report/i.test(f.headers['content-type'] ?? '');
+  const fallback = [f.text, reportType ? (f.rawBody ?? '') : ''].find((t) => /^action:/im.test(t));
   const source = report ?? (system ? fallback : undefined);
   if (!source) return null;
   const recipients = fieldBlocks(source).filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
@@ -165,22 +179,39 @@ function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string
 
 /** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
 function freeTextBounce(f: MailFacts, system: string | null, domains: Domains): MailClass | null {
-  const subject = BOUNCE_SUBJECT.test(f.subject);
+  const subject = BOUNCE_SUBJECT.test(f.subject.toLowerCase());
+  if (!system && !subject) return null; // a person's message needs both a notice subject and notice words
   const notice = noticeText(f);
-  const body = BOUNCE_BODY.test(notice) || DEAD_WORDS.test(notice);
-  if (!(system ? subject || body : subject && body)) return null;
-  const recipient = noticeRecipient(f, notice, domains);
   const said = `${f.subject}\n${notice}`;
-  if (DELAY_WORDS.test(said) && !PERMANENT_WORDS.test(said) && !DEAD_WORDS.test(notice)) {
+  const lower = said.toLowerCase();
+  const words = wordsIn(lower);
+  const body = words.dead >= 0 || BOUNCE_BODY.test(lower.slice(f.subject.length));
+  if (!(system ? subject || body : body)) return null;
+  const recipient = noticeRecipient(f, notice, domains);
+  if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
     return { kind: 'warning', status: enhancedCodes(notice)[0] ?? null, recipient };
   }
-  const verdict = decideSeverity({ status: null, text: said });
-  const line = notice
-    .split('\n')
-    .find((l) => enhancedCodes(l).length || smtpCode(l) || DEAD_WORDS.test(l) || SOFT_WORDS.test(l) || PERMANENT_WORDS.test(l));
-  const diagnostic = (line ?? notice.split('\n').find((l) => BOUNCE_BODY.test(l)) ?? f.subject).trim().slice(0, 300);
+  const verdict = decideSeverity({ status: null, text: said, words });
+  // Indices found in the lower-cased text fit the original unless lower-casing changed its length.
+  const diagnostic = diagnosticLine(lower.length === said.length ? said : lower, lower, words);
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: false };
 }
+
+/** The line of the notice that says why: the first with a code or a cause, else the first that says "not delivered". */
+function diagnosticLine(said: string, lower: string, words: Words): string {
+  const code = [ENHANCED_ONE.exec(said)?.index ?? -1, SMTP_ONE.exec(said)?.index ?? -1];
+  const hits = [...code, words.dead, words.soft, words.permanent].filter((i) => i >= 0);
+  const i = hits.length ? Math.min(...hits) : (BOUNCE_BODY.exec(lower)?.index ?? 0);
+  const start = said.lastIndexOf('\n', i) + 1;
+  const end = said.indexOf('\n', i);
+  return said
+    .slice(start, end < 0 ? undefined : end)
+    .trim()
+    .slice(0, 300);
+}
+
+const ENHANCED_ONE = /(?<![\d.])[45]\.[0-7]\.\d{1,3}(?![\d.])/;
+const SMTP_ONE = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/m;
 
 const AUTO_HEADERS = [
   'x-autoreply',
@@ -201,11 +232,34 @@ function autoReply(f: MailFacts): MailClass | null {
   for (const name of AUTO_HEADERS) if (h[name] !== undefined) return { kind: 'auto_reply', reason: name };
   const precedence = h.precedence ?? h['x-precedence'] ?? '';
   if (/^(auto_reply|bulk|junk|list)$/i.test(precedence)) return { kind: 'auto_reply', reason: `Precedence: ${precedence}` };
-  if (AUTO_REPLY_SUBJECT.test(f.subject.replace(SUBJECT_PREFIX, ''))) return { kind: 'auto_reply', reason: 'subject' };
+  if (AUTO_REPLY_SUBJECT.test(f.subject.replace(SUBJECT_PREFIX, '').toLowerCase())) return { kind: 'auto_reply', reason: 'subject' };
   return null;
 }
 
 const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
+
+const TEXT_SCAN = 64 * 1024;
+
+const tokenPatterns = new Map<string, RegExp>();
+
+/** Our VERP and Reply-To addresses in a text (compiled once per pair of domains). */
+function tokenPattern(domains: Domains): RegExp {
+  const key = `${domains.bounce} ${domains.reply}`;
+  let re = tokenPatterns.get(key);
+  if (!re) {
+    const esc = (d: string) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${esc(domains.bounce)}|${esc(domains.reply)})`, 'gi');
+    tokenPatterns.set(key, re);
+  }
+  return re;
+}
+
+/** The header block of a message (up to the first blank line), capped. */
+function headerBlock(content: string): string {
+  const head = content.length > TEXT_SCAN ? content.slice(0, TEXT_SCAN) : content;
+  const end = head.search(/\r?\n\r?\n/);
+  return end < 0 ? head : head.slice(0, end);
+}
 
 /** Our tokens and Message-IDs named by the envelope recipients, the reply headers and returned headers. */
 function references(f: MailFacts, domains: Domains): { tokens: string[]; messageIds: string[] } {
@@ -214,15 +268,17 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
     const t = parseTokenAddress(r, domains);
     if (t) tokens.add(t.token);
   }
+  // Only the header block of a returned message counts (its body can be large and names nothing of ours).
   const returned = f.parts
     .filter((p) => /rfc822|headers/i.test(p.contentType))
-    .map((p) => p.content)
+    .map((p) => headerBlock(p.content))
     .join('\n');
-  const esc = (d: string) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const inText = new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${esc(domains.bounce)}|${esc(domains.reply)})`, 'gi');
-  for (const m of `${returned}\n${f.text}`.matchAll(inText)) tokens.add(m[1].toLowerCase());
+  const inText = tokenPattern(domains);
+  const text = f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text;
+  for (const m of `${returned}\n${text}`.matchAll(inText)) tokens.add(m[1].toLowerCase());
   const ids = new Set<string>([...f.inReplyTo, ...f.references]);
-  for (const block of fieldBlocks(returned)) if (block['message-id']) for (const m of block['message-id'].matchAll(MSGID)) ids.add(m[0]);
+  for (const line of returned.matchAll(/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim))
+    for (const m of line[1].matchAll(MSGID)) ids.add(m[0]);
   return { tokens: [...tokens], messageIds: [...ids] };
 }
 

@@ -86,6 +86,24 @@ export interface Evidence {
   status: string | null;
   /** The diagnostic or the notice text that explains the failure (without the returned message). */
   text: string;
+  /** Where the word lists matched `text` (-1: not at all), when the caller already looked. */
+  words?: Words;
+}
+
+export interface Words {
+  dead: number;
+  soft: number;
+  permanent: number;
+}
+
+const at = (re: RegExp, text: string) => {
+  const m = re.exec(text);
+  return m ? m.index : -1;
+};
+
+/** Where each word list first matches a lower-cased text (-1: nowhere); one pass per list. */
+export function wordsIn(text: string): Words {
+  return { dead: at(DEAD_WORDS, text), soft: at(SOFT_WORDS, text), permanent: at(PERMANENT_WORDS, text) };
 }
 
 export interface Verdict {
@@ -101,9 +119,10 @@ export function decideSeverity(e: Evidence): Verdict {
   const specific = codes.find((c) => !generic(c));
   if (specific) return { type: severityOfStatus(specific), status: specific, basis: 'status' };
   const code = smtpCode(e.text);
-  if (SOFT_WORDS.test(e.text)) return { type: 'soft', status: codes[0] ?? code, basis: 'wording' };
+  const words = e.words ?? wordsIn(e.text.toLowerCase());
+  if (words.soft >= 0) return { type: 'soft', status: codes[0] ?? code, basis: 'wording' };
   if (codes[0]) return { type: severityOfStatus(codes[0]), status: codes[0], basis: 'status' };
   if (code) return { type: SMTP_CODES[code], status: code, basis: 'smtp' };
-  if (DEAD_WORDS.test(e.text) || PERMANENT_WORDS.test(e.text)) return { type: 'hard', status: null, basis: 'wording' };
+  if (words.dead >= 0 || words.permanent >= 0) return { type: 'hard', status: null, basis: 'wording' };
   return { type: 'soft', status: null, basis: 'none' };
 }

@@ -1,9 +1,10 @@
 /**
  * The words of delivery notices and out-of-office subjects, in English, German, French, Spanish,
  * Portuguese, Italian and Dutch (and the few Japanese and Chinese phrases the corpus holds).
- * Each list is one case-insensitive regular expression, compiled once. Pure.
+ * Each list is one regular expression, compiled once, matched against lower-cased text. Pure.
  */
-const rx = (parts: string[]) => new RegExp(parts.join('|'), 'i');
+/** One expression per list, written in lower case and matched against lower-cased text (faster than the `i` flag). */
+const rx = (parts: string[]) => new RegExp(parts.join('|'));
 
 /** Subjects of delivery-failure notices. */
 export const BOUNCE_SUBJECT = rx([
