@@ -127,8 +127,16 @@ function actionOf(b: Record<string, string>): string {
   return a === 'failure' || a === 'error' ? 'failed' : a;
 }
 
+/** The address we mailed: Original-Recipient when it is an RFC 822 address, else Final-Recipient (an X.400 or alias form comes last). */
 function firstRecipient(b: Record<string, string>): string | null {
-  return (b['final-recipient'] ?? b['original-recipient'] ?? '').replace(/^[^;]*;\s*/, '').replace(/[<>]/g, '') || null;
+  const clean = (v: string | undefined) =>
+    (v ?? '')
+      .replace(/^[^;]*;\s*/, '')
+      .replace(/[<>]/g, '')
+      .replace(/^smtp=/i, '')
+      .trim();
+  const candidates = [clean(b['original-recipient']), clean(b['final-recipient'])].filter(Boolean);
+  return candidates.find((a) => /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i.test(a)) ?? candidates[0] ?? null;
 }
 
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
@@ -163,15 +171,17 @@ function arf(f: MailFacts): MailClass | null {
   return { kind: 'complaint', feedbackType: (fields['feedback-type'] ?? 'abuse').toLowerCase() };
 }
 
-const ADDRESS = /<?([^\s<>"'(),;:]+@[^\s<>"'(),;:]+\.[a-z]{2,})>?/gi;
+const ADDRESS = /<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?/gi;
+/** Lines of a quoted header block in a notice (the returned message's own From/To), not the failed address. */
+const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b[^\n]*$/gim;
 
 /** The failed address a free-text notice names: X-Failed-Recipients, else the first address that is not ours or the sender's. */
 function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string | null {
   const header = f.headers['x-failed-recipients'];
   if (header) return header.split(',')[0].trim();
   const ours = new RegExp(`@(${[domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`, 'i');
-  for (const m of notice.matchAll(ADDRESS)) {
-    const a = m[1].replace(/\.$/, '');
+  for (const m of notice.replace(QUOTED_HEADER, '').matchAll(ADDRESS)) {
+    const a = m[1].replace(/\.$/, '').replace(/^smtp=/i, '');
     if (!ours.test(a) && a.toLowerCase() !== f.from.toLowerCase() && !DAEMON_ADDRESS.test(a)) return a;
   }
   return null;
