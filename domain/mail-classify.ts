@@ -73,6 +73,8 @@ export function fieldBlocks(text: string): Array<Record<string, string>> {
 
 /** A system sender: the null sender of RFC 5321 §4.5.5, or a mailer-daemon, postmaster or mail-system address. */
 const DAEMON_ADDRESS = /^"?(mailer-daemon|mailer_daemon|post_?master|mail-daemon|mailerdaemon|mdaemon|mail\.delivery\.system|ndr)\b/i;
+/** Addresses no person answers from: no-reply senders, mailing-list robots (Mailman's -bounces, -owner, -request, -admin). */
+const ROBOT_ADDRESS = /^"?(no-?reply|do-?not-?reply|donotreply)\b|^[^@]*-(bounces?|owner|request|admin)(\+[^@]*)?@/i;
 const DAEMON_NAME = /mailer-daemon|mail delivery (system|subsystem|service)|postmaster|delivery subsystem|system administrator/i;
 
 function partOf(f: MailFacts, type: string): string | undefined {
@@ -112,6 +114,7 @@ export function systemSender(f: MailFacts): string | null {
   const local = f.from.trim();
   if (!local || local === '<>') return 'no From address';
   if (DAEMON_ADDRESS.test(local) || DAEMON_ADDRESS.test(f.mailFrom)) return 'mailer-daemon or postmaster sender';
+  if (ROBOT_ADDRESS.test(local)) return 'no-reply or mailing-list robot sender';
   if (DAEMON_NAME.test(f.headers.from ?? '')) return 'mail system sender name';
   if (isReport(f)) return 'delivery report';
   if (f.headers['x-failed-recipients'] !== undefined) return 'X-Failed-Recipients';
@@ -124,7 +127,8 @@ function actionOf(b: Record<string, string>): string {
     .trim()
     .toLowerCase()
     .split(/[\s(;]/)[0];
-  return a === 'failure' || a === 'error' ? 'failed' : a;
+  // `expired` (the sender gave up retrying) is a failure too; its status says hard or soft.
+  return a === 'failure' || a === 'error' || a === 'expired' ? 'failed' : a;
 }
 
 /** The address we mailed: Original-Recipient when it is an RFC 822 address, else Final-Recipient (an X.400 or alias form comes last). */
@@ -166,7 +170,11 @@ function dsn(f: MailFacts, system: string | null): MailClass | null {
 /** RFC 5965: `multipart/report; report-type=feedback-report` with a `message/feedback-report` part. */
 function arf(f: MailFacts): MailClass | null {
   const report = partOf(f, 'message/feedback-report');
-  if (!report) return null;
+  if (!report) {
+    // Microsoft's Junk Mail Reporting Program: not ARF, a fixed subject from Hotmail's staff address.
+    const jmrp = /^\s*complaint about message from /i.test(f.subject) && /@(hotmail|outlook|live|msn)\.com$/i.test(f.from);
+    return jmrp ? { kind: 'complaint', feedbackType: 'abuse' } : null;
+  }
   const fields = fieldBlocks(report)[0] ?? {};
   return { kind: 'complaint', feedbackType: (fields['feedback-type'] ?? 'abuse').toLowerCase() };
 }

@@ -80,6 +80,8 @@ test.each([
   ['the null sender', { from: 'someone@example.org', mailFrom: '' }],
   ['a mailer-daemon', { from: 'MAILER-DAEMON@mx.example.org', mailFrom: 'MAILER-DAEMON@mx.example.org' }],
   ['a postmaster', { from: 'postmaster@example.org', mailFrom: 'postmaster@example.org' }],
+  ['a no-reply address', { from: 'no-reply@sns.example.com', mailFrom: 'no-reply@sns.example.com' }],
+  ["a mailing list's robot", { from: 'news-owner@lists.example.org', mailFrom: 'news-bounces+x=y@lists.example.org' }],
 ])('a message from %s that is neither a notice nor an auto-reply is unknown, never a reply', async (_who, o) => {
   const c = await classify({ ...o, subject: 'Re: Hello Ada', body: 'Thanks!', to: REPLY_TO, headers: `In-Reply-To: ${ORIGINAL_ID}\r\n` });
   expect(c).toMatchObject({ kind: 'unknown' });
