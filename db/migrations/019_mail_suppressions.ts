@@ -11,7 +11,7 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('team_id').notNullable().references('teams.id').onDelete('CASCADE');
     t.text('address_hash').notNullable(); // hex HMAC-SHA256 of the lower-cased address (plus-tags kept)
     t.text('reason').notNullable().checkIn(['unsubscribed', 'email_undeliverable']);
-    t.text('source'); // what recorded it: contact_erased
+    t.text('source'); // what recorded it: contact_erased, email_changed
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(['team_id', 'address_hash', 'reason']);
   });

@@ -66,6 +66,15 @@ test('a hard-bounced contact erased: a new contact with the address is skipped a
   expect(await enrollByEmail(seq.id, 'Dead.Box@example.org')).toMatchObject({ status: 'skipped', skip_reason: 'email_undeliverable' });
 });
 
+test("a contact's address changed after an unsubscribe: the old address stays suppressed", async () => {
+  const seq = await makeSequence(tdb.db, team.teamId);
+  const contactId = await makeContact(tdb.db, team.teamId, { email: 'old.address@example.com' });
+  expect((await api.post('/api/v1/sequences/unsubscribes', { contact_ids: [contactId], channel: 'email' })).status).toBe(201);
+  expect((await api.patch(`/api/v1/contacts/${contactId}`, { email: 'new.address@example.com' })).status).toBe(200);
+  expect(await enrollByEmail(seq.id, 'old.address@example.com')).toMatchObject({ status: 'skipped', skip_reason: 'unsubscribed' });
+  expect(await tdb.db('email_suppressions').where({ team_id: team.teamId, source: 'email_changed' })).toHaveLength(1);
+});
+
 test('erasing a contact that asked for nothing keeps nothing', async () => {
   const seq = await makeSequence(tdb.db, team.teamId);
   const contactId = await makeContact(tdb.db, team.teamId, { email: 'plain.person@example.net' });
