@@ -215,9 +215,19 @@ export function productionCalendarKeyProblem(config: Pick<Config, 'NODE_ENV' | '
   return 'CALENDAR_CREDENTIALS_KEY is not set: with NODE_ENV=production calendar credentials need a key of 32 bytes (base64), e.g. `openssl rand -base64 32`';
 }
 
-/** For the API and worker entry points: exit(1) naming the variable when production cannot send mail or keep calendar credentials. */
+/**
+ * The suppression list's hashes must outlive the machine: production refuses to start without
+ * MAIL_SUPPRESSION_KEY (development generates one under .data/). Returns the problem, or null.
+ */
+export function productionSuppressionKeyProblem(config: Pick<Config, 'NODE_ENV' | 'MAIL_SUPPRESSION_KEY'>): string | null {
+  if (config.NODE_ENV !== 'production' || config.MAIL_SUPPRESSION_KEY) return null;
+  return 'MAIL_SUPPRESSION_KEY is not set: with NODE_ENV=production the email suppression list needs a key of 32 bytes (base64), e.g. `openssl rand -base64 32`';
+}
+
+/** For the API and worker entry points: exit(1) naming the variable when production cannot send mail or keep its keys. */
 export function requireProductionSending(config: Config): void {
-  exitOnProblem([productionSendingProblem(config), productionCalendarKeyProblem(config)].filter((p) => p !== null).join('\n') || null);
+  const problems = [productionSendingProblem(config), productionCalendarKeyProblem(config), productionSuppressionKeyProblem(config)];
+  exitOnProblem(problems.filter((p) => p !== null).join('\n') || null);
 }
 
 /** For entry points: exit(1) with the message when there is a problem (a production check). */
