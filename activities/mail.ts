@@ -19,6 +19,10 @@ export function mailActivities(deps: ActivityDeps) {
       try {
         const facts = await parseMailFacts(row.raw as Buffer, { mailFrom: row.mail_from ?? '', recipients: row.rcpt_to });
         classified = classifyMail(facts, { bounce: config.MAIL_BOUNCE_DOMAIN, reply: config.MAIL_REPLY_DOMAIN });
+        if (classified.class.kind === 'unknown') {
+          // Left for a person to look at (inbound_emails.kind = 'unknown', detail holds the reason).
+          logger.info({ inboundId: row.id, reason: classified.class.reason }, 'inbound email not classified');
+        }
         const messageId = /<[^<>\s]+@[^<>\s]+>/.exec(facts.headers['message-id'] ?? '')?.[0] ?? null;
         message = { from: facts.from, subject: facts.subject, text: facts.text, messageId };
       } catch (err) {

@@ -67,6 +67,10 @@ const schema = z.object({
     .min(1024)
     .default(10 * 1024 * 1024),
   INBOUND_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** All connections at once; past it a new one is answered 421 and closed. */
+  INBOUND_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(200),
+  /** A connection that sends nothing for this long is closed (ms). */
+  INBOUND_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
   TWILIO_API_BASE_URL: z.url().optional(),
@@ -122,6 +126,17 @@ const schema = z.object({
    * (core/secret-box.ts). `npm run dev` generates one under .data/; production needs it set.
    */
   CALENDAR_CREDENTIALS_KEY: z
+    .string()
+    .refine((v) => /^[0-9a-f]{64}$/i.test(v.trim()) || Buffer.from(v.trim(), 'base64').length === 32, {
+      error: 'must be 32 bytes, as base64 or 64 hex characters',
+    })
+    .optional(),
+  /**
+   * HMAC-SHA256 key of the email suppression list (services/mail/suppression.ts): base64 of 32 bytes
+   * or 64 hex characters. `npm run dev` generates one under .data/; production needs it set. Changing
+   * it forgets the list (the stored hashes no longer match).
+   */
+  MAIL_SUPPRESSION_KEY: z
     .string()
     .refine((v) => /^[0-9a-f]{64}$/i.test(v.trim()) || Buffer.from(v.trim(), 'base64').length === 32, {
       error: 'must be 32 bytes, as base64 or 64 hex characters',
@@ -239,10 +254,24 @@ export function productionProtectionProblem(config: Pick<Config, 'NODE_ENV' | 'R
   return problems.length > 0 ? problems.join('\n') : null;
 }
 
-/** For the API and worker entry points: exit(1) naming the variable when production cannot send mail, keep calendar credentials, or would run unprotected. */
+/**
+ * The suppression list's hashes must outlive the machine: production refuses to start without
+ * MAIL_SUPPRESSION_KEY (development generates one under .data/). Returns the problem, or null.
+ */
+export function productionSuppressionKeyProblem(config: Pick<Config, 'NODE_ENV' | 'MAIL_SUPPRESSION_KEY'>): string | null {
+  if (config.NODE_ENV !== 'production' || config.MAIL_SUPPRESSION_KEY) return null;
+  return 'MAIL_SUPPRESSION_KEY is not set: with NODE_ENV=production the email suppression list needs a key of 32 bytes (base64), e.g. `openssl rand -base64 32`';
+}
+
+/** For the API and worker entry points: exit(1) naming the variable when production cannot send mail, keep its keys, or would run unprotected. */
 export function requireProductionSending(config: Config): void {
   exitOnProblem(
-    [productionSendingProblem(config), productionCalendarKeyProblem(config), productionProtectionProblem(config)]
+    [
+      productionSendingProblem(config),
+      productionCalendarKeyProblem(config),
+      productionSuppressionKeyProblem(config),
+      productionProtectionProblem(config),
+    ]
       .filter((p) => p !== null)
       .join('\n') || null,
   );

@@ -75,7 +75,7 @@ export function atRestKey(config: Pick<Config, 'CALENDAR_CREDENTIALS_KEY' | 'NOD
 }
 const keys = new Map<string, Buffer>();
 
-function readOrCreateKeyFile(file: string): string {
+export function readOrCreateKeyFile(file: string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {

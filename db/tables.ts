@@ -269,6 +269,15 @@ export interface ContactsRow {
   email_undeliverable_reason: string | null;
 }
 
+export interface EmailSuppressionsRow {
+  id: string;
+  team_id: string;
+  address_hash: string;
+  reason: 'unsubscribed' | 'email_undeliverable';
+  source: string | null;
+  created_at: Date;
+}
+
 export interface EventTypesRow {
   id: string;
   team_id: string;
@@ -771,6 +780,7 @@ declare module 'knex/types/tables' {
     contact_tags: ContactTagsRow;
     contact_timeline: ContactTimelineRow;
     contacts: ContactsRow;
+    email_suppressions: EmailSuppressionsRow;
     event_types: EventTypesRow;
     events: EventsRow;
     form_views: FormViewsRow;

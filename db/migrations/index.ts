@@ -17,6 +17,7 @@ import * as m016 from './016_calendar_sync';
 import * as m017 from './017_calendar_feed_links';
 import * as m018 from './018_mail_truth';
 import * as m019 from './019_roles_secrets';
+import * as m020 from './020_mail_suppressions';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '017_calendar_feed_links': m017,
   '018_mail_truth': m018,
   '019_roles_secrets': m019,
+  '020_mail_suppressions': m020,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

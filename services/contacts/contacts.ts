@@ -9,6 +9,7 @@ import { listContactMeetingIds } from '../scheduling/contact-meetings';
 import { onContactDeleted } from '../sequences/hooks';
 import { listContactEnrollments } from '../sequences/contact-enrollments';
 import { listContactTimeline } from './timeline';
+import { suppressAddress, suppressionKey, type SuppressionReason } from '../mail/suppression';
 
 export interface Tag {
   id: string;
@@ -170,10 +171,14 @@ export interface UpdateContactInput {
 }
 
 /** Partial update; `custom_fields` merges key by key and a key set to null is removed. */
-export async function updateContact(deps: Pick<ServiceDeps, 'db'>, { teamId, id, changes: patch }: UpdateContactInput) {
+export async function updateContact(deps: Pick<ServiceDeps, 'db' | 'config'>, { teamId, id, changes: patch }: UpdateContactInput) {
   const { db } = deps;
   await db.transaction(async (trx) => {
     const current = await getContactRow(trx, { teamId, id, lock: true });
+    // A new address frees the old one: keep its suppression, as an erase does.
+    if (patch.email !== undefined && current.email && patch.email?.toLowerCase() !== current.email.toLowerCase()) {
+      await keepSuppression(trx, { teamId, key: suppressionKey(deps.config), contactId: id, source: 'email_changed' });
+    }
     const set: Record<string, unknown> = { updated_at: trx.fn.now() };
     for (const k of ['email', 'phone', 'first_name', 'last_name', 'timezone'] as const) if (patch[k] !== undefined) set[k] = patch[k];
     if (patch.custom_fields) {
@@ -195,16 +200,34 @@ export async function updateContact(deps: Pick<ServiceDeps, 'db'>, { teamId, id,
 }
 
 /**
+ * An erase (or a change of address) keeps only the keyed hash of an address the person asked not
+ * to be mailed at (or that is dead): docs/sequences.md "Suppression list" says why that is allowed.
+ */
+async function keepSuppression(
+  trx: Executor,
+  { teamId, key, contactId, source }: { teamId: string; key: Buffer; contactId: string; source: 'contact_erased' | 'email_changed' },
+): Promise<void> {
+  const c = await trx('contacts').where({ id: contactId }).first('email', 'unsubscribed_email', 'email_undeliverable_at');
+  if (!c?.email) return;
+  const reasons: SuppressionReason[] = [];
+  if (c.unsubscribed_email) reasons.push('unsubscribed');
+  if (c.email_undeliverable_at) reasons.push('email_undeliverable');
+  await suppressAddress(trx, { teamId, key, email: c.email, reasons, source });
+}
+
+/**
  * Erase the contact's personal data (the row stays as a tombstone so that meetings and
  * enrollments keep their reference), drop its tags, blank the answers of its submissions and
  * stop its enrollments (sequences hook). It is then gone from the API.
  */
 export async function deleteContact(
-  deps: Pick<ServiceDeps, 'db' | 'outbox'>,
+  deps: Pick<ServiceDeps, 'db' | 'outbox' | 'config'>,
   { teamId, id }: { teamId: string; id: string },
 ): Promise<void> {
+  const key = suppressionKey(deps.config);
   await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     await getContactRow(trx, { teamId, id, lock: true });
+    await keepSuppression(trx, { teamId, key, contactId: id, source: 'contact_erased' });
     await trx('contacts').where({ id }).update({
       email: null,
       phone: null,

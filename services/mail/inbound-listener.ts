@@ -15,6 +15,8 @@ type ListenerConfig = Pick<
   | 'MAIL_REPLY_DOMAIN'
   | 'INBOUND_MAX_BYTES'
   | 'INBOUND_MAX_CONNECTIONS_PER_IP'
+  | 'INBOUND_MAX_CONNECTIONS'
+  | 'INBOUND_IDLE_TIMEOUT_MS'
   | 'INBOUND_SMTP_HOST'
   | 'INBOUND_SMTP_PORT'
 >;
@@ -41,13 +43,18 @@ export async function storeInbound(deps: Pick<ServiceDeps, 'db' | 'outbox'>, m: 
 
 /**
  * The inbound SMTP listener: mail for the bounce and reply domains only (every other recipient is
- * refused at RCPT: never an open relay), a size cap, a per-IP connection limit. A message is
- * answered 250 only once it is stored; a storage failure answers 451 so the sender retries.
+ * refused at RCPT: never an open relay). Its memory stays bounded under abuse: the size limit is
+ * announced in EHLO (`SIZE`, RFC 1870), a larger `MAIL FROM … SIZE=` is refused at once, and a
+ * `DATA` that grows past it is read to its end but no longer kept (552 then); connections are capped
+ * per address and overall (421), and an idle one is closed. A message is answered 250 only once it
+ * is stored; a storage failure answers 451 so the sender retries.
  */
 export function createInboundListener(deps: { db: Db; outbox: OutboxPort; config: ListenerConfig }) {
   const { config } = deps;
   const domains = { bounce: config.MAIL_BOUNCE_DOMAIN, reply: config.MAIL_REPLY_DOMAIN };
   const perIp = new Map<string, number>();
+  let open = 0;
+  const counted = new Set<string>();
   const options: SMTPServerOptions = {
     name: config.MAIL_REPLY_DOMAIN,
     banner: 'inbound mail',
@@ -55,18 +62,29 @@ export function createInboundListener(deps: { db: Db; outbox: OutboxPort; config
     disabledCommands: ['AUTH', 'STARTTLS'],
     size: config.INBOUND_MAX_BYTES,
     logger: false,
-    socketTimeout: 60_000,
+    socketTimeout: config.INBOUND_IDLE_TIMEOUT_MS,
+    disableReverseLookup: true, // a DNS lookup per connection would be one more thing to abuse
+    closeTimeout: 1000,
     onConnect(session, callback) {
       const ip = session.remoteAddress;
       const n = (perIp.get(ip) ?? 0) + 1;
+      if (open >= config.INBOUND_MAX_CONNECTIONS) {
+        logger.warn({ ip, open }, 'inbound SMTP: connection limit reached');
+        return callback(smtpError(421, '4.7.0 Too many connections, try again later'));
+      }
       if (n > config.INBOUND_MAX_CONNECTIONS_PER_IP) {
         logger.warn({ ip }, 'inbound SMTP: too many connections from one address');
-        return callback(smtpError(421, 'Too many connections from your address, try again later'));
+        return callback(smtpError(421, '4.7.0 Too many connections from your address, try again later'));
       }
       perIp.set(ip, n);
+      open++;
+      counted.add(session.id);
       callback();
     },
     onClose(session) {
+      // Only connections that onConnect counted (a refused one is closed too).
+      if (!counted.delete(session.id)) return;
+      open--;
       const ip = session.remoteAddress;
       const n = (perIp.get(ip) ?? 1) - 1;
       if (n <= 0) perIp.delete(ip);
@@ -78,13 +96,20 @@ export function createInboundListener(deps: { db: Db; outbox: OutboxPort; config
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
+      let size = 0;
+      stream.on('data', (c: Buffer) => {
+        size += c.length;
+        // Past the limit the rest is read (SMTP answers after the final dot) but not kept.
+        if (size <= config.INBOUND_MAX_BYTES) chunks.push(c);
+        else chunks.length = 0;
+      });
       stream.on('error', (err) => {
         logger.warn({ err: String(err) }, 'inbound SMTP: stream error');
         callback(smtpError(451, '4.3.0 Error reading the message'));
       });
       stream.on('end', () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
+        if (size > config.INBOUND_MAX_BYTES || (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
+          logger.warn({ size, ip: session.remoteAddress }, 'inbound SMTP: message over the size limit refused');
           return callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${config.INBOUND_MAX_BYTES} bytes`));
         }
         const raw = Buffer.concat(chunks);

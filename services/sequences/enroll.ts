@@ -1,6 +1,7 @@
 import type { ContactsRow } from '../../db/tables';
 import type { Executor } from '../../db/knex';
 import type { SkipReason } from '../../domain/exit-reasons';
+import { normaliseAddress, suppressedAddresses, suppressionKey } from '../mail/suppression';
 import { transactionWithOutbox, type Enqueue as EnqueueMany } from '../../temporal/outbox';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { ApiError } from '../../core/errors';
@@ -42,13 +43,17 @@ async function smsProviderConfigured(trx: Executor, teamId: string): Promise<boo
 function skipReason(
   seq: SequenceRow,
   c: ContactRow,
-  ctx: { channels: Set<string>; active: Set<string>; meetings: Set<string>; smsReady: boolean },
+  ctx: { channels: Set<string>; active: Set<string>; meetings: Set<string>; smsReady: boolean; suppressed: Map<string, Set<string>> },
 ): SkipReason | null {
   if (seq.status !== 'active') return 'sequence_not_active';
   if (ctx.active.has(c.id)) return 'already_enrolled';
-  if ((ctx.channels.has('email') && c.unsubscribed_email) || (ctx.channels.has('sms') && c.unsubscribed_sms)) return 'unsubscribed';
-  if (ctx.channels.has('email') && !c.email) return 'missing_email';
-  if (ctx.channels.has('email') && c.email_undeliverable_at) return 'email_undeliverable';
+  // The suppression list (services/mail/suppression.ts) outlives an erased contact with the same address.
+  const listed = (c.email && ctx.suppressed.get(normaliseAddress(c.email))) || undefined;
+  const email = ctx.channels.has('email');
+  if ((email && (c.unsubscribed_email || listed?.has('unsubscribed'))) || (ctx.channels.has('sms') && c.unsubscribed_sms))
+    return 'unsubscribed';
+  if (email && !c.email) return 'missing_email';
+  if (email && (c.email_undeliverable_at || listed?.has('email_undeliverable'))) return 'email_undeliverable';
   if (ctx.channels.has('sms') && !c.phone) return 'missing_phone';
   if (ctx.channels.has('sms') && !ctx.smsReady) return 'sms_not_configured';
   if (seq.skip_if_meeting_booked && ctx.meetings.has(c.id)) return 'meeting_already_booked';
@@ -80,7 +85,7 @@ export interface EnrollInput {
  * reason. Enrolling exits the contacts from sequences that list this one in
  * `exit_on_added_to_sequence_ids`.
  */
-export async function enroll(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: EnrollInput) {
+export async function enroll(deps: Pick<ServiceDeps, 'db' | 'outbox' | 'config'>, input: EnrollInput) {
   const { db, outbox } = deps;
   const { teamId, sequenceId, values: body } = input;
   return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
@@ -113,6 +118,13 @@ export async function enroll(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: En
       active: new Set(activeRows.map((r) => r.contact_id)),
       meetings: seq.skip_if_meeting_booked ? await contactsWithBookedMeeting(trx, { teamId, contactIds: ids }) : new Set<string>(),
       smsReady: !!seq.send_from_number && (!channels.has('sms') || (await smsProviderConfigured(trx, teamId))),
+      suppressed: channels.has('email')
+        ? await suppressedAddresses(trx, {
+            teamId,
+            key: suppressionKey(deps.config),
+            emails: contacts.flatMap((c) => (c.email ? [c.email] : [])),
+          })
+        : new Map<string, Set<string>>(),
     };
     const inserts = ids.map((id) => {
       const reason = skipReason(seq, byId.get(id)!, ctx);

@@ -64,6 +64,9 @@ export async function applyToSend(trx: Executor, enqueue: Enqueue, { send, cls }
     case 'auto_reply':
       await sendRow.update({ auto_replied_at: trx.raw('COALESCE(auto_replied_at, now())') });
       return 'recorded';
+    case 'warning':
+      // A delay notice: the server is still trying. Not a bounce; the final outcome comes later.
+      return 'warning_recorded';
     case 'reply': {
       await sendRow.update({ replied_at: trx.raw('COALESCE(replied_at, now())') });
       const exited = await exitEnrollments(trx, enqueue, {

@@ -11,6 +11,16 @@ import { createTestTeam } from '../helpers/fixtures';
  * first owner. Run down to 018, write rows as the old code did, and up again.
  */
 let tdb: TestDatabase;
+
+/** Down, one migration at a time (later ones included), until `last` is the newest one applied. */
+async function downTo(db: TestDatabase['db'], last: string): Promise<void> {
+  for (;;) {
+    const [done] = (await db.migrate.list(migrationConfig)) as [Array<string | { name: string }>, unknown];
+    const names = done.map((m) => (typeof m === 'string' ? m : m.name));
+    if (names.length === 0 || names[names.length - 1] === last) return;
+    await db.migrate.down(migrationConfig);
+  }
+}
 beforeAll(async () => {
   tdb = await createTestDatabase();
 });
@@ -21,7 +31,7 @@ afterAll(async () => {
 test('seals existing webhook secrets and gives creatorless keys the first owner', async () => {
   const team = await createTestTeam(tdb.db);
   const db = tdb.db;
-  await db.migrate.down(migrationConfig);
+  await downTo(db, '018_mail_truth');
   const secret = `whsec_${randomUUID().replace(/-/g, '')}`;
   const previous = `whsec_${randomUUID().replace(/-/g, '')}`;
   const [sub] = await db

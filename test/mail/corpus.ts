@@ -70,7 +70,10 @@ export interface CorpusMessage {
   name: string;
   raw: string;
   envelope: { mailFrom: string; recipients: string[] };
-  expect: { kind: 'bounce'; type: 'hard' | 'soft'; status?: string } | { kind: 'complaint' | 'auto_reply' | 'reply' };
+  expect:
+    | { kind: 'bounce'; type: 'hard' | 'soft'; status?: string }
+    | { kind: 'warning'; status?: string }
+    | { kind: 'complaint' | 'auto_reply' | 'reply' };
 }
 
 const toBounce = { mailFrom: '', recipients: [BOUNCE_TO] };
@@ -90,9 +93,9 @@ export const BOUNCES: CorpusMessage[] = [
     }),
   },
   {
-    name: 'Gmail: mailbox full (DSN 4.2.2, delayed)',
+    name: 'Gmail: mailbox full (DSN 4.2.2, delayed): a warning, not a bounce',
     envelope: toBounce,
-    expect: { kind: 'bounce', type: 'soft', status: '4.2.2' },
+    expect: { kind: 'warning', status: '4.2.2' },
     raw: dsnMail({
       from: 'Mail Delivery Subsystem <mailer-daemon@googlemail.com>',
       subject: 'Delivery Status Notification (Delay)',
@@ -144,9 +147,9 @@ export const BOUNCES: CorpusMessage[] = [
     }),
   },
   {
-    name: 'Postfix: delayed mail (DSN 4.4.1, action delayed)',
+    name: 'Postfix: delayed mail (DSN 4.4.1, action delayed): a warning',
     envelope: toBounce,
-    expect: { kind: 'bounce', type: 'soft', status: '4.4.1' },
+    expect: { kind: 'warning', status: '4.4.1' },
     raw: dsnMail({
       from: 'MAILER-DAEMON@mail.example.org (Mail Delivery System)',
       subject: 'Delayed Mail (still being retried)',
@@ -169,9 +172,9 @@ export const BOUNCES: CorpusMessage[] = [
     }),
   },
   {
-    name: 'Exim: delay warning (plain text)',
+    name: 'Exim: delay warning (plain text): a warning',
     envelope: toBounce,
-    expect: { kind: 'bounce', type: 'soft' },
+    expect: { kind: 'warning' },
     raw: plainBounce({
       from: 'Mail Delivery System <Mailer-Daemon@mx1.example.net>',
       subject: 'Warning: message 1kXyZa-0004Qe-Fw delayed 24 hours',
@@ -210,9 +213,9 @@ export const BOUNCES: CorpusMessage[] = [
     }),
   },
   {
-    name: 'Sendmail: warning, could not send for 4 hours',
+    name: 'Sendmail: warning, could not send for 4 hours: a warning',
     envelope: toBounce,
-    expect: { kind: 'bounce', type: 'soft', status: '4.4.7' },
+    expect: { kind: 'warning', status: '4.4.7' },
     raw: plainBounce({
       from: 'Mail Delivery Subsystem <MAILER-DAEMON@smtp.example.edu>',
       subject: 'Warning: could not send message for past 4 hours',

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { productionSendingProblem } from '../../core/config';
+import { productionSendingProblem, productionSuppressionKeyProblem } from '../../core/config';
 import { createSmsSender } from '../../core/sms';
 import { productionSmsProblem, teamsWithSmsSteps } from '../../services/sequences/sms-readiness';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
@@ -9,7 +9,7 @@ import { makeSequence } from '../sequences/support/factory';
 
 /** Production never pretends to send: the API and the worker refuse to start without SMTP_URL, or without Twilio when SMS steps exist. */
 const ROOT = path.join(__dirname, '..', '..');
-const CLEARED = ['SMTP_URL', 'NODE_ENV', 'TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_API_BASE_URL'];
+const CLEARED = ['SMTP_URL', 'NODE_ENV', 'TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_API_BASE_URL', 'MAIL_SUPPRESSION_KEY'];
 
 function start(file: string, env: Record<string, string>) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !CLEARED.includes(k)));
@@ -25,6 +25,14 @@ test.each(['bin/api.ts', 'bin/worker.ts'])('%s with NODE_ENV=production and no S
   const r = start(file, { NODE_ENV: 'production' });
   expect(r.status).toBe(1);
   expect(r.stderr).toContain('SMTP_URL');
+});
+
+test('the suppression list needs MAIL_SUPPRESSION_KEY in production: bin/api.ts exits 1 naming it', () => {
+  const r = start('bin/api.ts', { NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:1', CALENDAR_CREDENTIALS_KEY: '0'.repeat(64) });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain('MAIL_SUPPRESSION_KEY is not set');
+  expect(productionSuppressionKeyProblem({ NODE_ENV: 'production', MAIL_SUPPRESSION_KEY: '1'.repeat(64) })).toBeNull();
+  expect(productionSuppressionKeyProblem({ NODE_ENV: 'development', MAIL_SUPPRESSION_KEY: undefined })).toBeNull();
 });
 
 test('the rule: only production, only without SMTP_URL', () => {
@@ -77,6 +85,7 @@ describe('SMS: Twilio credentials are required in production once a team has SMS
       SMTP_URL: 'smtp://127.0.0.1:1',
       DATABASE_URL: tdb.url,
       CALENDAR_CREDENTIALS_KEY: '0'.repeat(64),
+      MAIL_SUPPRESSION_KEY: '1'.repeat(64),
       TEMPORAL_ADDRESS: '127.0.0.1:1',
       LOG_LEVEL: 'silent',
     });

@@ -1,0 +1,128 @@
+/**
+ * Hard or soft: what the server said decides it. One table, documented row by row in
+ * docs/sequences.md ("Hard or soft"). Pure.
+ *
+ * Order of evidence: a specific RFC 3463 enhanced status (subject.detail other than the
+ * "undefined" X.0.0 / X.n.0 forms), then the notice's own words when they name a full mailbox, a
+ * size limit or a loop (a server may answer 550 for a full mailbox), then the generic status
+ * class or the SMTP reply code, then the wording alone. Nothing at all: soft (a wrong exit is
+ * worse than a late one).
+ */
+import { DEAD_WORDS, PERMANENT_WORDS, SOFT_WORDS } from './mail-wording';
+
+export type Severity = 'hard' | 'soft';
+
+export interface StatusRow {
+  /** `subject.detail` of an RFC 3463 code, e.g. '1.1'; the class (4 or 5) is the code's first digit. */
+  code: string;
+  /** What a class-5 code of this row means for the address. Class 4 is always soft. */
+  permanent: Severity;
+  reason: string;
+}
+
+/** The rows that differ from "class 5 hard, class 4 soft", and the dead-address rows that name it. */
+export const STATUS_TABLE: readonly StatusRow[] = [
+  { code: '1.1', permanent: 'hard', reason: 'bad destination mailbox: the address does not exist' },
+  { code: '1.2', permanent: 'hard', reason: 'bad destination system: the domain does not exist or takes no mail' },
+  { code: '1.3', permanent: 'hard', reason: 'bad mailbox address syntax' },
+  { code: '1.4', permanent: 'hard', reason: 'ambiguous destination mailbox: no single mailbox' },
+  { code: '1.6', permanent: 'hard', reason: 'mailbox has moved, no forwarding address' },
+  { code: '1.10', permanent: 'hard', reason: 'null MX (RFC 7505): the domain accepts no mail' },
+  { code: '2.1', permanent: 'hard', reason: 'mailbox disabled, not accepting messages' },
+  { code: '4.4', permanent: 'hard', reason: 'unable to route: no mail server for the domain' },
+  { code: '2.2', permanent: 'soft', reason: 'mailbox full: the address exists, it may take mail again' },
+  { code: '2.3', permanent: 'soft', reason: 'message longer than the mailbox accepts: about this message, not the address' },
+  { code: '3.1', permanent: 'soft', reason: 'mail system full' },
+  { code: '3.4', permanent: 'soft', reason: 'message too big for the system: about this message' },
+  { code: '4.6', permanent: 'soft', reason: 'routing loop: a fault of the receiving side, the address is not shown dead' },
+  { code: '4.7', permanent: 'soft', reason: 'delivery time expired: the sender gave up retrying, the address may be fine' },
+  { code: '5.3', permanent: 'soft', reason: 'too many recipients: about this message' },
+];
+
+const BY_CODE = new Map(STATUS_TABLE.map((r) => [r.code, r]));
+
+/** SMTP reply codes (RFC 5321) that count when no enhanced status is given. */
+export const SMTP_CODES: Readonly<Record<string, Severity>> = {
+  '421': 'soft',
+  '450': 'soft',
+  '451': 'soft',
+  '452': 'soft',
+  '454': 'soft',
+  '521': 'hard',
+  '550': 'hard',
+  '551': 'hard',
+  '552': 'soft', // exceeded storage allocation: a full mailbox
+  '553': 'hard',
+  '554': 'hard',
+  '556': 'hard',
+};
+
+const ENHANCED_G = /(?<![\d.])([45])\.([0-7])\.(\d{1,3})(?![\d.])/g;
+const SMTP_G = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/gm;
+
+/** RFC 3463 codes in a text, in order (`5.1.1`), skipping look-alikes inside versions and dates. */
+export function enhancedCodes(text: string): string[] {
+  return [...text.matchAll(ENHANCED_G)].map((m) => `${m[1]}.${m[2]}.${m[3]}`);
+}
+
+/** The first SMTP reply code of a text that this table knows. */
+export function smtpCode(text: string): string | null {
+  for (const m of text.matchAll(SMTP_G)) if (SMTP_CODES[m[1]]) return m[1];
+  return null;
+}
+
+/** X.0.0 and X.n.0 say only "something in this area": they do not decide when the words are more precise. */
+const generic = (code: string) => code.endsWith('.0');
+
+/** Hard or soft for one enhanced status code, by the table. */
+export function severityOfStatus(code: string): Severity {
+  if (code.startsWith('4')) return 'soft';
+  const row = BY_CODE.get(code.slice(2));
+  return row ? row.permanent : 'hard';
+}
+
+export interface Evidence {
+  /** The DSN `Status:` field, when there is one. */
+  status: string | null;
+  /** The diagnostic or the notice text that explains the failure (without the returned message). */
+  text: string;
+  /** Where the word lists matched `text` (-1: not at all), when the caller already looked. */
+  words?: Words;
+}
+
+export interface Words {
+  dead: number;
+  soft: number;
+  permanent: number;
+}
+
+const at = (re: RegExp, text: string) => {
+  const m = re.exec(text);
+  return m ? m.index : -1;
+};
+
+/** Where each word list first matches a lower-cased text (-1: nowhere); one pass per list. */
+export function wordsIn(text: string): Words {
+  return { dead: at(DEAD_WORDS, text), soft: at(SOFT_WORDS, text), permanent: at(PERMANENT_WORDS, text) };
+}
+
+export interface Verdict {
+  type: Severity;
+  /** The code that decided, or null when the wording did. */
+  status: string | null;
+  basis: 'status' | 'wording' | 'smtp' | 'none';
+}
+
+/** Decide hard or soft from what the server said. */
+export function decideSeverity(e: Evidence): Verdict {
+  const codes = [...(e.status ? enhancedCodes(e.status) : []), ...enhancedCodes(e.text)];
+  const specific = codes.find((c) => !generic(c));
+  if (specific) return { type: severityOfStatus(specific), status: specific, basis: 'status' };
+  const code = smtpCode(e.text);
+  const words = e.words ?? wordsIn(e.text.toLowerCase());
+  if (words.soft >= 0) return { type: 'soft', status: codes[0] ?? code, basis: 'wording' };
+  if (codes[0]) return { type: severityOfStatus(codes[0]), status: codes[0], basis: 'status' };
+  if (code) return { type: SMTP_CODES[code], status: code, basis: 'smtp' };
+  if (words.dead >= 0 || words.permanent >= 0) return { type: 'hard', status: null, basis: 'wording' };
+  return { type: 'soft', status: null, basis: 'none' };
+}
