@@ -5,6 +5,11 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`, `${m}/*`, `node:${m}/*`]);
 const apiPatterns = [
   { group: ['**/api', '**/api/**'], message: 'Only api/ and the entry points load the HTTP edge (docs/architecture.md).' },
+  {
+    group: ['koa', 'koa-*', '@koa/*', '@types/koa*'],
+    message:
+      'Koa belongs to api/: pages, cookies, redirects and ctx stay at the HTTP edge; a use case takes (deps, input) (docs/architecture.md).',
+  },
 ];
 const ioModules = [
   'fs',

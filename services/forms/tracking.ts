@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { Executor } from '../../db/knex';
 import { deviceType } from '../../domain/device';
 import { textProblem } from '../../domain/form-fields';
@@ -18,17 +17,25 @@ function first(v: unknown): string | undefined {
  * (the page sends document.referrer), else the Referer header; device type from the user agent;
  * country from the configured header (two letters), else null.
  */
-export function buildMetadata(
-  ctx: Context,
-  bodyTracking: Partial<Record<TrackingKey | 'referrer', string | null>> | undefined,
-  countryHeader: string,
-): SubmissionMetadata {
+export interface MetadataInput {
+  /** The POST's query string. */
+  query: Record<string, unknown>;
+  /** The body's `tracking` object. */
+  bodyTracking: Partial<Record<TrackingKey | 'referrer', string | null>> | undefined;
+  /** The Referer, User-Agent and country headers ('' when absent). */
+  referer: string;
+  userAgent: string;
+  country: string;
+}
+
+export function buildMetadata(input: MetadataInput): SubmissionMetadata {
+  const { query, bodyTracking } = input;
   const issues: ErrorDetail[] = [];
   const meta = {} as SubmissionMetadata;
   for (const k of TRACKING_KEYS) {
     let v: string | null | undefined = bodyTracking?.[k];
     if (v === undefined) {
-      v = first(ctx.query[k]);
+      v = first(query[k]);
       if (v !== undefined) {
         const p = textProblem(v, 500, false);
         if (p) issues.push({ path: `query.${k}`, message: p });
@@ -37,12 +44,12 @@ export function buildMetadata(
     meta[k] = v ? v : null;
   }
   if (issues.length) throw validationFailed(issues);
-  const referrer = bodyTracking && 'referrer' in bodyTracking ? bodyTracking.referrer : ctx.get('referer');
+  const referrer = bodyTracking && 'referrer' in bodyTracking ? bodyTracking.referrer : input.referer;
   meta.referrer = referrer ? referrer.slice(0, 2048) : null;
-  const ua = ctx.get('user-agent');
+  const ua = input.userAgent;
   meta.user_agent = ua ? ua.slice(0, 1000) : null;
   meta.device_type = deviceType(ua);
-  const country = ctx.get(countryHeader).trim();
+  const country = input.country.trim();
   meta.country = /^[A-Za-z]{2}$/.test(country) && country.toUpperCase() !== 'XX' ? country.toUpperCase() : null;
   return meta;
 }

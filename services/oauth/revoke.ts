@@ -1,36 +1,30 @@
-import type { Context } from 'koa';
 import { sha256Hex } from '../../core/crypto';
-import type { Db } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
 import { createModel, revokeFamilies, type OAuthClient } from './model';
-import { clientCredentials, writeOAuthError } from './server';
+
+export interface RevokeTokenInput {
+  clientId?: string;
+  clientSecret?: string;
+  /** The token and its `token_type_hint`, as the client sent them. */
+  token: unknown;
+  hint: unknown;
+}
 
 /**
  * RFC 7009 token revocation. The client authenticates; an unknown token, or one of another
- * client, still answers 200 (nothing is revealed). A refresh token revokes its whole family;
+ * client, still succeeds (nothing is revealed). A refresh token revokes its whole family;
  * an access token revokes its own issuance (and the refresh token issued with it).
  */
-export async function handleRevokeRequest(ctx: Context, db: Db, body: Record<string, unknown>): Promise<void> {
-  const { clientId, clientSecret } = clientCredentials(ctx, body);
+export async function revokeToken(
+  deps: Pick<ServiceDeps, 'db'>,
+  input: RevokeTokenInput,
+): Promise<'revoked' | 'invalid_client' | 'invalid_request'> {
+  const { db } = deps;
+  const { clientId, clientSecret, token, hint } = input;
   const client = clientId && clientSecret ? ((await createModel(db).getClient(clientId, clientSecret)) as OAuthClient | false) : false;
-  if (!client) {
-    const basic = /^Basic /i.test(ctx.get('authorization'));
-    writeOAuthError(
-      ctx,
-      401,
-      'invalid_client',
-      'Client authentication failed',
-      basic ? { 'WWW-Authenticate': 'Basic realm="Service"' } : {},
-    );
-    return;
-  }
-  const token = body.token;
-  if (typeof token !== 'string' || token.length === 0 || token.length > 512) {
-    writeOAuthError(ctx, 400, 'invalid_request', 'Missing parameter: `token`');
-    return;
-  }
+  if (!client) return 'invalid_client';
+  if (typeof token !== 'string' || token.length === 0 || token.length > 512) return 'invalid_request';
   const hash = sha256Hex(token);
-  const hint = body.token_type_hint;
   const order = hint === 'access_token' ? ['access_hash', 'refresh_hash'] : ['refresh_hash', 'access_hash'];
   for (const column of order) {
     const row = await db('oauth_tokens')
@@ -41,9 +35,7 @@ export async function handleRevokeRequest(ctx: Context, db: Db, body: Record<str
     else await db('oauth_tokens').where({ id: row.id }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
     break;
   }
-  ctx.status = 200;
-  ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-  ctx.body = '';
+  return 'revoked';
 }
 
 export interface DisconnectAppInput {

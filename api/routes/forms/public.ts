@@ -98,7 +98,13 @@ export const publicFormRoutes = [
         throw notFound('Form');
       }
       try {
-        const metadata = buildMetadata(ctx, body.tracking, deps.config.COUNTRY_HEADER);
+        const metadata = buildMetadata({
+          query: ctx.query,
+          bodyTracking: body.tracking,
+          referer: ctx.get('referer'),
+          userAgent: ctx.get('user-agent'),
+          country: ctx.get(deps.config.COUNTRY_HEADER),
+        });
         body.fields = withHiddenFromQuery(form.fields, body.fields, queryValues(ctx));
         const result = await submitPublic(deps, { form, values: body, metadata, mode: html ? 'form' : 'json' });
         const { id, status, step, last, hidden_fields, score, max_score } = result;

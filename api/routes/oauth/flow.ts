@@ -1,9 +1,8 @@
 import { defineRoute } from '../../http/route';
-import { checkLoginCsrf, setCookie, SESSION_COOKIE } from '../../../services/oauth/browser-session';
-import { decideAuthorize, loginReturn, sendPage, showAuthorize } from '../../../services/oauth/consent';
-import { handleRevokeRequest } from '../../../services/oauth/revoke';
-import { handleTokenRequest } from '../../../services/oauth/server';
-import { errorPage } from '../../../services/oauth/pages/pages';
+import { checkLoginCsrf, setCookie, SESSION_COOKIE } from '../../http/browser-session';
+import { decideAuthorize, loginReturn, sendPage, showAuthorize } from './consent';
+import { handleRevokeRequest, handleTokenRequest } from './oauth-http';
+import { errorPage } from '../../pages/oauth/pages';
 import { login, SESSION_TTL_MS } from '../../../services/sessions';
 import { ApiError } from '../../../core/errors';
 import { formBody, revokeBody, tokenAnswer, tokenBody } from './schema';

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto';
 import type { Db } from '../../db/knex';
-import { resolveSession, SESSION_PREFIX } from '../credentials/session';
+import { resolveSession, SESSION_PREFIX } from '../../services/credentials/session';
 
 /** The authorize flow's own cookie session: a dashboard session token in an HttpOnly cookie. */
 export const SESSION_COOKIE = 'svc_oauth_sid';

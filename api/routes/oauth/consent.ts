@@ -1,10 +1,11 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Context } from 'koa';
-import type { ServiceDeps } from '../deps';
-import { consentPage, errorPage, loginPage, OAUTH_PAGE_CSP } from './pages/pages';
-import { checkAuthorizeRequest, redirectWith, type AuthorizeCheck } from './authorize';
-import { checkConsentCsrf, consentCsrf, loginCsrf, readBrowserSession, type BrowserSession } from './browser-session';
-import { oauthServer, writeLibraryError } from './server';
+import type { ServiceDeps } from '../../../services/deps';
+import { consentPage, errorPage, loginPage, OAUTH_PAGE_CSP } from '../../pages/oauth/pages';
+import { checkAuthorizeRequest, redirectWith, type AuthorizeCheck } from '../../../services/oauth/authorize';
+import { checkConsentCsrf, consentCsrf, loginCsrf, readBrowserSession, type BrowserSession } from '../../http/browser-session';
+import { oauthServer } from '../../../services/oauth/server';
+import { writeLibraryError } from './oauth-http';
 
 export function sendPage(ctx: Context, status: number, html: string): void {
   ctx.status = status;
