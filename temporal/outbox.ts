@@ -208,6 +208,11 @@ export class OutboxStarter {
     }
   }
 
+  /** The Temporal client this starter uses (for use cases that signal-with-start or describe a workflow). */
+  temporal(): Promise<Client> {
+    return this.client();
+  }
+
   /**
    * Best-effort signal to a running workflow, for use right after a commit. A lost signal must be
    * harmless: the workflow re-reads the database before acting. Failures are logged, never thrown.
