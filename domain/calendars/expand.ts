@@ -41,7 +41,7 @@
 import { IANAZone } from 'luxon';
 import { CalendarParseError, fail, registerTimezones, rootsOf } from './ics-parse';
 import { blocks, expandMaster, futureOf, type Future } from './occurrences';
-import { lengthOf, occurrenceKey, overlaps, span, timeOf, tzidOf, type Component, type Ctx } from './times';
+import { dateKey, lengthOf, occurrenceKey, overlaps, span, timeOf, tzidOf, type Component, type Ctx } from './times';
 import { ianaZoneFor } from './zones';
 
 export { CalendarParseError } from './ics-parse';
@@ -101,12 +101,14 @@ function expandOverride(uid: string, override: Component, master: Component | un
 
 function expandGroup(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[]): void {
   const master = latest(g.masters);
+  const masterIsDate = master ? timeOf(master, 'dtstart')?.isDate === true : false;
   // One override per occurrence: the latest version.
   const byKey = new Map<string, Component[]>();
   for (const o of g.overrides) {
     const rid = timeOf(o, 'recurrence-id');
     if (!rid) continue;
-    const key = occurrenceKey(rid, tzidOf(o, 'recurrence-id'), ctx);
+    // An all-day series matches a date-time RECURRENCE-ID by its date (what Google writes for moved days).
+    const key = masterIsDate && !rid.isDate ? `d:${dateKey(rid)}` : occurrenceKey(rid, tzidOf(o, 'recurrence-id'), ctx);
     byKey.set(key, [...(byKey.get(key) ?? []), o]);
   }
   const overrides = new Map<string, Component>();

@@ -3,7 +3,9 @@
  * EXDATEs and overridden occurrences, with RANGE=THISANDFUTURE overrides applied. Pure: no I/O.
  */
 import ICAL from 'ical.js';
+import { DateTime } from 'luxon';
 import { fail } from './ics-parse';
+import { ianaZoneFor } from './zones';
 import {
   checkRaw,
   DAY_MS,
@@ -117,6 +119,25 @@ function fastForward(rule: ICAL.Recur, dtstart: Time, tzid: string | undefined, 
   return shifted;
 }
 
+/**
+ * ical.js compares a UTC UNTIL with the occurrences' own fields; when DTSTART is wall-clock time read with
+ * the tz database (no registered VTIMEZONE), UNTIL becomes the same instant on that wall clock.
+ */
+function untilOnWallClock(rule: ICAL.Recur, dtstart: Time, tzid: string | undefined, ctx: Ctx): ICAL.Recur {
+  const until = rule.until;
+  if (!until || until.isDate || dtstart.isDate || until.zone !== ICAL.Timezone.utcTimezone) return rule;
+  const zone = dtstart.zone;
+  if (zone === ICAL.Timezone.utcTimezone || (zone && zone !== ICAL.Timezone.localTimezone && zone.tzid !== 'floating')) return rule;
+  const name = tzid ? (ianaZoneFor(tzid) ?? ctx.hostZone) : ctx.floatingZone;
+  const wall = DateTime.fromMillis(until.toUnixTime() * 1000, { zone: name });
+  const copy = rule.clone();
+  copy.until = new ICAL.Time(
+    { year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: wall.second, isDate: false },
+    ICAL.Timezone.localTimezone,
+  );
+  return copy;
+}
+
 export interface MasterInput {
   uid: string;
   master: Component;
@@ -191,7 +212,7 @@ export function expandMaster(input: MasterInput): Set<string> {
       } else fail('RDATE is not a date, date-time or period');
     }
   }
-  for (const rule of rules) {
+  for (const rule of rules.map((r) => untilOnWallClock(r, dtstart, tzid, ctx))) {
     const start = fastForward(rule, dtstart, tzid, length, ctx) ?? dtstart;
     const it = rule.iterator(start);
     for (;;) {

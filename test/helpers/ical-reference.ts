@@ -61,12 +61,13 @@ export type Window = [from: number, to: number];
 
 /**
  * The windows a file is compared in, from its own dates (never from today): two years from 1 January
- * of the year of its earliest DTSTART, and the same window 40 years later (unbounded rules
+ * of the year of its earliest event DTSTART (VTIMEZONE onsets left out), and the same window 40 years later (unbounded rules
  * fast-forwarded). A file without a DTSTART gets 2000–2002 and 2040–2042.
  */
 export function windowsFor(text: string): Window[] {
   let year = Infinity;
-  for (const m of text.matchAll(/^DTSTART[^:\r\n]*:(\d{4})/gim)) year = Math.min(year, Number(m[1]));
+  const events = text.replace(/^BEGIN:VTIMEZONE[\s\S]*?^END:VTIMEZONE/gim, ''); // a zone's onsets are not events
+  for (const m of events.matchAll(/^DTSTART[^:\r\n]*:(\d{4})/gim)) year = Math.min(year, Number(m[1]));
   if (!Number.isFinite(year) || year < 1900) year = 2000;
   const at = (y: number) => Date.UTC(y, 0, 1);
   return [
