@@ -9,17 +9,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expandBusy } from '../../domain/calendars/expand';
-import { corpusFiles, runReference, windowsFor, type ReferenceAnswer, type Window } from '../helpers/ical-reference';
+import { calendarCorpus, runReference, type ReferenceAnswer, type Window } from '../helpers/ical-reference';
 
 const HOST_ZONE = 'America/New_York';
 
-/** A calendar file (a VCALENDAR), not one of the libraries' bare-component fixtures. */
-const isCalendar = (text: string) => /^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text);
-
-const files = corpusFiles()
-  .map((f) => ({ ...f, text: fs.readFileSync(f.path, 'utf8') }))
-  .filter((f) => isCalendar(f.text))
-  .map((f) => ({ ...f, windows: windowsFor(f.text) }));
+const files = calendarCorpus();
 
 /** The exceptions table of docs/calendars.md: file name → reason. */
 function exceptions(): Map<string, string> {

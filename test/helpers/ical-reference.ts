@@ -76,6 +76,22 @@ export function windowsFor(text: string): Window[] {
   ];
 }
 
+/** A calendar file (a VCALENDAR), not one of the libraries' bare-component fixtures. */
+const isCalendar = (text: string) => /^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text);
+
+export interface CalendarFile extends CorpusFile {
+  text: string;
+  windows: Window[];
+}
+
+/** The calendar files of the corpus, read, each with its windows (test/calendars/corpus/README.md). */
+export function calendarCorpus(dir = icalReferenceDir()): CalendarFile[] {
+  return corpusFiles(dir)
+    .map((f) => ({ ...f, text: fs.readFileSync(f.path, 'utf8') }))
+    .filter((f) => isCalendar(f.text))
+    .map((f) => ({ ...f, windows: windowsFor(f.text) }));
+}
+
 export type ReferenceAnswer = { windows: Array<Array<[number, number]>> } | { error: string };
 
 export interface ReferenceRun {
