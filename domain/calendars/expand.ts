@@ -23,7 +23,7 @@
  * - Floating times are in the calendar's X-WR-TIMEZONE when it names a zone, else in `hostZone`.
  * - Duration: DTEND (the same exact duration for every occurrence, RFC 5545 3.8.5.3), else DURATION
  *   (added on the wall clock), else one day for all-day events and zero (blocks nothing) otherwise. An
- *   override without DTEND/DURATION takes its master's. DTEND before DTSTART counts as zero.
+ *   override without DTEND/DURATION takes its master's. DTEND before DTSTART is taken as swapped (as the reference readers do).
  * - Only occurrences overlapping [from, to) are returned, sorted by start.
  *
  * Caps (an unbounded or hostile RRULE cannot blow up a sync):

@@ -111,7 +111,7 @@ function fastForward(rule: ICAL.Recur, dtstart: Time, tzid: string | undefined, 
   const step = periodDays * (rule.interval || 1);
   const startMs = dtstart.isDate ? hostDayStart(dtstart, 0, ctx) : instantOf(dtstart, tzid, ctx);
   // Two days of slack for zone offsets; the first occurrence after the jump ends before `from`.
-  const target = ctx.from - lengthMs(length) - 2 * DAY_MS;
+  const target = ctx.from - Math.abs(lengthMs(length)) - 2 * DAY_MS;
   const k = Math.floor((target - startMs) / DAY_MS / step);
   if (k <= 0) return null;
   const shifted = dtstart.clone();

@@ -17,7 +17,7 @@ export type Component = ICAL.Component;
 /** How an occurrence's end is found from its start. */
 export type Length =
   | { kind: 'days'; days: number } // all-day
-  | { kind: 'exact'; ms: number } // DTEND - DTSTART
+  | { kind: 'exact'; ms: number } // DTEND - DTSTART (negative: swapped)
   | { kind: 'wall'; duration: ICAL.Duration }; // DURATION on the wall clock
 
 export interface Ctx {
@@ -101,8 +101,9 @@ export function lengthOf(comp: Component, start: Time, startTzid: string | undef
       const days = Math.round((Date.UTC(end.year, end.month - 1, end.day) - Date.UTC(start.year, start.month - 1, start.day)) / DAY_MS);
       return { kind: 'days', days: Math.max(days, 0) };
     }
-    const ms = instantOf(end, tzidOf(comp, 'dtend'), ctx) - instantOf(start, startTzid, ctx);
-    return { kind: 'exact', ms: Math.max(ms, 0) };
+    // DTEND before DTSTART (invalid, RFC 5545 3.8.2.2): the two are taken as swapped, as the reference
+    // readers do; blocking the time is safer than blocking nothing. span() handles the negative length.
+    return { kind: 'exact', ms: instantOf(end, tzidOf(comp, 'dtend'), ctx) - instantOf(start, startTzid, ctx) };
   }
   const durProp = comp.getFirstProperty('duration');
   if (durProp) return durationLength(durProp.getFirstValue(), start);
@@ -130,7 +131,7 @@ export function span(occ: Time, tzid: string | undefined, length: Length, ctx: C
   const start = instantOf(occ, tzid, ctx);
   switch (length.kind) {
     case 'exact':
-      return [start, start + length.ms];
+      return length.ms < 0 ? [start + length.ms, start] : [start, start + length.ms];
     case 'wall': {
       const end = occ.clone();
       end.addDuration(length.duration);
