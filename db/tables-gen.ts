@@ -23,7 +23,7 @@ const COLUMN_TYPES: Record<string, string> = {
   'sequence_steps.delay_unit': "'minutes' | 'hours' | 'days'",
   'users.role': 'Role',
   'calendar_connections.kind': "'caldav' | 'ics_feed'",
-  'calendar_connections.status': "'ok' | 'syncing' | 'error'",
+  'calendar_connections.status': "'ok' | 'syncing' | 'error' | 'stale'",
   'meeting_calendar_writes.state': "'written' | 'removed' | 'moved'",
   'webhook_attempts.outcome': 'AttemptClass',
   'api_keys.scopes': 'Scope[]',

@@ -165,7 +165,7 @@ export interface CalendarConnectionsRow {
   name: string;
   display_url: string;
   credentials_enc: string;
-  status: 'ok' | 'syncing' | 'error';
+  status: 'ok' | 'syncing' | 'error' | 'stale';
   status_message: string | null;
   last_synced_at: Date | null;
   last_error_at: Date | null;

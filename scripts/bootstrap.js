@@ -20,10 +20,16 @@
  *    env RADICALE_PYTHONPATH), else pip-installs the pinned RADICALE_REQUIREMENT
  *    there with `--target`. Its own folder: pip --target replaces the target's
  *    shared `bin/`, so it must not share the Temporal wheels' folder.
+ * 5. The reference iCalendar expander of the calendar differential test and bench
+ *    (recurring-ical-events with icalendar, PyPI, pinned with their dependencies
+ *    in ICAL_REFERENCE_REQUIREMENTS) in ${XDG_CACHE_HOME:-~/.cache}/fss-tools/ical-reference
+ *    (or env ICAL_REFERENCE_PYTHONPATH), installed the same way. Their wheels also
+ *    carry the real-world .ics files the test reads (test/calendars/corpus/README.md).
  *
  * Plain Node, no dependencies: it runs before node_modules exists. Every message
  * goes to stderr so that `npm run --silent <script> -- --json` keeps stdout clean.
- * Keep in sync with temporal/binaries.ts and test/helpers/radicale.ts (same lookup order).
+ * Keep in sync with temporal/binaries.ts, test/helpers/radicale.ts and test/helpers/ical-reference.ts
+ * (same lookup order).
  */
 const fs = require('fs');
 const path = require('path');
@@ -322,12 +328,59 @@ function ensureRadicale() {
   loud(`installed Radicale ${RADICALE_VERSION} into ${target}`);
 }
 
+// ------------------------------------------------- reference iCalendar expander
+// Keep in sync with ICAL_REFERENCE_REQUIREMENTS in test/helpers/ical-reference.ts.
+const ICAL_REFERENCE_REQUIREMENTS = [
+  'recurring-ical-events==3.8.2',
+  'icalendar==7.3.2',
+  'x-wr-timezone==2.0.1',
+  'python-dateutil==2.9.0.post0',
+  'tzdata==2026.6',
+  'click==8.5.1',
+  'six==1.17.0',
+  'typing-extensions==4.16.0',
+];
+
+function icalReferenceDir() {
+  return process.env.ICAL_REFERENCE_PYTHONPATH || path.join(toolsDir(), 'ical-reference');
+}
+
+/** Whether the folder holds every pinned distribution (its dist-info). */
+function icalReferenceInstalled(dir) {
+  return ICAL_REFERENCE_REQUIREMENTS.every((req) => {
+    const [name, version] = req.split('==');
+    return fs.existsSync(path.join(dir, `${name.replace(/-/g, '_')}-${version}.dist-info`));
+  });
+}
+
+function ensureIcalReference() {
+  const target = icalReferenceDir();
+  if (icalReferenceInstalled(target)) {
+    info(`recurring-ical-events found in ${target}`);
+    return;
+  }
+  if (process.env.ICAL_REFERENCE_PYTHONPATH) {
+    fail(`ICAL_REFERENCE_PYTHONPATH=${target} does not hold ${ICAL_REFERENCE_REQUIREMENTS.join(' ')}. Fix or unset it.`);
+  }
+  loud(`reference iCalendar expander missing: running python3 -m pip install --target ${target} ...`);
+  const r = pipInstall(target, ICAL_REFERENCE_REQUIREMENTS);
+  if (r.error || r.status !== 0 || !icalReferenceInstalled(target)) {
+    const why = r.error ? r.error.message : `exit status ${r.status}`;
+    fail(
+      `pip install of the reference iCalendar expander failed (${why}). The calendar differential test runs it.\n` +
+        `Install it by hand with:\n    python3 -m pip install --target ${target} ${ICAL_REFERENCE_REQUIREMENTS.join(' ')}`,
+    );
+  }
+  loud(`installed the reference iCalendar expander into ${target}`);
+}
+
 function main() {
   ensureNodeModules();
   ensurePostgresSymlinks();
   ensureTemporalBinaries();
   ensureRadicale();
   ensureMailCorpus();
+  ensureIcalReference();
 }
 
 main();

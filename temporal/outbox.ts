@@ -1,38 +1,16 @@
 import type { OutboxRow as OutboxTableRow } from '../db/tables';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import type { Db, Executor } from '../db/knex';
 import { logger } from '../core/logger';
-import type { WorkflowStarts } from '../workflows/starts';
-import { toTypedSearchAttributes, type SearchAttributeName } from './search-attributes';
+import type { WorkflowName, WorkflowStart } from './workflow-start';
+import { toTypedSearchAttributes } from './search-attributes';
 import { DoneMarker, type DirectHandler } from './outbox-direct';
 import type { OutboxPort } from './outbox-port';
 
 export type { OutboxPort };
 
-/** The worker's workflows, by name, as the contracts declare them (nothing of the worker is loaded here). */
-type Workflows = WorkflowStarts;
-export type WorkflowName = {
-  [K in keyof Workflows]: Workflows[K] extends (...args: any[]) => Promise<unknown> ? K : never;
-}[keyof Workflows];
-
-/**
- * A workflow start, checked against the workflow's own signature: a wrong name or argument is a
- * compile error (test/foundation/outbox-types.test.ts).
- */
-export type WorkflowStart<K extends WorkflowName = WorkflowName> = { [N in K]: WorkflowStartOf<N> }[K];
-
-interface WorkflowStartOf<K extends WorkflowName> {
-  workflowType: K;
-  /** Deterministic id (`enrollment-<id>`, `booking-<meeting_id>`, …): starting twice is harmless. */
-  workflowId: string;
-  args: Parameters<Workflows[K]>;
-  searchAttributes?: Partial<Record<SearchAttributeName, string>>;
-  memo?: Record<string, unknown>;
-  taskQueue?: string;
-  /** Delay the workflow's first task until this time (Temporal startDelay). */
-  startAt?: Date;
-}
+export type { WorkflowName, WorkflowStart } from './workflow-start';
 
 /** The columns the relay reads (db/tables.ts `OutboxRow`). */
 type OutboxRow = Pick<
@@ -208,6 +186,32 @@ export class OutboxStarter implements OutboxPort {
       } catch (err) {
         logger.warn({ err }, 'outbox fast path failed; the relay will retry');
       }
+    }
+  }
+
+  /** Signal a workflow, starting it first when no run is open (its id is reused after a closed run). Throws when Temporal cannot be reached. */
+  async signalWithStart<K extends WorkflowName>(start: WorkflowStart<K>, signal: SignalDefinition<[]>): Promise<void> {
+    const client = await this.client();
+    await client.workflow.signalWithStart(start.workflowType, {
+      workflowId: start.workflowId,
+      taskQueue: start.taskQueue ?? this.taskQueue,
+      args: start.args as never,
+      signal,
+      signalArgs: [],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      typedSearchAttributes: toTypedSearchAttributes(start.searchAttributes ?? {}),
+      ...(start.memo ? { memo: start.memo } : {}),
+    });
+  }
+
+  /** Whether the workflow has an open run. Throws when Temporal cannot be reached. */
+  async isRunning(workflowId: string): Promise<boolean> {
+    const client = await this.client();
+    try {
+      return (await client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
     }
   }
 

@@ -4,8 +4,8 @@ import { ApiError, notFound, validationFailed } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import type { Executor } from '../../db/knex';
 import { transactionWithOutbox } from '../../temporal/outbox';
+import { requestSyncSoon } from './sync-workflow';
 import {
-  calendarSyncNowSignal,
   calendarSyncStopSignal,
   calendarSyncWorkflowId,
   type CalendarSyncInput,
@@ -175,7 +175,8 @@ export interface UpdateConnectionInput {
   changes: PatchConnectionInput;
 }
 
-export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, input: UpdateConnectionInput) {
+/** Every change is followed by a sync (signal-with-start: a workflow that is gone is started again). */
+export async function updateConnection(deps: ServiceDeps, input: UpdateConnectionInput) {
   const { db } = deps;
   const { principal, id, changes } = input;
   const row = await db.transaction(async (trx) => {
@@ -216,6 +217,7 @@ export async function updateConnection(deps: Pick<ServiceDeps, 'db'>, input: Upd
     }
     return (await trx('calendar_connections').where({ id }).first()) as ConnectionRow;
   });
+  await requestSyncSoon(deps, row);
   return present(db, row);
 }
 
@@ -231,7 +233,10 @@ export async function deleteConnection(deps: ServiceDeps, input: { principal: Pr
   await deps.outbox.signal(calendarSyncWorkflowId(id), calendarSyncStopSignal);
 }
 
-/** Sync now: the workflow is signalled; the answer shows `syncing` until the sync has run. */
+/**
+ * Sync now: signal-with-start (a workflow that is gone is started again); the answer shows `syncing`
+ * until the sync has run. When Temporal cannot be reached the reconcile starts it (docs/calendars.md).
+ */
 export async function requestSync(deps: ServiceDeps, input: { principal: Principal; id: string }) {
   const { db } = deps;
   const { principal, id } = input;
@@ -241,6 +246,6 @@ export async function requestSync(deps: ServiceDeps, input: { principal: Princip
     .update({ status: 'syncing', status_message: null, updated_at: db.fn.now() })
     .returning('*');
   if (!row) throw notFound('Calendar connection');
-  await deps.outbox.signal(calendarSyncWorkflowId(id), calendarSyncNowSignal);
+  await requestSyncSoon(deps, row as ConnectionRow);
   return present(db, row as ConnectionRow);
 }

@@ -67,7 +67,7 @@ export const zConnection = z
       description: "The CalDAV server URL; for a feed only its scheme and host (the feed's path is its secret)",
       example: 'https://caldav.fastmail.com/',
     }),
-    status: z.enum(['ok', 'syncing', 'error']),
+    status: z.enum(['ok', 'syncing', 'error', 'stale']),
     status_message: z.string().nullable().meta({
       description: 'Why the last sync failed, in words',
       example: 'the server refused the username or password (HTTP 401 from caldav.example.com)',

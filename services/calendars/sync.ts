@@ -257,7 +257,8 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
         .where({ id: cal.id })
         .update({ event_count: Number(n) });
     }
-    if (creds.kind === 'caldav') await defaultBookingCalendar(trx, row);
+    // Only on the first good sync: a user who chose "none" later keeps it (a PATCH now triggers a sync).
+    if (creds.kind === 'caldav' && !row.last_synced_at) await defaultBookingCalendar(trx, row);
     const [{ busyCount }] = await trx('calendar_busy_times')
       .where({ connection_id: row.id })
       .count<{ busyCount: number }[]>({ busyCount: '*' });

@@ -252,9 +252,12 @@ describe('expandBusy', () => {
 
   it('caps an unbounded RRULE, and fast-forwards an old daily series to the window', () => {
     const minutely = cal(...event('UID:minutely', 'DTSTART:20300101T000000Z', 'DURATION:PT30S', 'RRULE:FREQ=MINUTELY'));
-    const got = expandBusy(minutely, base);
-    expect(got).toHaveLength(MAX_OCCURRENCES_PER_EVENT);
-    expect(got[got.length - 1].start).toBe(iso('2030-01-01T00:00:00Z') + (MAX_OCCURRENCES_PER_EVENT - 1) * 60_000);
+    // Past the cap the object is reported (CalendarParseError, counted as unreadable on the connection), not half-read.
+    expect(() => expandBusy(minutely, base)).toThrow(new RegExp(`more than ${MAX_OCCURRENCES_PER_EVENT} occurrences`));
+    expect(() => expandBusy(minutely, base)).toThrow(CalendarParseError);
+    // A typo in a rule part is a parse error, not an endless series.
+    const typo = cal(...event('UID:typo', 'DTSTART:20300101T100000Z', 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;BYDAY=TH;UNTL=20300301'));
+    expect(() => expandBusy(typo, base)).toThrow(/RRULE has an unknown part: UNTL/);
 
     const old = cal(
       ...event(

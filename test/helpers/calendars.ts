@@ -36,7 +36,16 @@ export async function connectCaldav(
     await new Promise((r) => setTimeout(r, 100));
   }
   const calendarId = opts.calendarName === null ? null : (conn.calendars.find((c: any) => c.name === opts.calendarName).id as string);
+  const since = Date.now();
   const patched = await api.patch(`/api/v1/calendar-connections/${connectionId}`, { booking_calendar_id: calendarId });
   if (patched.status !== 200) throw new Error(`choose the booking calendar: ${patched.status} ${patched.text}`);
+  // A change to a connection syncs it (docs/calendars.md): wait for that sync, so it does not land in the test.
+  for (;;) {
+    conn = (await api.get(`/api/v1/calendar-connections/${connectionId}`)).body.data;
+    if (conn.status === 'ok' && Date.parse(conn.last_synced_at) >= since) break;
+    if (Date.now() > deadline + 30_000)
+      throw new Error(`the sync after choosing the booking calendar did not finish: ${JSON.stringify(conn)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return { connectionId, calendarId };
 }
