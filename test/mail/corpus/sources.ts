@@ -5,8 +5,8 @@
  * `written/` files are committed beside this file.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { mailCorpusDir } from '../../../scripts/tool-paths';
 
 /** Keep in sync with MAIL_CORPUS_SDISTS in scripts/bootstrap.js. */
 export const SDISTS = { flufl: 'flufl_bounce-6.0.0/tests/data', talon: 'talon-1.4.4/tests/fixtures' } as const;
@@ -18,11 +18,7 @@ export interface Label {
   basis: string;
 }
 
-export function mailCorpusDir(): string {
-  if (process.env.MAIL_CORPUS_DIR) return process.env.MAIL_CORPUS_DIR;
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'fss-tools', 'mail-corpus');
-}
+export { mailCorpusDir };
 
 export const LABELS = JSON.parse(fs.readFileSync(path.join(__dirname, 'labels.json'), 'utf8')) as Record<string, Label>;
 
