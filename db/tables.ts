@@ -481,6 +481,8 @@ export interface OutboxRow {
   lease_until: Date | null;
   leases: number;
   relayed_at: Date | null;
+  summary: string | null;
+  details: string | null;
 }
 
 export interface RateLimitsRow {

@@ -29,6 +29,12 @@ interface WorkflowStartOf<K extends WorkflowName> {
   taskQueue?: string;
   /** Delay the workflow's first task until this time (Temporal startDelay). */
   startAt?: Date;
+  /**
+   * Temporal user metadata (docs/operators.md): a one-line summary naming the person and the thing
+   * (`staticSummary`), and Markdown details with ids, the team and API paths (`staticDetails`).
+   */
+  summary?: string;
+  details?: string;
 }
 
 /** The columns the relay reads (db/tables.ts `OutboxRow`). */
@@ -45,6 +51,8 @@ type OutboxRow = Pick<
   | 'leases'
   | 'attempts'
   | 'relayed_at'
+  | 'summary'
+  | 'details'
 >;
 
 function outboxRow(start: WorkflowStart, defaultTaskQueue: string) {
@@ -56,6 +64,8 @@ function outboxRow(start: WorkflowStart, defaultTaskQueue: string) {
     search_attributes: JSON.stringify(start.searchAttributes ?? {}),
     memo: JSON.stringify(start.memo ?? {}),
     start_at: start.startAt ?? null,
+    summary: start.summary ?? null,
+    details: start.details ?? null,
   };
 }
 
@@ -318,6 +328,8 @@ export class OutboxStarter {
         args: row.args,
         typedSearchAttributes: toTypedSearchAttributes(row.search_attributes),
         memo: row.memo,
+        ...(row.summary ? { staticSummary: row.summary } : {}),
+        ...(row.details ? { staticDetails: row.details } : {}),
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         // Eager start hands the first workflow task straight back to this process's worker: no
         // task queue round trip, and starts cannot outrun the worker (docs/decisions.md).

@@ -1,36 +1,75 @@
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes, type SearchAttributePair } from '@temporalio/common';
 
+/** The SDK's key shape (`defineSearchAttributeKey`'s result; the SDK does not export its name). */
+export interface SearchAttributeKey<T extends SearchAttributeType> {
+  name: string;
+  type: T;
+}
+
 /**
  * Custom search attributes every workflow may set, so operators can find all workflows of one
  * team, user, contact, sequence, meeting or webhook subscription in one Temporal UI query, e.g.
- * `ContactId = "…"`. The dev server registers these at start; so do the test helpers.
+ * `ContactId = "…"` (docs/operators.md lists ready queries). Registered wherever a namespace is
+ * made: the dev server (bin/dev/temporal.ts), the test helpers, the bench and docker-compose.yml
+ * (test/foundation/search-attributes.test.ts checks that list against this one).
  */
 export const SEARCH_ATTRIBUTES = {
   TeamId: 'Keyword',
   ContactId: 'Keyword',
+  /**
+   * The contact's email, keyed: the first 32 hex digits of HMAC-SHA256(app secret
+   * `temporal_email_key`, lower-cased trimmed address). No address in the visibility store;
+   * `npm run cli -- temporal email-key ada@example.com` prints the query.
+   */
+  ContactEmailKey: 'Keyword',
   SequenceId: 'Keyword',
   EnrollmentStatus: 'Keyword',
   MeetingId: 'Keyword',
+  /** When the meeting starts (booking workflows): `MeetingStart BETWEEN "…" AND "…"`. */
+  MeetingStart: 'Datetime',
+  /** `pending` (waits for a host's confirmation) or `scheduled`, as the booking workflow started. */
+  MeetingStatus: 'Keyword',
   SubscriptionId: 'Keyword',
+  /** The host of a webhook endpoint (`hooks.example.com`), lower case, without port. */
+  WebhookHost: 'Keyword',
   EventType: 'Keyword',
   AppId: 'Keyword',
-  /** A team member's workflows (calendar sync: `UserId = "…"`; the connection is in the workflow id). */
+  /** A team member's workflows (calendar sync: `UserId = "…"`). */
   UserId: 'Keyword',
+  /** A calendar connection's id (calendar sync). */
+  ConnectionId: 'Keyword',
+  /** A calendar connection's last sync: `ok` or `error` (upserted by the sync workflow on change). */
+  ConnectionStatus: 'Keyword',
 } as const;
 
 export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;
 
-const keyword = (name: string) => defineSearchAttributeKey(name, SearchAttributeType.KEYWORD);
+/** The SDK's type of each attribute ('Keyword' → KEYWORD, 'Datetime' → DATETIME). */
+const SDK_TYPE = { Keyword: SearchAttributeType.KEYWORD, Datetime: SearchAttributeType.DATETIME } as const;
+type SdkType<N extends SearchAttributeName> = (typeof SDK_TYPE)[(typeof SEARCH_ATTRIBUTES)[N]];
 
-export const SA = Object.fromEntries(Object.keys(SEARCH_ATTRIBUTES).map((name) => [name, keyword(name)])) as {
-  [K in SearchAttributeName]: ReturnType<typeof keyword>;
-};
+/** `[{name, type}]` in the SDK's terms, for `TestWorkflowEnvironment.createLocal({server: {searchAttributes}})`. */
+export function searchAttributeKeys(): Array<SearchAttributeKey<'KEYWORD' | 'DATETIME'>> {
+  return (Object.keys(SEARCH_ATTRIBUTES) as SearchAttributeName[]).map((name) => SA[name]);
+}
 
-/** `{TeamId: 'x'}` → typed search attributes for a workflow start. */
+export const SA = Object.fromEntries(
+  (Object.entries(SEARCH_ATTRIBUTES) as Array<[SearchAttributeName, 'Keyword' | 'Datetime']>).map(([name, type]) => [
+    name,
+    defineSearchAttributeKey(name, SDK_TYPE[type]),
+  ]),
+) as { [K in SearchAttributeName]: SearchAttributeKey<SdkType<K>> };
+
+/**
+ * `{TeamId: 'x', MeetingStart: '2026-12-03T14:00:00.000Z'}` → typed search attributes for a
+ * workflow start (a Datetime travels through the outbox as its ISO string).
+ */
 export function toTypedSearchAttributes(values: Partial<Record<SearchAttributeName, string>>): TypedSearchAttributes {
   const pairs: SearchAttributePair[] = [];
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && name in SA) pairs.push({ key: SA[name as SearchAttributeName], value } as SearchAttributePair);
+    if (value === undefined || !(name in SA)) continue;
+    const key = SA[name as SearchAttributeName];
+    pairs.push({ key, value: key.type === SearchAttributeType.DATETIME ? new Date(value) : value } as SearchAttributePair);
   }
   return new TypedSearchAttributes(pairs);
 }

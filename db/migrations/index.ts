@@ -16,6 +16,7 @@ import * as m015 from './015_calendar_connections';
 import * as m016 from './016_calendar_sync';
 import * as m017 from './017_calendar_feed_links';
 import * as m018 from './018_mail_truth';
+import * as m019 from './019_outbox_user_metadata';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016_calendar_sync': m016,
   '017_calendar_feed_links': m017,
   '018_mail_truth': m018,
+  '019_outbox_user_metadata': m019,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
