@@ -6,7 +6,7 @@ import { nextSendTime, type SendingWindow } from '../../domain/sending-window';
 import type { ActivityDeps } from '../deps';
 import { smtpQueueId, tokenAddress } from '../../domain/mail-address';
 import { activityAttempt, recordSyncBounce, sequenceMessageId, smtpReplyCode } from './bounce';
-import { advanceAfter, delayMs, nextStep, type NextStep } from './plan';
+import { advanceAfter, delayMs, nextStep, stepLabel, type NextStep } from './plan';
 import { renderEmail, renderSms } from './render';
 
 export type SendResult =
@@ -229,7 +229,7 @@ export async function startEnrollment(deps: ActivityDeps, input: { enrollmentId:
   if (!ctx) return { next: { kind: 'end', status: 'missing', reason: null } };
   if (ctx.e.status !== 'active') return { next: { kind: 'end', status: ctx.e.status, reason: ctx.e.exit_reason } };
   if (!ctx.step) return { next: await nextStep(deps.db, ctx.e.id) }; // no live step left: completes it
-  const next: NextStep = { kind: 'step', stepId: ctx.step.id, delayMs: delayMs(ctx.step) };
+  const next: NextStep = { kind: 'step', stepId: ctx.step.id, delayMs: delayMs(ctx.step), label: stepLabel(ctx.step) };
   if (next.delayMs > 0) return { next };
   return { next, send: await sendLoaded(deps, ctx, input.now) };
 }
