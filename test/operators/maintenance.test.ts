@@ -109,6 +109,10 @@ test('a triggered run executes the task through the maintenance workflow and its
     }
     expect(workflowId).toMatch(/^maintenance-rate-limit-expiry-/);
     expect(await env.client.workflow.getHandle(workflowId!).result()).toEqual({ deleted: 1 });
+    const run = await env.client.workflow.getHandle(workflowId!).describe();
+    expect(await run.staticSummary()).toBe(`Maintenance rate-limit-expiry, every 1m: ${maintenanceTasks['rate-limit-expiry'].description}`);
+    const meta = await env.client.workflow.getHandle(workflowId!).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(meta.currentDetails).toBe('done: {"deleted":1}');
   });
   expect((await tdb.db('rate_limits').orderBy('key').select('key')).map((r) => r.key)).toEqual(['forever', 'recent']);
 });

@@ -1,7 +1,9 @@
 import { emailKeyer } from '../../services/operators/email-key';
 import { alwaysAvailable, bookHoursAhead } from '../scheduling/helpers';
 import { useWorld } from '../sequences/support/world';
-import { startReceiver } from '../webhooks/receiver';
+import { deadUrl, startReceiver } from '../webhooks/receiver';
+import { storeInbound } from '../../services/mail/inbound-listener';
+import { transactionWithOutbox } from '../../temporal/outbox';
 import { eventuallyDetails, readMetadata, waitStarted } from './support';
 
 /**
@@ -110,4 +112,71 @@ test('invitation: names the invitation, not the invitee; waits for the reminder'
   expect(m.summary).toBe(`Team invitation ${invitationId}, send 1`);
   expect(m.summary).not.toContain('newcomer');
   expect(m.current).toMatch(new RegExp(`^invitation: sent; reminder due ${iso.replace('Z', '')}\\.\\d{3}Z unless accepted or revoked$`));
+});
+
+test('meeting cleanup: a cancelled booking ends, says so, and its cleanup names the meeting', async () => {
+  await alwaysAvailable(w.tdb.db, w.team.userId);
+  const { res, startMs } = await bookHoursAhead(w.app.baseUrl, w.team, { hoursAhead: 96, attendeeEmail: 'linus@example.com' });
+  expect(res.status).toBe(201);
+  const meetingId: string = res.body.meeting.id;
+  await waitStarted(w.env, `booking-${meetingId}`);
+  expect((await w.api.patch(`/api/v1/meetings/${meetingId}`, { status: 'cancelled' })).status).toBe(200);
+  await waitStarted(w.env, `meeting-cleanup-${meetingId}`);
+  await w.env.client.workflow.getHandle(`meeting-cleanup-${meetingId}`).result();
+  const c = await readMetadata(w.env, `meeting-cleanup-${meetingId}`);
+  expect(c.summary).toMatch(new RegExp(`^Cleanup of Intro call.*, ${new Date(startMs).getUTCDate()} \\w{3} \\d\\d:00 UTC$`));
+  expect(c.details).toContain(`\`/api/v1/meetings/${meetingId}\``);
+  expect(c.current).toMatch(/^cleanup: /);
+  expect(await w.env.client.workflow.getHandle(`booking-${meetingId}`).result()).toBe('cancelled');
+  const b = await readMetadata(w.env, `booking-${meetingId}`);
+  expect(b.current).toMatch(new RegExp(`^booking: ended: cancelled at ${iso}$`));
+});
+
+test('calendar sync: names the connection; a failing server shows in current details and ConnectionStatus', async () => {
+  const url = await deadUrl();
+  const res = await w.dash.post('/api/v1/calendar-connections', {
+    kind: 'caldav',
+    name: 'Work',
+    server_url: url,
+    username: 'ada',
+    password: 'pw',
+  });
+  expect(res.status).toBe(201);
+  const id = `calendar-sync-${res.body.data.id}`;
+  await waitStarted(w.env, id);
+  const m = await eventuallyDetails(w.env, id, /last sync failed/);
+  expect(m.summary).toBe(`Calendar sync: Work (caldav, ${new URL(url).host})`);
+  expect(m.summary).not.toContain('ada');
+  expect(m.details).toContain(`\`POST /api/v1/calendar-connections/${res.body.data.id}/sync\``);
+  expect(m.current).toMatch(new RegExp(`^calendar sync: last sync failed: .+; next at ${iso} \\(or on sync now\\)$`));
+  expect((await w.env.client.workflow.getHandle(id).describe()).searchAttributes.ConnectionStatus).toEqual(['error']);
+  expect((await w.dash.delete(`/api/v1/calendar-connections/${res.body.data.id}`)).status).toBe(204);
+});
+
+test('inbound email: names the stored message, not its sender', async () => {
+  const raw = Buffer.from('From: someone@example.org\r\nTo: r@reply.example.com\r\nSubject: hi\r\n\r\nhello\r\n');
+  const inboundId = await storeInbound(w.app.deps, {
+    raw,
+    mailFrom: 'someone@example.org',
+    recipients: ['r@reply.example.com'],
+    remoteIp: '127.0.0.1',
+  });
+  const id = `inbound-email-${inboundId}`;
+  await waitStarted(w.env, id);
+  await w.env.client.workflow.getHandle(id).result();
+  const m = await readMetadata(w.env, id);
+  expect(m.summary).toBe(`Classify inbound email ${inboundId} (${raw.length} bytes)`);
+  expect(m.summary).not.toContain('someone');
+  expect(m.current).toMatch(/^classifying the stored message/);
+});
+
+test('ping: current details without a summary (a diagnostic started without one)', async () => {
+  await transactionWithOutbox(w.tdb.db, w.app.deps.outbox, async (_trx, enqueue) => {
+    await enqueue({ workflowType: 'pingWorkflow', workflowId: 'ping-operators', args: ['x'] });
+  });
+  await waitStarted(w.env, 'ping-operators');
+  expect(await w.env.client.workflow.getHandle('ping-operators').result()).toBe('pong:x');
+  const m = await readMetadata(w.env, 'ping-operators');
+  expect(m.summary).toBeUndefined();
+  expect(m.current).toBe('ping: running the ping activity');
 });
