@@ -180,3 +180,26 @@ test('ping: current details without a summary (a diagnostic started without one)
   expect(m.summary).toBeUndefined();
   expect(m.current).toBe('ping: running the ping activity');
 });
+
+test('a booking request: waits for the host until its lapse; confirmed, its MeetingStatus becomes scheduled', async () => {
+  await alwaysAvailable(w.tdb.db, w.team.userId);
+  const { res } = await bookHoursAhead(w.app.baseUrl, w.team, {
+    hoursAhead: 120,
+    attendeeEmail: 'barbara@example.com',
+    eventType: { requires_confirmation: true },
+  });
+  expect(res.status).toBe(201);
+  const meetingId: string = res.body.meeting.id;
+  const id = `booking-${meetingId}`;
+  await waitStarted(w.env, id);
+  const pending = await eventuallyDetails(w.env, id, /confirmation until/);
+  expect(pending.summary).toMatch(/\(barbara@example\.com\), .*, to confirm$/);
+  expect(pending.current).toMatch(
+    new RegExp(`^booking: waiting for the host's confirmation until ${iso}; then cancelled as not confirmed$`),
+  );
+  expect(pending.searchAttributes.MeetingStatus).toEqual(['pending_confirmation']);
+
+  expect((await w.api.patch(`/api/v1/meetings/${meetingId}`, { status: 'scheduled' })).status).toBe(200);
+  const confirmed = await eventuallyDetails(w.env, id, /reminder 24 h before/);
+  expect(confirmed.searchAttributes.MeetingStatus).toEqual(['scheduled']);
+});
