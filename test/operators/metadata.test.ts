@@ -203,3 +203,43 @@ test('a booking request: waits for the host until its lapse; confirmed, its Meet
   const confirmed = await eventuallyDetails(w.env, id, /reminder 24 h before/);
   expect(confirmed.searchAttributes.MeetingStatus).toEqual(['scheduled']);
 });
+
+test('form notification and password reset: name ids, never the addresses', async () => {
+  const form = await w.api.post('/api/v1/forms', {
+    title: 'Contact us',
+    status: 'published',
+    fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
+    settings: { notify_emails: ['owner@example.com'] },
+  });
+  expect(form.status).toBe(201);
+  const sent = await fetch(`${w.app.baseUrl}/api/forms/${form.body.data.slug}/submissions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fields: { email: 'visitor@example.com' } }),
+  });
+  expect(sent.status).toBe(201);
+  const submissionId = ((await sent.json()) as { data: { id: string } }).data.id;
+  const notify = `form-notify-${submissionId}`;
+  await waitStarted(w.env, notify);
+  await w.env.client.workflow.getHandle(notify).result();
+  const n = await readMetadata(w.env, notify);
+  expect(n.summary).toBe(`Submission notification for submission ${submissionId} (1 address(es))`);
+  expect(`${n.summary} ${n.details}`).not.toMatch(/owner@|visitor@/);
+  expect(n.current).toMatch(/^sending the submission notification/);
+
+  const user = (await w.app.deps.db('users').where({ id: w.team.userId }).first('email'))!;
+  expect(
+    (
+      await fetch(`${w.app.baseUrl}/api/auth/password-reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: user.email }),
+      })
+    ).status,
+  ).toBe(202);
+  const reset = await startedId('accountEmailWorkflow');
+  await w.env.client.workflow.getHandle(reset).result();
+  const r = await readMetadata(w.env, reset);
+  expect(r.summary).toBe(`Password reset email for user ${w.team.userId}`);
+  expect(r.current).toBe('sending the password reset email');
+});
