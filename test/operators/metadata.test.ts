@@ -4,6 +4,7 @@ import { useWorld } from '../sequences/support/world';
 import { deadUrl, startReceiver } from '../webhooks/receiver';
 import { storeInbound } from '../../services/mail/inbound-listener';
 import { transactionWithOutbox } from '../../temporal/outbox';
+import { completeAppInput } from '../oauth/helpers';
 import { eventuallyDetails, readMetadata, waitStarted } from './support';
 
 /**
@@ -242,4 +243,17 @@ test('form notification and password reset: name ids, never the addresses', asyn
   const r = await readMetadata(w.env, reset);
   expect(r.summary).toBe(`Password reset email for user ${w.team.userId}`);
   expect(r.current).toBe('sending the password reset email');
+});
+
+test('app review: names the app and the round; says whose decision it waits for', async () => {
+  const created = await w.dash.post('/api/v1/apps', completeAppInput({ name: 'Acme CRM' }));
+  expect(created.status).toBe(201);
+  const appId: string = created.body.data.id;
+  expect((await w.dash.post(`/api/v1/apps/${appId}/submit`)).status).toBe(200);
+  const id = `app-review-${appId}`;
+  await waitStarted(w.env, id);
+  const m = await eventuallyDetails(w.env, id, /waiting for a staff decision/);
+  expect(m.summary).toBe('App review: Acme CRM, round 1');
+  expect(m.details).toContain(`\`/api/v1/apps/${appId}\``);
+  expect(m.current).toMatch(/^review: review, waiting for a staff decision; staff reminded at \d{4}-\d\d-\d\dT/);
 });
