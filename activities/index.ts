@@ -4,6 +4,7 @@ import { calendarActivities } from './calendars';
 import type { ActivityDeps } from './deps';
 import { formsActivities } from './forms';
 import { mailActivities } from './mail';
+import { maintenanceActivities } from './maintenance';
 import { pingActivities } from './ping';
 import { schedulingActivities } from './scheduling';
 import { sequencesActivities } from './sequences';
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...accountsActivities(deps),
     ...mailActivities(deps),
     ...calendarActivities(deps),
+    ...maintenanceActivities(deps),
   };
 }
 

@@ -27,7 +27,7 @@ import { findTemporalCli } from '../temporal/binaries';
 import { DEV_SERVER_SQLITE_ARGS } from '../temporal/dev-server';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
-import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { searchAttributeKeys } from '../temporal/search-attributes';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
 import { benchProcessEnv, startProcess, startWorkerProcess } from './processes';
 
@@ -93,7 +93,7 @@ export async function startDevServer(store: 'sqlite' | 'memory'): Promise<TestWo
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: findTemporalCli() },
-      searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((n) => ({ name: n, type: 'KEYWORD' })) as never,
+      searchAttributes: searchAttributeKeys(),
       ...(dir ? { dbFilename: path.join(dir, 'temporal.sqlite') } : {}),
       extraArgs: ['--log-level', 'error', ...(dir ? DEV_SERVER_SQLITE_ARGS : [])],
     },

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createTeamWithOwner } from '../services/accounts';
 import { createApiKey, firstOwnerId, revokeTeamApiKey } from '../services/api-keys';
+import { emailKeyQuery } from '../services/operators/email-key';
 import { parseConfig } from '../core/config';
 import { randomToken } from '../core/crypto';
 import { ALL_SCOPES, isScope, PLANS, type Plan, type Scope } from '../core/scopes';
@@ -16,6 +17,7 @@ import { runningDev } from './dev/state';
  *   keys revoke --id ID
  *   staff grant --email E
  *   migrate
+ *   temporal email-key --email E [--json]   (the Temporal UI query for a contact's workflows; docs/operators.md)
  * Only the result goes to stdout (one JSON line with --json); messages go to stderr.
  */
 
@@ -146,8 +148,16 @@ async function main(argv: string[]): Promise<void> {
       await withDatabase(async () => undefined);
       return out(values.json, { migrated: true }, 'migrated');
     }
+    case 'temporal email-key': {
+      const email = values.email;
+      if (!email || !email.includes('@')) throw new UsageError('--email is required (an email address)');
+      const query = await withDatabase((db) => emailKeyQuery({ db }, { email }));
+      return out(values.json, { email, query }, query);
+    }
     default:
-      throw new UsageError(`unknown command "${cmd}". Commands: bootstrap, keys create, keys revoke, staff grant, migrate`);
+      throw new UsageError(
+        `unknown command "${cmd}". Commands: bootstrap, keys create, keys revoke, staff grant, migrate, temporal email-key`,
+      );
   }
 }
 

@@ -11,6 +11,7 @@ import { createDb } from '../db/knex';
 import { connectionOptions } from '../temporal/connection';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
+import { ensureMaintenanceSchedules } from '../services/maintenance/schedules';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -43,20 +44,14 @@ async function main(): Promise<void> {
 
   // The outbox relay: every workflow a commit asks for (OUTBOX_STARTS_FROM=worker, woken by the
   // API's NOTIFY), or only those whose start in the API did not happen (=api).
-  let lastSweep = 0;
   const relay = await startRelayLoop(outbox, {
     databaseUrl: requireDatabaseUrl(config),
     minAgeMs: config.OUTBOX_STARTS_FROM === 'worker' ? 0 : 2000,
     idleMs: 1000,
-    async afterPass() {
-      if (Date.now() - lastSweep < 60_000) return;
-      lastSweep = Date.now();
-      // Rate-limit windows that ended over an hour ago.
-      await db('rate_limits')
-        .where('expire', '<', Date.now() - 3600_000)
-        .delete();
-    },
   });
+  // Periodic work runs as Temporal Schedules, one per entry of services/maintenance/tasks.ts,
+  // visible (and pausable) on the UI's Schedules page; created here, idempotently.
+  await ensureMaintenanceSchedules({ client }, { taskQueue: config.TEMPORAL_TASK_QUEUE });
 
   const shutdown = () => {
     logger.info('worker shutting down');

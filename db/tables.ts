@@ -489,6 +489,8 @@ export interface OutboxRow {
   lease_until: Date | null;
   leases: number;
   relayed_at: Date | null;
+  summary: string | null;
+  details: string | null;
 }
 
 export interface RateLimitsRow {

@@ -26,6 +26,8 @@ type OutboxRow = Pick<
   | 'leases'
   | 'attempts'
   | 'relayed_at'
+  | 'summary'
+  | 'details'
 >;
 
 function outboxRow(start: WorkflowStart, defaultTaskQueue: string) {
@@ -37,6 +39,8 @@ function outboxRow(start: WorkflowStart, defaultTaskQueue: string) {
     search_attributes: JSON.stringify(start.searchAttributes ?? {}),
     memo: JSON.stringify(start.memo ?? {}),
     start_at: start.startAt ?? null,
+    summary: start.summary ?? null,
+    details: start.details ?? null,
   };
 }
 
@@ -325,6 +329,8 @@ export class OutboxStarter implements OutboxPort {
         args: row.args,
         typedSearchAttributes: toTypedSearchAttributes(row.search_attributes),
         memo: row.memo,
+        ...(row.summary ? { staticSummary: row.summary } : {}),
+        ...(row.details ? { staticDetails: row.details } : {}),
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         // Eager start hands the first workflow task straight back to this process's worker: no
         // task queue round trip, and starts cannot outrun the worker (docs/decisions.md).

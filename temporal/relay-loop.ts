@@ -12,8 +12,6 @@ export interface RelayLoopOptions {
   minAgeMs: number;
   /** The longest sleep between passes when nothing wakes the loop. */
   idleMs: number;
-  /** Extra housekeeping after a pass (errors are logged). */
-  afterPass?: () => Promise<void>;
 }
 
 /**
@@ -49,7 +47,6 @@ export async function startRelayLoop(outbox: OutboxStarter, opts: RelayLoopOptio
       let started = 0;
       try {
         started = await outbox.relay(opts.minAgeMs, BATCH);
-        await opts.afterPass?.();
       } catch (err) {
         logger.warn({ err }, 'outbox relay pass failed');
       }

@@ -23,4 +23,10 @@ interface WorkflowStartOf<K extends WorkflowName> {
   taskQueue?: string;
   /** Delay the workflow's first task until this time (Temporal startDelay). */
   startAt?: Date;
+  /**
+   * Temporal user metadata (docs/operators.md): a one-line summary naming the person and the thing
+   * (`staticSummary`), and Markdown details with ids, the team and API paths (`staticDetails`).
+   */
+  summary?: string;
+  details?: string;
 }

@@ -8,3 +8,4 @@ export * from './forms';
 export * from './accounts';
 export * from './mail';
 export * from './calendars';
+export * from './maintenance';

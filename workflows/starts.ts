@@ -3,6 +3,7 @@ import type { AppReviewStarts } from './app-review/contract';
 import type { CalendarsStarts } from './calendars/contract';
 import type { FormsStarts } from './forms/contract';
 import type { MailStarts } from './mail/contract';
+import type { MaintenanceStarts } from './maintenance/contract';
 import type { SchedulingStarts } from './scheduling/contract';
 import type { SequencesStarts } from './sequences/contract';
 import type { WebhooksStarts } from './webhooks/contract';
@@ -23,6 +24,7 @@ export type WorkflowStarts = AccountsStarts &
   CalendarsStarts &
   FormsStarts &
   MailStarts &
+  MaintenanceStarts &
   PingStarts &
   SchedulingStarts &
   SequencesStarts &

@@ -31,6 +31,8 @@ export interface AttemptResult {
   /** Wait before the next retry; null when the run is over. */
   nextDelayMs: number | null;
   attemptNumber?: number;
+  /** What failed (`HTTP 503`, a network error), for the workflow's current details; absent in older results. */
+  error?: string | null;
 }
 
 export interface AttemptOptions {
@@ -211,7 +213,7 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
       retryAfterMs: null,
     };
     const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input);
-    return { outcome: 'failure', nextDelayMs, attemptNumber: row.attempt_number };
+    return { outcome: 'failure', nextDelayMs, attemptNumber: row.attempt_number, error: `the attempt did not finish: ${input.error}` };
   }
 
   /**
@@ -263,7 +265,7 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
       const o = await send(d, opts.signal);
       const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input); // releases the slot too
       closed = true;
-      return { outcome: o.outcome, nextDelayMs, attemptNumber };
+      return { outcome: o.outcome, nextDelayMs, attemptNumber, error: o.error };
     } finally {
       if (!closed) await releaseSlot(db, d.subscription_id, input.attemptKey);
     }

@@ -18,6 +18,7 @@ import * as m017 from './017_calendar_feed_links';
 import * as m018 from './018_mail_truth';
 import * as m019 from './019_roles_secrets';
 import * as m020 from './020_mail_suppressions';
+import * as m021 from './021_outbox_user_metadata';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '018_mail_truth': m018,
   '019_roles_secrets': m019,
   '020_mail_suppressions': m020,
+  '021_outbox_user_metadata': m021,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -7,6 +7,7 @@ import { transactionWithOutbox, type WorkflowStart } from '../../temporal/outbox
 import { paginate, type Page } from '../pagination';
 import { actingRole } from './members';
 import { INVITATION_TTL_MS, invitationClosedSignal, invitationWorkflowId } from '../../workflows/accounts/contract';
+import { code, detailsMarkdown } from '../operators/metadata';
 
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
 
@@ -48,6 +49,11 @@ const start = (row: Pick<InvitationRow, 'id' | 'team_id' | 'send_count'>): Workf
   workflowId: invitationWorkflowId(row.id, row.send_count),
   args: [{ invitationId: row.id, teamId: row.team_id, send: row.send_count }],
   searchAttributes: { TeamId: row.team_id },
+  summary: `Team invitation ${row.id}, send ${row.send_count}`,
+  details: detailsMarkdown('Invitation email (the invitee is named in the team, not here)', [
+    ['Invitation', `${code(row.id)}: \`/api/v1/team/invitations/${row.id}\``],
+    ['Team', code(row.team_id)],
+  ]),
 });
 
 /**

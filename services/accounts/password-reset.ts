@@ -23,6 +23,7 @@ export async function requestPasswordReset(deps: ServiceDeps, { email, ip }: { e
       workflowType: 'accountEmailWorkflow',
       workflowId: accountEmailWorkflowId(requestId),
       args: [{ kind: 'password_reset', requestId, userId: user.id, expiresAt: new Date(Date.now() + PASSWORD_RESET_TTL_MS).toISOString() }],
+      summary: `Password reset email for user ${user.id}`,
     });
   });
 }

@@ -67,6 +67,7 @@ export async function updateProfile(deps: ServiceDeps, { principal, changes: pat
         args: [
           { kind: 'email_change', requestId, userId: u.id, newEmail, expiresAt: new Date(Date.now() + EMAIL_CHANGE_TTL_MS).toISOString() },
         ],
+        summary: `Email change confirmation for user ${u.id}`,
       });
     }
     return u;

@@ -5,11 +5,7 @@ import type { Principal } from '../../core/principal';
 import type { Executor } from '../../db/knex';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { requestSyncSoon } from './sync-workflow';
-import {
-  calendarSyncStopSignal,
-  calendarSyncWorkflowId,
-  type CalendarSyncInput,
-} from '../../workflows/calendars/contract';
+import { calendarSyncStopSignal, calendarSyncWorkflowId, type CalendarSyncInput } from '../../workflows/calendars/contract';
 import { actingRole } from '../accounts/members';
 import type { ServiceDeps } from '../deps';
 import { listEnvelope, type Page } from '../pagination';
@@ -19,6 +15,7 @@ import type { CalendarRow, ConnectionRow, ConnectionStatus } from './rows';
 import type { CreateConnectionInput, PatchConnectionInput } from './schemas';
 import { calendarSecretBox, sealCredentials, type CalendarCredentials } from './secrets';
 import { refreshUserBusy } from './user-busy';
+import { calendarSyncMetadata } from './workflow-metadata';
 
 /**
  * Calendar connections (docs/calendars.md). Who sees what: an API key (acting for the team) and
@@ -163,6 +160,14 @@ export async function createConnection(deps: ServiceDeps, input: { principal: Pr
       args: [args],
       searchAttributes: { TeamId: principal.teamId, UserId: userId },
       memo: { kind: values.kind, host: new URL(creds.url).host },
+      ...calendarSyncMetadata({
+        id,
+        teamId: principal.teamId,
+        userId,
+        name: inserted.name,
+        kind: values.kind,
+        host: new URL(creds.url).host,
+      }),
     });
     return inserted as ConnectionRow;
   });

@@ -19,5 +19,7 @@ export async function enqueueSubmissionNotification(
     workflowId: submissionNotificationWorkflowId(submissionId),
     args: [{ submissionId }],
     searchAttributes: { TeamId: form.team_id },
+    summary: `Submission notification for submission ${submissionId} (${form.settings.notify_emails?.length ?? 0} address(es))`,
+    details: `- **Submission**: \`/api/v1/submissions/${submissionId}\`\n- **Team**: \`${form.team_id}\``,
   });
 }

@@ -36,7 +36,12 @@ export async function storeInbound(deps: Pick<ServiceDeps, 'db' | 'outbox'>, m: 
     const [row] = await trx('inbound_emails')
       .insert({ mail_from: m.mailFrom, rcpt_to: m.recipients, remote_ip: m.remoteIp, size: m.raw.length, raw: m.raw })
       .returning('id');
-    await enqueue({ workflowType: 'inboundEmailWorkflow', workflowId: inboundEmailWorkflowId(row.id), args: [{ inboundId: row.id }] });
+    await enqueue({
+      workflowType: 'inboundEmailWorkflow',
+      workflowId: inboundEmailWorkflowId(row.id),
+      args: [{ inboundId: row.id }],
+      summary: `Classify inbound email ${row.id} (${m.raw.length} bytes)`, // no sender here: it may be a person (docs/operators.md)
+    });
     return row.id as string;
   });
 }

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/knex';
 import { isMajorChange, submissionChecklist } from '../../domain/app-checklist';
 import { transactionWithOutbox, type Enqueue } from '../../temporal/outbox';
 import { decisionSignal, resubmitSignal, reviewWorkflowId, type ReviewStage, type StageOutcome } from '../../workflows/app-review/contract';
+import { code, detailsMarkdown, oneLine } from '../operators/metadata';
 
 export type { StageOutcome };
 import type { ServiceDeps } from '../deps';
@@ -33,6 +34,12 @@ async function startRound(trx: Executor, enqueue: Enqueue, app: AppRow): Promise
     args: [{ appId: app.id, teamId: app.team_id, round }],
     searchAttributes: { TeamId: app.team_id, AppId: app.id },
     memo: { appName: app.name, round },
+    summary: oneLine(`App review: ${oneLine(app.name, 80)}, round ${round}`),
+    details: detailsMarkdown(`Review of the app ${app.name}, round ${round}`, [
+      ['App', `${code(app.id)}: \`/api/v1/apps/${app.id}\``],
+      ['Team', code(app.team_id)],
+      ['Signals', '`decision` {stage, outcome} from staff (`POST /api/staff/apps/{id}/decision`); `resubmit` after changes'],
+    ]),
   });
 }
 

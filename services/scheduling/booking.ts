@@ -11,11 +11,13 @@ import { onMeetingBooked } from '../sequences/hooks';
 import { busyMargin, resolveContext, type BookingContext } from './context';
 import { limitedEventType, withinBookingLimits } from './booking-limits';
 import { finishReschedule, releaseMovedMeeting } from './reschedule-steps';
+import { bookingStart } from './workflow-metadata';
+import { emailKeyer } from '../operators/email-key';
 import { loadHostSchedules } from './host-schedules';
 import { hasExternalBusy } from '../calendars/busy-read';
 import type { MeetingRow } from './present';
 import { videoProvider } from '../../core/video';
-import { BOOKING_CODE_VERSION, bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
+import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 
 const MINUTE = 60_000;
 const EXCLUSION_VIOLATION = '23P01';
@@ -220,6 +222,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   // one host can only wait on each other, never deadlock), so bookings of different slots of the
   // same host run side by side instead of queueing behind its lock. Limits are counted under the lock.
   const lockFree = ctx.mode === 'one_on_one' && !moving && limitedEventType(ctx) === null;
+  const emailKey = await emailKeyer(deps); // read once per process, before the transaction
   const attempt = (block: string | null) =>
     transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
       if (moving) await releaseMovedMeeting(trx, { moving, newId: meetingId });
@@ -263,7 +266,15 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       if (!meeting) throw new NoFreeHost(busy);
 
       if (moving)
-        return finishReschedule(trx, enqueue, { moving, meetingId, teamId: ctx.teamId, hostUserId: meeting.host_user_id, title, req });
+        return finishReschedule(trx, enqueue, {
+          moving,
+          meetingId,
+          teamId: ctx.teamId,
+          hostUserId: meeting.host_user_id,
+          title,
+          req,
+          emailKey,
+        });
       if (!contact) throw new Error('a new booking always has its contact');
       const updated = meeting;
       const [event] = await trx('calendar_events')
@@ -281,13 +292,8 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         .returning(['id', 'summary', 'start_time', 'end_time']);
       await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId: contact.id, meetingId, status: updated.status });
       const input: BookingWorkflowInput = { meetingId, teamId: ctx.teamId, version: BOOKING_CODE_VERSION };
-      await enqueue({
-        workflowType: 'bookingWorkflow',
-        workflowId: bookingWorkflowId(meetingId),
-        args: [input],
-        searchAttributes: { TeamId: ctx.teamId, MeetingId: meetingId, ContactId: contact.id },
-        memo: { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() },
-      });
+      const memo = { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() };
+      await enqueue(bookingStart({ meeting: { ...updated, contact_id: contact.id }, args: input, memo, emailKey }));
       return { meeting: updated, event };
     });
 

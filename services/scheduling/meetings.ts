@@ -9,9 +9,9 @@ import { rescheduleMeeting } from './reschedule';
 import { paginate, type Page } from '../pagination';
 import { presentMeeting, presentMeetingSummary, type MeetingRow } from './present';
 import { hostCalendarLink } from './feed';
+import { cleanupStart } from './workflow-metadata';
 import {
   bookingWorkflowId,
-  cleanupWorkflowId,
   meetingCancelledSignal,
   meetingConfirmedSignal,
   type CleanupWorkflowInput,
@@ -103,12 +103,7 @@ export async function enqueueCleanup(
     timezone: m.timezone,
     invited: m.confirmation_email_sent,
   };
-  await enqueue({
-    workflowType: 'meetingCleanupWorkflow',
-    workflowId: cleanupWorkflowId(m.id),
-    args: [cleanup],
-    searchAttributes: { TeamId: m.team_id, MeetingId: m.id, ...(m.contact_id ? { ContactId: m.contact_id } : {}) },
-  });
+  await enqueue(cleanupStart(m, cleanup));
 }
 
 /** Set a status in a transaction: keeps meeting_hosts' active flag (the exclusion guard) in step. */

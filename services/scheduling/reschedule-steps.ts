@@ -1,9 +1,10 @@
 import type { Executor } from '../../db/knex';
 import { conflict } from '../../core/errors';
 import type { Enqueue } from '../../temporal/outbox';
-import { BOOKING_CODE_VERSION, bookingWorkflowId, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
+import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 import type { BookingRequest, CalendarEventRow } from './booking';
 import { setStatus } from './meetings';
+import { bookingStart } from './workflow-metadata';
 import type { MeetingRow } from './present';
 
 /** Statuses a meeting can be moved from (a pending request stays pending at its new time). */
@@ -32,7 +33,15 @@ export async function releaseMovedMeeting(trx: Executor, input: { moving: Meetin
 export async function finishReschedule(
   trx: Executor,
   enqueue: Enqueue,
-  s: { moving: MeetingRow; meetingId: string; teamId: string; hostUserId: string; title: string; req: BookingRequest },
+  s: {
+    moving: MeetingRow;
+    meetingId: string;
+    teamId: string;
+    hostUserId: string;
+    title: string;
+    req: BookingRequest;
+    emailKey: (email: string) => string;
+  },
 ): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
   await trx('meetings').where({ id: s.moving.id }).update({ rescheduled_to_id: s.meetingId, updated_at: trx.fn.now() });
   const [meeting] = await trx('meetings').where({ id: s.meetingId }).select('*');
@@ -62,12 +71,7 @@ export async function finishReschedule(
     rescheduledFromId: s.moving.id,
     version: BOOKING_CODE_VERSION,
   };
-  await enqueue({
-    workflowType: 'bookingWorkflow',
-    workflowId: bookingWorkflowId(s.meetingId),
-    args: [input],
-    searchAttributes: { TeamId: s.teamId, MeetingId: s.meetingId, ...(meeting.contact_id ? { ContactId: meeting.contact_id } : {}) },
-    memo: { attendee: meeting.attendee_email, start: new Date(s.req.start).toISOString(), rescheduledFrom: s.moving.id },
-  });
+  const memo = { attendee: meeting.attendee_email, start: new Date(s.req.start).toISOString(), rescheduledFrom: s.moving.id };
+  await enqueue(bookingStart({ meeting, args: input, memo, emailKey: s.emailKey }));
   return { meeting, event };
 }

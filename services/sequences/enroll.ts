@@ -2,7 +2,7 @@ import type { ContactsRow } from '../../db/tables';
 import type { Executor } from '../../db/knex';
 import type { SkipReason } from '../../domain/exit-reasons';
 import { normaliseAddress, suppressedAddresses, suppressionKey } from '../mail/suppression';
-import { transactionWithOutbox, type Enqueue as EnqueueMany } from '../../temporal/outbox';
+import { transactionWithOutbox } from '../../temporal/outbox';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { ApiError } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
@@ -11,8 +11,9 @@ import { exitEnrollments } from './exits';
 import { contactsWithBookedMeeting } from './meetings';
 import { presentEnrollment, type EnrollmentRow, type SequenceRow } from './present';
 import type { EnrollBody } from './schemas';
-import { ENROLLMENT_CODE_VERSION, enrollmentWorkflowId } from '../../workflows/sequences/contract';
 import type { ServiceDeps } from '../deps';
+import { emailKeyer } from '../operators/email-key';
+import { enrollmentStart } from './workflow-metadata';
 
 type ContactRow = Pick<ContactsRow, 'id' | 'email' | 'phone' | 'unsubscribed_email' | 'unsubscribed_sms' | 'email_undeliverable_at'>;
 
@@ -60,19 +61,6 @@ function skipReason(
   return null;
 }
 
-/** One outbox row per active enrollment, written in multi-row INSERTs. */
-async function startWorkflows(enqueue: EnqueueMany, seq: SequenceRow, rows: EnrollmentRow[], emails: Map<string, string | null>) {
-  await enqueue(
-    rows.map((e) => ({
-      workflowType: 'sequenceEnrollmentWorkflow',
-      workflowId: enrollmentWorkflowId(e.id),
-      args: [{ enrollmentId: e.id, version: ENROLLMENT_CODE_VERSION }],
-      searchAttributes: { TeamId: seq.team_id, SequenceId: seq.id, ContactId: e.contact_id, EnrollmentStatus: 'active' },
-      memo: { sequence_name: seq.name, contact_email: emails.get(e.contact_id) ?? null },
-    })),
-  );
-}
-
 export interface EnrollInput {
   teamId: string;
   sequenceId: string;
@@ -88,6 +76,7 @@ export interface EnrollInput {
 export async function enroll(deps: Pick<ServiceDeps, 'db' | 'outbox' | 'config'>, input: EnrollInput) {
   const { db, outbox } = deps;
   const { teamId, sequenceId, values: body } = input;
+  const emailKey = await emailKeyer(deps); // read once per process, before the transaction
   return transactionWithOutbox(db, outbox, async (trx, enqueue) => {
     const seq = await findSequence(trx, { teamId, id: sequenceId, lock: true });
     if (seq.status === 'archived') throw new ApiError(409, 'invalid_transition', 'Contacts cannot be enrolled in an archived sequence');
@@ -108,7 +97,8 @@ export async function enroll(deps: Pick<ServiceDeps, 'db' | 'outbox' | 'config'>
         missing.slice(0, 50).map(({ i }) => ({ path: body.contact_ids ? `${field}.${i}` : field, message: 'no such contact' })),
       );
     }
-    const channels = new Set((await liveSteps(trx, seq.id)).map((s) => s.channel));
+    const steps = await liveSteps(trx, seq.id);
+    const channels = new Set(steps.map((s) => s.channel));
     const activeRows: Array<{ contact_id: string }> = await trx('sequence_enrollments')
       .where({ sequence_id: seq.id, status: 'active' })
       .whereIn('contact_id', ids)
@@ -154,7 +144,11 @@ export async function enroll(deps: Pick<ServiceDeps, 'db' | 'outbox' | 'config'>
         reason: 'added_to_other_sequence',
         detail: { sequence_id: seq.id, sequence_name: seq.name },
       });
-      await startWorkflows(enqueue, seq, active, new Map(contacts.map((c) => [c.id, c.email])));
+      await enqueue(
+        active.map((e) =>
+          enrollmentStart({ seq, enrollment: e, email: byId.get(e.contact_id)?.email ?? null, steps: steps.length, emailKey }),
+        ),
+      );
     }
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.contact_id)! - order.get(b.contact_id)!);

@@ -5,7 +5,7 @@ import { nextSendTime, type SendingWindow } from '../../domain/sending-window';
 import type { WorkerDeps } from '../deps';
 import { smtpQueueId, tokenAddress } from '../../domain/mail-address';
 import { recordSyncBounce, sequenceMessageId, smtpReplyCode } from './sync-bounce';
-import { advanceAfter, delayMs, nextStep, type NextStep } from './step-plan';
+import { advanceAfter, delayMs, nextStep, stepLabel, type NextStep } from './step-plan';
 import { renderEmail, renderSms } from './render';
 
 export type SendResult =
@@ -236,7 +236,7 @@ export async function startEnrollment(deps: WorkerDeps, input: { enrollmentId: s
   if (!ctx) return { next: { kind: 'end', status: 'missing', reason: null } };
   if (ctx.e.status !== 'active') return { next: { kind: 'end', status: ctx.e.status, reason: ctx.e.exit_reason } };
   if (!ctx.step) return { next: await nextStep(deps.db, ctx.e.id) }; // no live step left: completes it
-  const next: NextStep = { kind: 'step', stepId: ctx.step.id, delayMs: delayMs(ctx.step) };
+  const next: NextStep = { kind: 'step', stepId: ctx.step.id, delayMs: delayMs(ctx.step), label: stepLabel(ctx.step) };
   if (next.delayMs > 0) return { next };
   return { next, send: await sendLoaded(deps, ctx, input.now, input.run ?? OUTSIDE_AN_ACTIVITY) };
 }

@@ -22,6 +22,8 @@ export async function signalEnrollments(
       args: [{ workflowIds: ids.map(enrollmentWorkflowId), signal }],
       searchAttributes: { TeamId: teamId },
       memo: { signal: signal.name, count: ids.length },
+      summary: `Signal ${signal.name}${signal.name === 'exit' ? ` (${signal.reason})` : ''} to ${ids.length} enrollment(s)`,
+      details: `Delivers \`${signal.name}\` to each \`enrollment-<id>\` listed in its input; one that ended is skipped.\n\n- **Team**: \`${teamId}\``,
     });
   }
 }

@@ -127,7 +127,7 @@ export async function retryDelivery(deps: Pick<ServiceDeps, 'db' | 'outbox'>, { 
       deliveryStart(
         { deliveryId: row.id, subscriptionId: row.subscription_id, teamId, eventType: row.event_type, trigger: 'manual' },
         row.event_id,
-        row.manual_retries,
+        { url: sub.url, manualRetry: row.manual_retries },
       ),
     );
   });
@@ -153,7 +153,7 @@ export async function sendTestEvent(
         data: { subscription_id: sub.id, message: 'This is a test event from your webhook settings.' },
       },
     });
-    const [id] = await createDeliveries(trx, enqueue, { event, subscriptionIds: [sub.id], trigger: 'test' });
+    const [id] = await createDeliveries(trx, enqueue, { event, subscriptions: [sub], trigger: 'test' });
     return id;
   });
   return getDelivery(deps, { teamId, deliveryId });

@@ -19,6 +19,7 @@ const declaredAreReal: { [K in keyof WorkflowStarts]: Same<Parameters<WorkflowSt
   calendarSyncWorkflow: true,
   inboundEmailWorkflow: true,
   invitationWorkflow: true,
+  maintenanceWorkflow: true,
   meetingCleanupWorkflow: true,
   pingWorkflow: true,
   sequenceEnrollmentWorkflow: true,

@@ -2,7 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, DefaultLogger, Worker, type WorkerOptions } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { findTestServer } from '../../temporal/binaries';
-import { SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
+import { searchAttributeKeys } from '../../temporal/search-attributes';
 
 let runtimeInstalled = false;
 function quietRuntime(): void {
@@ -27,10 +27,11 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: findTestServer() } },
   });
-  const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(Object.keys(SEARCH_ATTRIBUTES).map((k) => [k, KEYWORD])),
+    searchAttributes: Object.fromEntries(
+      searchAttributeKeys().map((k) => [k.name, temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${k.type}`]]),
+    ),
   });
   return env;
 }
@@ -42,7 +43,7 @@ export async function createLocalEnv(): Promise<TestWorkflowEnvironment> {
   return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: findTemporalCli() },
-      searchAttributes: Object.keys(SEARCH_ATTRIBUTES).map((name) => ({ name, type: 'KEYWORD' as const })) as never,
+      searchAttributes: searchAttributeKeys(),
       extraArgs: ['--log-level', 'error'],
     },
   });

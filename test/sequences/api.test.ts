@@ -150,7 +150,13 @@ describe('enrollment entry checks', () => {
         .sort(),
     );
     const okStart = starts.find((r) => r.workflow_id === `enrollment-${res.body.data[0].id}`)!;
-    expect(okStart.search_attributes).toEqual({ TeamId: team.teamId, SequenceId: seq.id, ContactId: ok, EnrollmentStatus: 'active' });
+    expect(okStart.search_attributes).toEqual({
+      TeamId: team.teamId,
+      SequenceId: seq.id,
+      ContactId: ok,
+      EnrollmentStatus: 'active',
+      ContactEmailKey: expect.stringMatching(/^[0-9a-f]{32}$/), // keyed, never the address (docs/operators.md)
+    });
     expect(okStart.memo).toEqual({ sequence_name: 'S', contact_email: expect.stringContaining('@example.com') });
 
     const again = await api.post(`/api/v1/sequences/${seq.id}/enrollments`, { contact_id: ok });

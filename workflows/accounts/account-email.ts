@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { AccountEmailInput, EmailOutcome } from './contract';
 
@@ -10,5 +10,6 @@ const { sendAccountEmail } = proxyActivities<Pick<Activities, 'sendAccountEmail'
 
 /** `account-email-<request_id>`: the password-reset link, or the confirmation link of a new email address. */
 export async function accountEmailWorkflow(input: AccountEmailInput): Promise<EmailOutcome> {
+  setCurrentDetails(`sending the ${input.kind.replace('_', ' ')} email`);
   return sendAccountEmail(input);
 }

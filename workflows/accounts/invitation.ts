@@ -1,4 +1,4 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { INVITATION_REMINDER_AFTER_MS, invitationClosedSignal, type EmailOutcome, type InvitationWorkflowInput } from './contract';
 
@@ -18,8 +18,12 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
   setHandler(invitationClosedSignal, () => {
     closed = true;
   });
+  setCurrentDetails('invitation: sending the email');
   const invitation = await sendInvitationEmail({ ...input, reminder: false });
   if (invitation === 'skipped') return { invitation, reminder: 'skipped' };
+  setCurrentDetails(
+    `invitation: ${invitation}; reminder due ${new Date(Date.now() + INVITATION_REMINDER_AFTER_MS).toISOString()} unless accepted or revoked`,
+  );
   if (await condition(() => closed, INVITATION_REMINDER_AFTER_MS)) return { invitation, reminder: 'skipped' };
   return { invitation, reminder: await sendInvitationEmail({ ...input, reminder: true }) };
 }

@@ -1,4 +1,4 @@
-import { condition, proxyActivities, setHandler, upsertMemo } from '@temporalio/workflow';
+import { condition, proxyActivities, setCurrentDetails, setHandler, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { addBusinessDays } from './business-days';
 import { decisionSignal, resubmitSignal, stageQuery, type ReviewDecision, type ReviewInput, type ReviewStage } from './contract';
@@ -37,6 +37,7 @@ export async function appReviewWorkflow(input: ReviewInput): Promise<ReviewStage
     resubmitted = false;
     stage = next;
     upsertMemo({ stage: next });
+    setCurrentDetails(`review: ${next.replace('_', ' ')}`);
     const exists = await recordReviewStage({
       ...input,
       stage: next,
@@ -50,8 +51,10 @@ export async function appReviewWorkflow(input: ReviewInput): Promise<ReviewStage
 
   const awaitDecision = async (): Promise<ReviewDecision> => {
     const deadline = addBusinessDays(new Date(Date.now()), REMINDER_BUSINESS_DAYS);
+    setCurrentDetails(`review: ${stage.replace('_', ' ')}, waiting for a staff decision; staff reminded at ${deadline.toISOString()}`);
     if (!(await condition(() => decision !== undefined, deadline.getTime() - Date.now()))) {
       await sendReviewReminder({ ...input, stage, waitingSinceBusinessDays: REMINDER_BUSINESS_DAYS });
+      setCurrentDetails(`review: ${stage.replace('_', ' ')}, waiting for a staff decision (reminder sent ${deadline.toISOString()})`);
       await condition(() => decision !== undefined);
     }
     return decision!;
@@ -74,6 +77,7 @@ export async function appReviewWorkflow(input: ReviewInput): Promise<ReviewStage
       return stage;
     }
     if (!(await enter('changes_requested', d))) return stage;
+    setCurrentDetails('review: changes requested, waiting for the developer to resubmit');
     await condition(() => resubmitted);
   }
 }

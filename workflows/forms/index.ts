@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { SubmissionNotificationInput } from './contract';
 
@@ -13,5 +13,6 @@ const { sendSubmissionNotification } = proxyActivities<Pick<Activities, 'sendSub
  * Returns how many addresses the message went to (0 when the submission or the list is gone).
  */
 export async function submissionNotificationWorkflow(input: SubmissionNotificationInput): Promise<number> {
+  setCurrentDetails('sending the submission notification (SMTP retried for about a day)');
   return sendSubmissionNotification(input);
 }

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { InboundEmailInput, InboundEmailResult } from './contract';
 
@@ -14,5 +14,6 @@ const { processInboundEmail } = proxyActivities<Pick<Activities, 'processInbound
  * `processed_at` in the same transaction as its effects).
  */
 export async function inboundEmailWorkflow(input: InboundEmailInput): Promise<InboundEmailResult> {
+  setCurrentDetails('classifying the stored message (bounce, complaint, auto-reply, reply)');
   return processInboundEmail(input);
 }

@@ -1,4 +1,14 @@
-import { condition, log, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  condition,
+  log,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { SA } from '../../temporal/search-attributes';
 import type { SchedulingActivities } from '../../activities/scheduling';
 import {
   meetingCancelledSignal,
@@ -37,7 +47,24 @@ export const VIDEO_ROOM_PATCH = 'booking-video-room';
 /** Patch id: pending-request emails, the lapse an hour before the start, the update after a reschedule. */
 export const LIFECYCLE_PATCH = 'booking-lifecycle';
 
+/** Patch id: a confirmed request upserts `MeetingStatus` to `scheduled` (docs/operators.md). */
+export const MEETING_STATUS_PATCH = 'booking-meeting-status';
+
 const HOUR = 3_600_000;
+const at = (ms: number) => new Date(ms).toISOString().replace(/:\d\d\.\d{3}Z$/, 'Z');
+/** Current details (docs/operators.md): not a command, so recorded histories replay unchanged. */
+const details = (text: string) => setCurrentDetails(`booking: ${text}`);
+const awaitingConfirmation = (state: MeetingState) =>
+  details(`waiting for the host's confirmation until ${at(state.lapseMs)}; then cancelled as not confirmed`);
+const ended = (result: string) => {
+  details(`ended: ${result} at ${at(Date.now())}`);
+  return result;
+};
+/** A request was confirmed: the search attribute follows (a command, hence the patch). */
+function markConfirmed(): void {
+  details('confirmed by the host');
+  if (patched(MEETING_STATUS_PATCH)) upsertSearchAttributes([{ key: SA.MeetingStatus, value: ['scheduled'] }]);
+}
 const REMINDERS = [
   { kind: 'reminder_24h', before: 24 * HOUR },
   { kind: 'reminder_1h', before: HOUR },
@@ -55,7 +82,8 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<stri
   setHandler(meetingConfirmedSignal, () => void (confirmed = true));
   setHandler(meetingCancelledSignal, () => void (cancelled = true));
   const signals = { confirmed: () => confirmed, cancelled: () => cancelled };
-  if (input.version === 2) return bookingV2(input, signals);
+  details('starting: loading the meeting, first email');
+  if (input.version === 2) return ended(await bookingV2(input, signals));
 
   // Providers that need an API call get their room before any email carries the link.
   if (patched(VIDEO_ROOM_PATCH)) await acts.createVideoMeeting(input.meetingId);
@@ -74,7 +102,7 @@ export async function bookingWorkflow(input: BookingWorkflowInput): Promise<stri
     : () => undefined;
   writeCalendar();
   try {
-    return await lifecycle(input, writeCalendar, signals);
+    return ended(await lifecycle(input, writeCalendar, signals));
   } finally {
     await Promise.all(writes);
   }
@@ -92,6 +120,7 @@ async function lifecycle(input: BookingWorkflowInput, writeCalendar: () => void,
     }
     // an unconfirmed request lapses an hour before the start (at the start when booked later than that)
     const untilLapse = (lifecycle ? state.lapseMs : state.startMs) - Date.now();
+    awaitingConfirmation({ ...state, lapseMs: Date.now() + untilLapse });
     if (untilLapse > 0) await condition(() => confirmed() || cancelled(), untilLapse);
     state = await acts.loadMeetingState(input.meetingId);
     if (!state) return 'deleted';
@@ -100,7 +129,10 @@ async function lifecycle(input: BookingWorkflowInput, writeCalendar: () => void,
       return 'not_confirmed';
     }
     // confirmed: the TENTATIVE event becomes CONFIRMED
-    if (state.status === 'scheduled') writeCalendar();
+    if (state.status === 'scheduled') {
+      markConfirmed();
+      writeCalendar();
+    }
   }
   if (state.status !== 'scheduled') return state.status;
   await acts.sendMeetingEmail(input.meetingId, lifecycle && input.rescheduledFromId ? 'update' : 'confirmation');
@@ -141,6 +173,7 @@ async function lifecycleV2(input: BookingWorkflowInput, first: BookingStart, wri
     await acts.sendMeetingEmail(input.meetingId, 'request_received');
     await acts.sendMeetingEmail(input.meetingId, 'confirm_request');
     const untilLapse = state.lapseMs - Date.now();
+    awaitingConfirmation(state);
     if (untilLapse > 0) await condition(() => signals.confirmed() || signals.cancelled(), untilLapse);
     state = await acts.loadMeetingState(input.meetingId);
     if (!state) return 'deleted';
@@ -149,6 +182,7 @@ async function lifecycleV2(input: BookingWorkflowInput, first: BookingStart, wri
       return 'not_confirmed';
     }
     if (state.status !== 'scheduled') return state.status;
+    markConfirmed();
     writeCalendar(); // the TENTATIVE event becomes CONFIRMED (the write answers no_calendar when there is none)
     await acts.sendMeetingEmail(input.meetingId, input.rescheduledFromId ? 'update' : 'confirmation');
   } else if (state.status !== 'scheduled') return state.status;
@@ -160,10 +194,12 @@ async function remindAndComplete(input: BookingWorkflowInput, state: MeetingStat
   for (const r of REMINDERS) {
     const wait = state.startMs - r.before - Date.now();
     if (wait <= 0) continue; // booked too late for this reminder
+    details(`reminder ${r.before / HOUR} h before, due ${at(state.startMs - r.before)} (meeting at ${at(state.startMs)})`);
     if (await condition(() => cancelled(), wait)) return 'cancelled';
     if (!(await acts.sendMeetingEmail(input.meetingId, r.kind))) return 'stopped';
   }
   const untilEnd = state.endMs - Date.now();
+  details(`waiting for the end at ${at(state.endMs)}, then marked completed`);
   if (untilEnd > 0 && (await condition(() => cancelled(), untilEnd))) return 'cancelled';
   return (await acts.markCompleted(input.meetingId)) ? 'completed' : 'unchanged';
 }

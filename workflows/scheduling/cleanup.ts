@@ -1,4 +1,4 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { SchedulingActivities } from '../../activities/scheduling';
 import { CALENDAR_WRITE_PATCH, calendarWriteOptions } from './booking';
 import type { CleanupWorkflowInput } from './contract';
@@ -17,8 +17,12 @@ const calendar = proxyActivities<SchedulingActivities>(calendarWriteOptions);
  * deterministic and never reused, so it runs once however often the PATCH is repeated.
  */
 export async function meetingCleanupWorkflow(input: CleanupWorkflowInput): Promise<void> {
+  setCurrentDetails('cleanup: removing the video room');
   await acts.deleteVideoMeeting(input);
+  setCurrentDetails('cleanup: removing the calendar events');
   await acts.deleteCalendarEvents(input);
+  setCurrentDetails('cleanup: sending the cancellation email');
   await acts.sendCancellationEmail(input);
+  setCurrentDetails('cleanup: removing the meeting from the host calendar');
   if (patched(CALENDAR_WRITE_PATCH)) await calendar.removeMeetingFromCalendar(input);
 }

@@ -1,4 +1,12 @@
-import { condition, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { NextStep, SendResult } from '../../activities/sequences';
 import { SA } from '../../temporal/search-attributes';
@@ -28,6 +36,10 @@ const { seqSendStep: sendRemote } = proxyActivities<Pick<Activities, 'seqSendSte
   retry: { initialInterval: '1s', maximumInterval: '10m' },
 });
 
+/** `2026-12-01T09:00Z`: a due time in current details (workflow time, deterministic). */
+const dueAt = (ms: number) => new Date(Date.now() + ms).toISOString().replace(/:\d\d\.\d{3}Z$/, 'Z');
+const stepName = (next: { stepId: string; label?: string }) => next.label ?? `step ${next.stepId}`;
+
 /** Patch id: sends run as local activities (see docs/sequences.md, "Workflow changes"). Version 1 only. */
 export const LOCAL_SEND_PATCH = 'sequences-local-send';
 
@@ -56,9 +68,12 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentInput): Promis
   });
   setHandler(enrollmentStateQuery, () => ({ phase, stepId, exitReason }));
 
+  // Current details (docs/operators.md): not a command, so running workflows replay unchanged.
+  setCurrentDetails('starting: looking up the first step');
   const finish = (status: string, reason: string | null): EnrollmentResult => {
     upsertSearchAttributes([{ key: SA.EnrollmentStatus, value: status }]);
     phase = status;
+    setCurrentDetails(`${status}${reason && reason !== status ? `: ${reason}` : ''} at ${dueAt(0)} (${sent} sent)`);
     return { status, reason, sent };
   };
 
@@ -78,6 +93,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentInput): Promis
   while (next.kind === 'step') {
     stepId = next.stepId;
     phase = 'waiting_delay';
+    if (!pending && next.delayMs > 0) setCurrentDetails(`waiting for ${stepName(next)}, due ${dueAt(next.delayMs)} (step delay)`);
     if (!pending && next.delayMs > 0 && (await condition(() => exitReason !== null, next.delayMs))) break;
     let result: SendResult | undefined = pending;
     pending = undefined;
@@ -85,10 +101,16 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentInput): Promis
       if (!result) {
         if (exitReason !== null) break;
         phase = 'sending';
+        setCurrentDetails(`sending ${stepName(next)}`);
         result = await seqSendStep({ enrollmentId: input.enrollmentId, stepId: next.stepId, now: Date.now() });
       }
       if (result.outcome !== 'wait') break;
       phase = result.reason === 'paused' ? 'paused' : 'waiting_window';
+      setCurrentDetails(
+        result.reason === 'paused'
+          ? `${stepName(next)} held: the sequence is paused; re-checked at ${dueAt(result.waitMs)} or on resume`
+          : `waiting for ${stepName(next)}, due ${dueAt(result.waitMs)} (sending window)`,
+      );
       resumed = false;
       const waitReason = result.reason;
       await condition(() => exitReason !== null || (waitReason === 'paused' && resumed), result.waitMs);

@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, setCurrentDetails } from '@temporalio/workflow';
 import { exitSignal, resumeSignal, type SignalsInput } from './contract';
 
 /**
@@ -8,6 +8,7 @@ import { exitSignal, resumeSignal, type SignalsInput } from './contract';
  */
 export async function sequenceSignalsWorkflow(input: SignalsInput): Promise<{ delivered: number }> {
   let delivered = 0;
+  setCurrentDetails(`signalling ${input.signal.name} to ${input.workflowIds.length} enrollment(s)`);
   for (let i = 0; i < input.workflowIds.length; i += 50) {
     await Promise.all(
       input.workflowIds.slice(i, i + 50).map(async (id) => {

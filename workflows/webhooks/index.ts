@@ -1,9 +1,9 @@
-import { continueAsNew, proxyLocalActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyLocalActivities, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AttemptInput, AttemptResult, WebhookActivities } from '../../activities/webhooks';
 import type { DeliveryWorkflowInput, DeliveryWorkflowState } from './contract';
 
 export type { DeliveryWorkflowState } from './contract';
-import { throttleDelayMs } from '../../domain/webhook-retry';
+import { MAX_ATTEMPTS, throttleDelayMs } from '../../domain/webhook-retry';
 
 // The HTTP attempt is never retried by Temporal: this workflow owns the schedule (with durable sleeps).
 // It runs as a local activity, in the workflow task that reaches it: a delivery that succeeds at
@@ -32,6 +32,9 @@ export async function webhookDeliveryWorkflow(
   state: DeliveryWorkflowState = { retryIndex: 0, seq: 0 },
 ): Promise<string> {
   const { workflowId } = workflowInfo();
+  // Current details (docs/operators.md): not a command, so recorded histories replay unchanged.
+  const at = (ms: number) => new Date(Date.now() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  setCurrentDetails(state.retryIndex > 0 ? `webhook: retry ${state.retryIndex} of ${MAX_ATTEMPTS - 1} starting` : 'webhook: first attempt');
   if (state.finished) return state.finished;
   let { retryIndex, seq } = state;
   let waits = 0;
@@ -57,11 +60,20 @@ export async function webhookDeliveryWorkflow(
       });
     }
     if (r.outcome === 'throttled' || r.outcome === 'not_attempted') {
-      await sleep(throttleDelayMs(waits++, Math.random()));
+      const delay = throttleDelayMs(waits++, Math.random());
+      setCurrentDetails(`webhook: endpoint busy (${r.outcome}), attempt again at ${at(delay)}`);
+      await sleep(delay);
       continue;
     }
     waits = 0;
-    if (r.outcome !== 'failure' || r.nextDelayMs == null) return r.outcome === 'failure' ? 'failed' : r.outcome;
+    const attempt = `attempt ${r.attemptNumber ?? seq} of ${MAX_ATTEMPTS}`;
+    if (r.outcome !== 'failure' || r.nextDelayMs == null) {
+      setCurrentDetails(
+        `webhook: ${r.outcome === 'failure' ? `${attempt} failed (${r.error ?? 'error'}), no retries left` : `${r.outcome} (${attempt})`}`,
+      );
+      return r.outcome === 'failure' ? 'failed' : r.outcome;
+    }
+    setCurrentDetails(`webhook: ${attempt} failed (${r.error ?? 'error'}), next at ${at(r.nextDelayMs)}`);
     retryIndex += 1;
     await sleep(r.nextDelayMs);
   }

@@ -1,0 +1,118 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { maintenanceActivities } from '../../activities/maintenance';
+import { ensureMaintenanceSchedules } from '../../services/maintenance/schedules';
+import { maintenanceTasks, type MaintenanceTask } from '../../services/maintenance/tasks';
+import { expireRateLimits, RATE_LIMIT_GRACE_MS } from '../../services/rate-limits/expire';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createLocalEnv, createTestWorker } from '../helpers/temporal';
+
+/** Maintenance as Temporal Schedules, on the dev server (the time-skipping server has no Schedules). */
+let tdb: TestDatabase;
+let env: TestWorkflowEnvironment;
+let app: TestApp;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  env = await createLocalEnv();
+  app = await startTestApp(tdb.db, { temporal: env.client });
+}, 90_000);
+afterAll(async () => {
+  await app?.close();
+  await env?.teardown();
+  await tdb?.drop();
+});
+
+async function maintenanceScheduleIds(): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const s of env.client.schedule.list()) if (s.scheduleId.startsWith('maintenance-')) ids.push(s.scheduleId);
+  return ids.sort();
+}
+
+/** Schedule listing goes through visibility, which is eventually consistent: wait for the expected list. */
+async function eventuallyScheduleIds(expected: string[]): Promise<string[]> {
+  let ids: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    ids = await maintenanceScheduleIds();
+    if (JSON.stringify(ids) === JSON.stringify(expected)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return ids;
+}
+
+async function seedRateLimits(nowMs: number) {
+  await tdb.db('rate_limits').insert([
+    { key: 'old', points: 1, expire: nowMs - RATE_LIMIT_GRACE_MS - 1 },
+    { key: 'recent', points: 1, expire: nowMs - RATE_LIMIT_GRACE_MS + 60_000 },
+    { key: 'forever', points: 1, expire: null },
+  ]);
+}
+
+test('expireRateLimits deletes counters whose window ended over an hour ago, and only those', async () => {
+  const nowMs = Date.now();
+  await seedRateLimits(nowMs);
+  expect(await expireRateLimits(tdb, { nowMs })).toEqual({ deleted: 1 });
+  expect((await tdb.db('rate_limits').orderBy('key').select('key')).map((r) => r.key)).toEqual(['forever', 'recent']);
+  await tdb.db('rate_limits').delete();
+});
+
+test('one Schedule per task, created at worker start; a second start makes no duplicate and keeps a pause', async () => {
+  const expected = Object.keys(maintenanceTasks)
+    .map((n) => `maintenance-${n}`)
+    .sort();
+  const first = await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss' });
+  expect(first.created.sort()).toEqual(expected);
+  expect(await eventuallyScheduleIds(expected)).toEqual(expected);
+
+  const handle = env.client.schedule.getHandle('maintenance-rate-limit-expiry');
+  await handle.pause('paused by an operator');
+  const second = await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss' });
+  expect({ ...second, unchanged: [...second.unchanged].sort() }).toEqual({ created: [], updated: [], unchanged: expected, deleted: [] });
+  expect(await maintenanceScheduleIds()).toEqual(expected);
+  const d = await handle.describe();
+  expect(d.state.paused).toBe(true);
+  expect(d.state.note).toBe('paused by an operator');
+  expect(d.spec.intervals?.map((i) => i.every)).toEqual([60_000]);
+  expect(d.action.type === 'startWorkflow' && d.action.workflowType).toBe('maintenanceWorkflow');
+
+  // A changed interval updates the Schedule in place, still paused; a task that left the table loses its Schedule.
+  const changed: Record<string, MaintenanceTask> = {
+    'rate-limit-expiry': { ...maintenanceTasks['rate-limit-expiry'], every: '2m' },
+    'gone-task': { every: '1h', description: 'about to leave the table', run: async () => null },
+  };
+  const third = await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss', tasks: changed });
+  expect(third.updated).toEqual(['maintenance-rate-limit-expiry']);
+  expect(third.created).toEqual(['maintenance-gone-task']);
+  await eventuallyScheduleIds([...expected, 'maintenance-gone-task'].sort());
+  const fourth = await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss' });
+  expect(fourth.updated).toEqual(['maintenance-rate-limit-expiry']);
+  expect(fourth.deleted).toEqual(['maintenance-gone-task']);
+  const after = await handle.describe();
+  expect(after.state.paused).toBe(true);
+  expect(after.spec.intervals?.map((i) => i.every)).toEqual([60_000]);
+  await handle.unpause('resumed');
+  expect((await handle.describe()).state.paused).toBe(false);
+});
+
+test('a triggered run executes the task through the maintenance workflow and its activity', async () => {
+  await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss' });
+  await seedRateLimits(Date.now());
+  const worker = await createTestWorker(env, maintenanceActivities(app.deps));
+  await worker.runUntil(async () => {
+    const handle = env.client.schedule.getHandle('maintenance-rate-limit-expiry');
+    const before = (await handle.describe()).info.recentActions.length;
+    await handle.trigger();
+    let workflowId: string | undefined;
+    for (let i = 0; i < 100 && !workflowId; i++) {
+      const actions = (await handle.describe()).info.recentActions;
+      if (actions.length > before) workflowId = actions[actions.length - 1].action.workflow.workflowId;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(workflowId).toMatch(/^maintenance-rate-limit-expiry-/);
+    expect(await env.client.workflow.getHandle(workflowId!).result()).toEqual({ deleted: 1 });
+    const run = await env.client.workflow.getHandle(workflowId!).describe();
+    expect(await run.staticSummary()).toBe(`Maintenance rate-limit-expiry, every 1m: ${maintenanceTasks['rate-limit-expiry'].description}`);
+    const meta = await env.client.workflow.getHandle(workflowId!).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(meta.currentDetails).toBe('done: {"deleted":1}');
+  });
+  expect((await tdb.db('rate_limits').orderBy('key').select('key')).map((r) => r.key)).toEqual(['forever', 'recent']);
+});
