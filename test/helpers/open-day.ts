@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { DEFAULT_RULES } from '../../services/accounts';
 
 /**
  * The one place where tests derive a day from the clock. A test that needs "a day the host is open"
@@ -18,10 +19,10 @@ export interface WeeklyRule {
 }
 
 /** Every day, around the clock: the schedule of `alwaysAvailable()`. */
-export const ALL_WEEK: WeeklyRule[] = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00', enabled: true }));
+export const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00', enabled: true }));
 
-/** The schedule a new user gets (services/accounts.ts DEFAULT_RULES): Monday to Friday, 09:00-17:00. */
-export const WEEKDAYS_9_TO_5: WeeklyRule[] = [1, 2, 3, 4, 5].map((day) => ({ day, start: '09:00', end: '17:00', enabled: true }));
+/** The schedule a new user gets (services/accounts.ts): Monday to Friday, 09:00-17:00. */
+export const WEEKDAYS_9_TO_5: WeeklyRule[] = DEFAULT_RULES;
 
 export interface OpenDayOptions {
   /** The clock (ms or Date); default the real one. Tests of this helper inject it. */

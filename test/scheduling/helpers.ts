@@ -2,9 +2,9 @@ import { jsonb } from '../../db/jsonb';
 import type { Db } from '../../db/knex';
 import type { TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
-import { dateAhead } from '../helpers/open-day';
+import { ALL_WEEK, dateAhead } from '../helpers/open-day';
 
-export const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00', enabled: true }));
+export { ALL_WEEK };
 
 /** Make a user available around the clock, every day, in a timezone (keeps tests independent of today's weekday). */
 export async function alwaysAvailable(db: Db, userId: string, timezone = 'UTC'): Promise<void> {
