@@ -15,8 +15,12 @@
  *
  * Children run in their own process groups so that a Ctrl-C in the terminal
  * reaches only this launcher, which then stops them in the right order. Their
- * pids and the API URL are kept in <DATA_DIR>/dev.json; if the launcher itself
- * was killed outright, the next run stops the leftovers before starting.
+ * pids and the API URL are kept in <DATA_DIR>/dev.json. If the launcher itself
+ * is killed outright (SIGKILL, out of memory), its watchdog (dev/watchdog.ts)
+ * stops them within a few seconds; and the next run stops any leftover named in
+ * dev.json (the inbound listener too) before starting. A port held by another
+ * program is named: the API's stops the start, the inbound listener moves to a
+ * free port, printed.
  *
  * Reads process.env only (no .env file). Environment:
  *   DATA_DIR (default <repo>/.data), DATABASE_URL, TEMPORAL_ADDRESS,
@@ -24,17 +28,19 @@
  *   ALLOW_LOOPBACK_WEBHOOK_URLS (default true here: http://127.0.0.1 receivers work).
  *
  * Parts: dev/managed.ts (child processes), dev/state.ts (dev.json),
- * dev/temporal.ts (the Temporal dev server), dev/output.ts.
+ * dev/watchdog.ts, dev/port-holder.ts, dev/temporal.ts (the Temporal dev server), dev/output.ts.
  */
+import { spawn } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrateLatest } from '../db/migrate';
 import { ensureDemoCredentials } from '../services/demo';
-import { portAccepts, portFree } from '../core/ports';
-import { sleep } from '../core/processes';
+import { pickPort, portAccepts, portFree } from '../core/ports';
+import { pidAlive, sleep } from '../core/processes';
 import { CHILD_STOP_MS, signalGroup, startManaged, stopManaged, type Managed } from './dev/managed';
 import { paint, say } from './dev/output';
+import { describePortHolder } from './dev/port-holder';
 import { DevStateFile } from './dev/state';
 import { startTemporal } from './dev/temporal';
 
@@ -47,6 +53,7 @@ let pgStarting: Promise<EmbeddedPostgres | null> | null = null;
 let temporal: Managed | null = null;
 const apps: Managed[] = [];
 let devState: DevStateFile | null = null;
+let watchdogPid: number | undefined;
 let baseUrl: string | undefined;
 
 function recordChildren(): void {
@@ -92,12 +99,14 @@ async function main(): Promise<void> {
   fs.mkdirSync(dataDir, { recursive: true });
   devState = new DevStateFile(dataDir);
   await devState.claim();
+  startWatchdog(devState);
 
   const apiPort = Number(process.env.PORT || 3000);
   const apiHost = process.env.HOST || '0.0.0.0';
   if (!(await portFree(apiPort, apiHost))) {
-    throw new Error(`port ${apiPort} is already in use (is another API running?). Free it, or set PORT to another port.`);
+    throw new Error(`port ${apiPort} is already in use by ${describePortHolder(apiPort)}. Stop it, or set PORT to another port.`);
   }
+  const inboundPort = await inboundSmtpPort();
   baseUrl = (process.env.BASE_URL || `http://localhost:${apiPort}`).replace(/\/$/, '');
 
   const env: NodeJS.ProcessEnv = {
@@ -106,6 +115,7 @@ async function main(): Promise<void> {
     NODE_ENV: process.env.NODE_ENV || 'development',
     // A local webhook receiver (http://127.0.0.1:…) is the first thing an integrator tries.
     ALLOW_LOOPBACK_WEBHOOK_URLS: process.env.ALLOW_LOOPBACK_WEBHOOK_URLS || 'true',
+    INBOUND_SMTP_PORT: String(inboundPort),
   };
 
   // Temporal starts in the background while Postgres and the migrations run.
@@ -191,7 +201,7 @@ async function main(): Promise<void> {
       ['Postgres', shownDatabaseUrl],
       [
         'Mail',
-        `in: smtp://localhost:${env.INBOUND_SMTP_PORT || 2525} (bounces and replies); out: ${env.SMTP_URL ? maskPassword(env.SMTP_URL) : `files in ${path.join(dataDir, 'mail')}`}`,
+        `in: smtp://localhost:${inboundPort} (bounces and replies); out: ${env.SMTP_URL ? maskPassword(env.SMTP_URL) : `files in ${path.join(dataDir, 'mail')}`}`,
       ],
       [
         'SMS',
@@ -206,6 +216,31 @@ async function main(): Promise<void> {
     listening,
     dataDir,
   );
+}
+
+/**
+ * The watchdog: a process of its own (own group, so a Ctrl-C does not reach it) that stops the
+ * children recorded in dev.json when this launcher dies without stopping them.
+ */
+function startWatchdog(state: DevStateFile): void {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'dev', 'watchdog.ts'), String(process.pid), state.file], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.unref();
+  watchdogPid = child.pid;
+  state.record({}, undefined, watchdogPid);
+}
+
+/** INBOUND_SMTP_PORT (2525): when another program holds it, say which, and take a free port instead. */
+async function inboundSmtpPort(): Promise<number> {
+  const wanted = Number(process.env.INBOUND_SMTP_PORT || 2525);
+  const host = process.env.INBOUND_SMTP_HOST || '0.0.0.0';
+  if (wanted === 0 || (await portFree(wanted, host))) return wanted;
+  const port = await pickPort([]);
+  say(`port ${wanted} (inbound SMTP) is in use by ${describePortHolder(wanted)}: the inbound listener takes ${port} instead`);
+  return port;
 }
 
 // ----------------------------------------------------------------- shutdown
@@ -228,6 +263,7 @@ async function shutdown(code: number): Promise<void> {
     code = code || 1;
   }
   devState?.release();
+  if (pidAlive(watchdogPid)) process.kill(watchdogPid, 'SIGTERM');
   say('stopped');
   process.exit(code);
 }

@@ -9,6 +9,7 @@ import { jsonb } from '../../db/jsonb';
 import { DateTime } from 'luxon';
 import { addMember } from '../../services/team';
 import { client } from '../helpers/http';
+import { nextDstChange, nextOpenDay } from '../helpers/open-day';
 import { publishedEventType } from '../scheduling/helpers';
 import { ics, RADICALE_PASSWORD, RADICALE_USER, startFeedServer, useCalendarWorld, utc, type FeedServer } from './support';
 
@@ -27,14 +28,8 @@ async function daytime(userId: string, timezone: string): Promise<void> {
 
 /** Epoch ms of a local wall-clock time. */
 const at = (date: string, time: string, zone = ZONE) => DateTime.fromISO(`${date}T${time}`, { zone }).toMillis();
-const dateIn = (days: number, zone = ZONE) => DateTime.now().setZone(zone).plus({ days }).toISODate()!;
-
-/** The first local day D at least `minDays` ahead whose midnight offset differs from the next day's (the DST change happens on D). */
-function nextDstChange(zone: string, minDays: number): DateTime {
-  let d = DateTime.now().setZone(zone).startOf('day').plus({ days: minDays });
-  for (let i = 0; i < 400; i++, d = d.plus({ days: 1 })) if (d.offset !== d.plus({ days: 1 }).offset) return d;
-  throw new Error(`${zone} has no DST change`);
-}
+/** The local date `days` after today's in `zone`, on which the hosts are open (DAYTIME: every day). */
+const dateIn = (days: number, zone = ZONE) => nextOpenDay(DAYTIME, { zone, after: days }).date;
 
 let connectionId: string;
 let calendarUrl: string;
@@ -73,7 +68,7 @@ beforeAll(async () => {
 });
 
 it('a weekly event with one EXDATE and one moved occurrence blocks exactly the right slots over three weeks across a DST change', async () => {
-  const change = nextDstChange(ZONE, 12);
+  const change = nextDstChange(ZONE, { after: 12 });
   const d = (offset: number) => change.plus({ days: offset }).toISODate()!;
   const basic = (date: string) => date.replace(/-/g, '');
   const vtimezone = [

@@ -11,17 +11,17 @@ import { addMember } from '../../services/team';
 import { createSession } from '../../services/sessions';
 import { freePort } from '../../core/ports';
 import { client } from '../helpers/http';
+import { instantDaysAhead, nextOpenDay, type WeeklyRule } from '../helpers/open-day';
 import { ics, RADICALE_PASSWORD, RADICALE_USER, useCalendarWorld, utc } from './support';
 
 const w = useCalendarWorld();
-const DAY = 86_400_000;
 
 describe('calendar connections', () => {
   let calendarUrl: string;
   beforeAll(async () => {
     calendarUrl = await w.radicale.mkcalendar(RADICALE_USER, 'work', 'Work');
     await w.radicale.mkcalendar(RADICALE_USER, 'family', 'Family');
-    const start = Date.now() + 3 * DAY;
+    const start = instantDaysAhead(3); // any day: a busy event to count
     await w.radicale.put(
       RADICALE_USER,
       calendarUrl,
@@ -106,7 +106,9 @@ describe('calendar connections', () => {
     expect(c.status).toBe('error');
     expect(c.status_message).toMatch(/refused the username or password/);
     expect(c.last_error_at).not.toBeNull();
-    const date = new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10);
+    // A day the owner's schedule offers (the default one is Monday to Friday), two days ahead or later.
+    const schedule = await w.tdb.db('availability_schedules').where({ user_id: w.team.userId }).first();
+    const { date } = nextOpenDay(schedule!.rules as unknown as WeeklyRule[], { zone: schedule!.timezone, after: 2 });
     const av = await client(w.app.baseUrl).get(`/api/calendar/availability?user_id=${w.team.userId}&team_id=${w.team.teamId}&date=${date}`);
     expect(av.status).toBe(200);
     expect(av.body.available_slots.length).toBeGreaterThan(0);

@@ -8,11 +8,12 @@ import { jsonb } from '../../db/jsonb';
 import { DateTime } from 'luxon';
 import { FEED_MAX_BYTES } from '../../services/calendars/ics-feed';
 import { client } from '../helpers/http';
+import { dateAhead } from '../helpers/open-day';
 import { ics, startFeedServer, useCalendarWorld, utc, type FeedServer } from './support';
 
 const w = useCalendarWorld();
 let feed: FeedServer;
-const day = DateTime.utc().plus({ days: 2 }).toISODate()!;
+const day = dateAhead(2); // the owner is made available every day below
 const at = (time: string) => DateTime.fromISO(`${day}T${time}`, { zone: 'utc' }).toMillis();
 const event = (uid: string, time: string) => [
   `UID:${uid}`,

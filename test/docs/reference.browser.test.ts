@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { chromiumPath } from '../helpers/browser-path';
+import { hasChromium, itWithBrowser, launchChromium } from '../helpers/browser';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 
@@ -16,21 +16,13 @@ let tdb: TestDatabase;
 let app: TestApp;
 let team: TestTeam;
 let browser: Browser | undefined;
-const executablePath = chromiumPath();
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   app = await startTestApp(tdb.db);
   team = await createTestTeam(tdb.db);
-  if (!executablePath) {
-    if (process.env.REQUIRE_BROWSER === '1') throw new Error('Chromium is required (REQUIRE_BROWSER=1) but was not found');
-    console.warn('\n*** Chromium not found: the /docs browser test did NOT run ***\n');
-    return;
-  }
-  browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  // Without Chromium the three browser tests are reported as skipped (test/setup/global-setup.ts says why, or fails with REQUIRE_BROWSER=1).
+  if (hasChromium) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -62,8 +54,7 @@ async function openDocs(hash = ''): Promise<{ page: Page; cspErrors: string[]; o
 const op = (tag: string, method: string, path: string) => `api-1/tag/${tag}/${method}${path}`;
 
 describe('/docs API reference', () => {
-  it('renders an operation with its request schema, responses and errors, under the CSP, from our origin only', async () => {
-    if (!browser) return; // announced loudly in beforeAll
+  itWithBrowser('renders an operation with its request schema, responses and errors, under the CSP, from our origin only', async () => {
     const { page, cspErrors, offOrigin } = await openDocs('#tag/forms/POST/api/v1/forms');
     const id = op('forms', 'POST', '/api/v1/forms');
     // The request body of POST /api/v1/forms names its fields, with their types.
@@ -82,8 +73,7 @@ describe('/docs API reference', () => {
     await page.context().close();
   });
 
-  it('has no serious or critical accessibility violations (axe-core)', async () => {
-    if (!browser) return;
+  itWithBrowser('has no serious or critical accessibility violations (axe-core)', async () => {
     const { page } = await openDocs('#tag/forms/POST/api/v1/forms');
     await page.locator(`[id="${op('forms', 'POST', '/api/v1/forms')}.body.title"]`).waitFor({ timeout: 90_000 });
     // Injected through the DevTools protocol, which the page's CSP does not govern.
@@ -99,8 +89,7 @@ describe('/docs API reference', () => {
     await page.context().close();
   });
 
-  it('try-it sends a request to this server with an API key and shows the answer', async () => {
-    if (!browser) return;
+  itWithBrowser('try-it sends a request to this server with an API key and shows the answer', async () => {
     const { page, cspErrors, offOrigin } = await openDocs('#tag/user/GET/api/v1/me');
     const section = page.locator(`[id="${op('user', 'GET', '/api/v1/me')}"]`);
     await section.waitFor({ timeout: 90_000 });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { WEEKDAYS_9_TO_5, dateAhead, nextOpenDay } from '../helpers/open-day';
 
 /**
  * A typed client from the document: openapi-typescript generates the types from the served
@@ -68,6 +69,7 @@ it('generates types from the document, type-checks the program, and runs it agai
       baseUrl: string,
       apiKey: string,
       sequenceId: string,
+      days: { from: string; to: string },
     ): Promise<{
       submissionId: string;
       listedSubmissionIds: string[];
@@ -76,7 +78,10 @@ it('generates types from the document, type-checks the program, and runs it agai
       enrollmentStatus: string;
     }>;
   };
-  const outcome = await program.run(app.baseUrl, team.apiKey, sequenceId);
+  const outcome = await program.run(app.baseUrl, team.apiKey, sequenceId, {
+    from: nextOpenDay(WEEKDAYS_9_TO_5).date, // the owner's default schedule
+    to: dateAhead(10),
+  });
   expect(outcome.listedSubmissionIds).toEqual([outcome.submissionId]);
   expect(outcome.meetingStart).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   expect(outcome.enrollmentStatus).toBe('active');

@@ -1,6 +1,6 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { chromiumPath } from '../helpers/browser-path';
+import { describeWithBrowser, launchChromium } from '../helpers/browser';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
@@ -10,15 +10,6 @@ import { client } from '../helpers/http';
  * with a logic jump with and without JavaScript, a visitor who leaves after step one (a partial
  * submission through the API), and a quiz that shows its score.
  */
-const exe = chromiumPath();
-/** As in form-page.browser.test.ts: without Chromium each test says so loudly and does nothing (REQUIRE_BROWSER=1 fails instead). */
-function browserMissing(): boolean {
-  if (exe) return false;
-  const msg = 'Chromium not found: the multi-step form browser tests did NOT run (apt-get install chromium)';
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(msg);
-  console.warn(`\n*** ${msg} ***\n`);
-  return true;
-}
 
 let tdb: TestDatabase;
 let app: TestApp;
@@ -76,164 +67,162 @@ function watchProblems(page: Page): string[] {
 
 const progress = (page: Page) => page.locator('#form-progress-text').textContent();
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  api = client(app.baseUrl, team.apiKey);
-  if (exe)
-    browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-quic'] });
-});
-afterAll(async () => {
-  await browser?.close();
-  await app.close();
-  await tdb.drop();
-});
-
-describe('multi-step forms in Chromium', () => {
-  it('without JavaScript: one step per page, the jump skips step 2 (and Back returns over it), resumable URL', async () => {
-    if (browserMissing()) return;
-    const form = await makeForm('steps-nojs');
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    const page = await context.newPage();
-    await page.goto(`${app.baseUrl}/f/steps-nojs?utm_source=news`);
-    expect(await progress(page)).toBe('Step 1 of 3');
-    expect(await page.getByLabel('Company').isVisible()).toBe(false);
-    await page.getByLabel('Email').fill('free@example.com');
-    await page.getByLabel('Free plan', { exact: true }).check();
-    await Promise.all([page.waitForURL(/step=2/), page.getByRole('button', { name: 'Next' }).click()]);
-    expect(page.url()).toMatch(/resume=[0-9a-f-]{36}/);
-    expect(page.url()).toContain('utm_source=news');
-    expect(await progress(page)).toBe('Step 3 of 3');
-    expect(await page.getByLabel('Why a team plan').count()).toBe(1); // in the page, but not asked
-    expect(await page.getByLabel('Why a team plan').isVisible()).toBe(false);
-    await Promise.all([page.waitForURL(/step=0/), page.getByRole('button', { name: 'Back' }).click()]);
-    expect(await progress(page)).toBe('Step 1 of 3');
-    expect(await page.getByLabel('Email').inputValue()).toBe('free@example.com'); // resumed from the partial submission
-    expect(await page.getByLabel('Free plan', { exact: true }).isChecked()).toBe(true);
-    await Promise.all([page.waitForURL(/step=2/), page.getByRole('button', { name: 'Next' }).click()]);
-    await page.getByLabel('Anything else').fill('just looking');
-    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Send' }).click()]);
-    await page.getByText('All done, thanks.').waitFor();
-    await context.close();
-
-    const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
-    expect(list.body.meta.total).toBe(1);
-    expect(list.body.data[0]).toMatchObject({
-      status: 'completed',
-      fields: { email: 'free@example.com', plan: 'free', notes: 'just looking' },
-      metadata: { utm_source: 'news' },
-    });
-    expect(list.body.data[0].fields).not.toHaveProperty('company');
+// Without Chromium every test below is reported as skipped (and REQUIRE_BROWSER=1 fails the run).
+describeWithBrowser('forms in Chromium', () => {
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    app = await startTestApp(tdb.db);
+    team = await createTestTeam(tdb.db);
+    api = client(app.baseUrl, team.apiKey);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await tdb?.drop();
   });
 
-  it('with JavaScript: steps change in place, Back keeps answers, the shown field is required, then the success message', async () => {
-    if (browserMissing()) return;
-    const form = await makeForm('steps-js');
-    const page = await browser.newPage();
-    const problems = watchProblems(page);
-    await page.goto(`${app.baseUrl}/f/steps-js`);
-    await page.getByLabel('Email').fill('team@example.com');
-    await page.getByLabel('Team plan', { exact: true }).check();
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('Company').waitFor({ state: 'visible' });
-    expect(await progress(page)).toBe('Step 2 of 3');
-    expect(page.url()).not.toContain('step='); // no page load
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.locator('#f-company-error').waitFor({ state: 'visible' });
-    await page.getByLabel('Company').fill('Acme');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('Why a team plan').waitFor({ state: 'visible' });
-    expect(await progress(page)).toBe('Step 3 of 3');
-    expect(await page.getByRole('button', { name: 'Send' }).isVisible()).toBe(true);
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByLabel('Company').waitFor({ state: 'visible' });
-    expect(await page.getByLabel('Company').inputValue()).toBe('Acme');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('Why a team plan').waitFor({ state: 'visible' });
-    await page.getByRole('button', { name: 'Send' }).click();
-    await page.locator('#f-why-error').waitFor({ state: 'visible' });
-    await page.getByLabel('Why a team plan').fill('we are five');
-    await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByText('All done, thanks.').waitFor({ state: 'visible' });
-    expect(problems).toEqual([]);
-    await page.close();
+  describe('multi-step forms in Chromium', () => {
+    it('without JavaScript: one step per page, the jump skips step 2 (and Back returns over it), resumable URL', async () => {
+      const form = await makeForm('steps-nojs');
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(`${app.baseUrl}/f/steps-nojs?utm_source=news`);
+      expect(await progress(page)).toBe('Step 1 of 3');
+      expect(await page.getByLabel('Company').isVisible()).toBe(false);
+      await page.getByLabel('Email').fill('free@example.com');
+      await page.getByLabel('Free plan', { exact: true }).check();
+      await Promise.all([page.waitForURL(/step=2/), page.getByRole('button', { name: 'Next' }).click()]);
+      expect(page.url()).toMatch(/resume=[0-9a-f-]{36}/);
+      expect(page.url()).toContain('utm_source=news');
+      expect(await progress(page)).toBe('Step 3 of 3');
+      expect(await page.getByLabel('Why a team plan').count()).toBe(1); // in the page, but not asked
+      expect(await page.getByLabel('Why a team plan').isVisible()).toBe(false);
+      await Promise.all([page.waitForURL(/step=0/), page.getByRole('button', { name: 'Back' }).click()]);
+      expect(await progress(page)).toBe('Step 1 of 3');
+      expect(await page.getByLabel('Email').inputValue()).toBe('free@example.com'); // resumed from the partial submission
+      expect(await page.getByLabel('Free plan', { exact: true }).isChecked()).toBe(true);
+      await Promise.all([page.waitForURL(/step=2/), page.getByRole('button', { name: 'Next' }).click()]);
+      await page.getByLabel('Anything else').fill('just looking');
+      await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Send' }).click()]);
+      await page.getByText('All done, thanks.').waitFor();
+      await context.close();
 
-    const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
-    expect(list.body.meta.total).toBe(1);
-    expect(list.body.data[0]).toMatchObject({
-      status: 'completed',
-      fields: { email: 'team@example.com', plan: 'team', company: 'Acme', why: 'we are five' },
+      const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
+      expect(list.body.meta.total).toBe(1);
+      expect(list.body.data[0]).toMatchObject({
+        status: 'completed',
+        fields: { email: 'free@example.com', plan: 'free', notes: 'just looking' },
+        metadata: { utm_source: 'news' },
+      });
+      expect(list.body.data[0].fields).not.toHaveProperty('company');
+    });
+
+    it('with JavaScript: steps change in place, Back keeps answers, the shown field is required, then the success message', async () => {
+      const form = await makeForm('steps-js');
+      const page = await browser.newPage();
+      const problems = watchProblems(page);
+      await page.goto(`${app.baseUrl}/f/steps-js`);
+      await page.getByLabel('Email').fill('team@example.com');
+      await page.getByLabel('Team plan', { exact: true }).check();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByLabel('Company').waitFor({ state: 'visible' });
+      expect(await progress(page)).toBe('Step 2 of 3');
+      expect(page.url()).not.toContain('step='); // no page load
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.locator('#f-company-error').waitFor({ state: 'visible' });
+      await page.getByLabel('Company').fill('Acme');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByLabel('Why a team plan').waitFor({ state: 'visible' });
+      expect(await progress(page)).toBe('Step 3 of 3');
+      expect(await page.getByRole('button', { name: 'Send' }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByLabel('Company').waitFor({ state: 'visible' });
+      expect(await page.getByLabel('Company').inputValue()).toBe('Acme');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByLabel('Why a team plan').waitFor({ state: 'visible' });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('#f-why-error').waitFor({ state: 'visible' });
+      await page.getByLabel('Why a team plan').fill('we are five');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('All done, thanks.').waitFor({ state: 'visible' });
+      expect(problems).toEqual([]);
+      await page.close();
+
+      const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
+      expect(list.body.meta.total).toBe(1);
+      expect(list.body.data[0]).toMatchObject({
+        status: 'completed',
+        fields: { email: 'team@example.com', plan: 'team', company: 'Acme', why: 'we are five' },
+      });
+    });
+
+    it('a visitor who closes the page after step one leaves a partial submission visible through the API', async () => {
+      const form = await makeForm('steps-leave');
+      const page = await browser.newPage();
+      await page.goto(`${app.baseUrl}/f/steps-leave?tracking_id=t-9`);
+      await page.getByLabel('Email').fill('leaver@example.com');
+      await page.getByLabel('Team plan', { exact: true }).check();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByLabel('Company').waitFor({ state: 'visible' });
+      await page.close();
+
+      const list = await api.get(`/api/v1/forms/${form.id}/submissions?status=partial`);
+      expect(list.body.meta.total).toBe(1);
+      expect(list.body.data[0]).toMatchObject({
+        status: 'partial',
+        fields: { email: 'leaver@example.com', plan: 'team' },
+        metadata: { tracking_id: 't-9' },
+      });
+      expect((await api.get(`/api/v1/forms/${form.id}/submissions?status=completed`)).body.meta.total).toBe(0);
     });
   });
 
-  it('a visitor who closes the page after step one leaves a partial submission visible through the API', async () => {
-    if (browserMissing()) return;
-    const form = await makeForm('steps-leave');
-    const page = await browser.newPage();
-    await page.goto(`${app.baseUrl}/f/steps-leave?tracking_id=t-9`);
-    await page.getByLabel('Email').fill('leaver@example.com');
-    await page.getByLabel('Team plan', { exact: true }).check();
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('Company').waitFor({ state: 'visible' });
-    await page.close();
+  describe('quiz in Chromium', () => {
+    const quiz = {
+      type: 'quiz',
+      fields: [
+        { type: 'email', label: 'Email', name: 'email', required: true },
+        {
+          type: 'radio',
+          label: 'Capital of France',
+          name: 'q1',
+          options: [
+            { label: 'Paris', value: 'paris', correct: true },
+            { label: 'Lyon', value: 'lyon' },
+          ],
+        },
+        {
+          type: 'radio',
+          label: 'Largest planet',
+          name: 'q2',
+          options: [
+            { label: 'Jupiter', value: 'jupiter', points: 2 },
+            { label: 'Mars', value: 'mars' },
+          ],
+        },
+      ],
+      settings: { show_score: true, success_message: 'Thanks for playing.', submit_label: 'Send' },
+    };
 
-    const list = await api.get(`/api/v1/forms/${form.id}/submissions?status=partial`);
-    expect(list.body.meta.total).toBe(1);
-    expect(list.body.data[0]).toMatchObject({
-      status: 'partial',
-      fields: { email: 'leaver@example.com', plan: 'team' },
-      metadata: { tracking_id: 't-9' },
+    it.each([
+      ['with JavaScript', true],
+      ['without JavaScript', false],
+    ])('shows the score on the thank-you page (%s)', async (_name, js) => {
+      const slug = `quiz-${js ? 'js' : 'nojs'}`;
+      const form = await makeForm(slug, quiz);
+      const context = await browser.newContext({ javaScriptEnabled: js });
+      const page = await context.newPage();
+      await page.goto(`${app.baseUrl}/f/${slug}`);
+      await page.getByLabel('Email').fill(`${slug}@example.com`);
+      await page.getByLabel('Paris').check();
+      await page.getByLabel('Mars').check();
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('You scored 1 out of 3.').waitFor({ state: 'visible' });
+      expect(await page.getByText('Thanks for playing.').isVisible()).toBe(true);
+      await context.close();
+      const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
+      expect(list.body.data[0]).toMatchObject({ status: 'completed', score: 1, max_score: 3 });
     });
-    expect((await api.get(`/api/v1/forms/${form.id}/submissions?status=completed`)).body.meta.total).toBe(0);
-  });
-});
-
-describe('quiz in Chromium', () => {
-  const quiz = {
-    type: 'quiz',
-    fields: [
-      { type: 'email', label: 'Email', name: 'email', required: true },
-      {
-        type: 'radio',
-        label: 'Capital of France',
-        name: 'q1',
-        options: [
-          { label: 'Paris', value: 'paris', correct: true },
-          { label: 'Lyon', value: 'lyon' },
-        ],
-      },
-      {
-        type: 'radio',
-        label: 'Largest planet',
-        name: 'q2',
-        options: [
-          { label: 'Jupiter', value: 'jupiter', points: 2 },
-          { label: 'Mars', value: 'mars' },
-        ],
-      },
-    ],
-    settings: { show_score: true, success_message: 'Thanks for playing.', submit_label: 'Send' },
-  };
-
-  it.each([
-    ['with JavaScript', true],
-    ['without JavaScript', false],
-  ])('shows the score on the thank-you page (%s)', async (_name, js) => {
-    if (browserMissing()) return;
-    const slug = `quiz-${js ? 'js' : 'nojs'}`;
-    const form = await makeForm(slug, quiz);
-    const context = await browser.newContext({ javaScriptEnabled: js });
-    const page = await context.newPage();
-    await page.goto(`${app.baseUrl}/f/${slug}`);
-    await page.getByLabel('Email').fill(`${slug}@example.com`);
-    await page.getByLabel('Paris').check();
-    await page.getByLabel('Mars').check();
-    await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByText('You scored 1 out of 3.').waitFor({ state: 'visible' });
-    expect(await page.getByText('Thanks for playing.').isVisible()).toBe(true);
-    await context.close();
-    const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
-    expect(list.body.data[0]).toMatchObject({ status: 'completed', score: 1, max_score: 3 });
   });
 });

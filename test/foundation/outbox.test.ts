@@ -112,9 +112,16 @@ it('a commit wakes the worker relay through NOTIFY: started without waiting for 
       eager: true,
     });
     // A 10-minute idle sleep: only the NOTIFY can wake the loop within this test's time.
-    const relay = await startRelayLoop(workerStarter, { databaseUrl: tdb.url, minAgeMs: 0, idleMs: 600_000 });
+    let firstPassOver!: () => void;
+    const firstPass = new Promise<void>((resolve) => (firstPassOver = resolve));
+    const relay = await startRelayLoop(workerStarter, {
+      databaseUrl: tdb.url,
+      minAgeMs: 0,
+      idleMs: 600_000,
+      afterPass: async () => firstPassOver(),
+    });
     try {
-      await new Promise((r) => setTimeout(r, 200)); // the loop's first pass is over; it sleeps now
+      await firstPass; // the loop's first pass is over (it found nothing); it sleeps now
       const workflowId = await commitPing(apiStarter(), 'notified');
       expect(await waitForResult(workflowId)).toBe('pong:notified:1');
       const row = await tdb.db('outbox').where({ workflow_id: workflowId }).first();

@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam } from '../helpers/fixtures';
 import { client, http } from '../helpers/http';
 import { describeWithRedis, startRedis, type TestRedis } from '../helpers/redis';
+import { eventually } from '../helpers/smtp';
 
 /** Two API processes' worth of apps on one database share the counters in Postgres. */
 let tdb: TestDatabase;
@@ -73,13 +74,21 @@ describe('batched counting (RATE_LIMIT_SYNC_MS > 0)', () => {
     const d = await startTestApp(createDb(tdb.url, 5), { env });
     try {
       const team = await createTestTeam(tdb.db, { plan: 'free' });
+      const storedPoints = async () =>
+        Number((await tdb.db('rate_limits').where('key', 'like', `plan:100:3600:${team.teamId}`).first())?.points ?? 0);
       for (let i = 0; i < 30; i++) expect((await client(c.baseUrl, team.apiKey).get('/api/v1/me')).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 350)); // c pushes its increments; d's view is refreshed on its next sync
+      // c pushes its increments within an interval (observed in the table); d's first request reads the shared total.
+      await eventually(async () => (await storedPoints()) >= 30, "c's 30 increments in the table", 5_000);
       const seen = await client(d.baseUrl, team.apiKey).get('/api/v1/me');
       expect(seen.headers.get('ratelimit-remaining')).toBe('69');
       for (let i = 0; i < 69; i++) await client(i % 2 ? c.baseUrl : d.baseUrl, team.apiKey).get('/api/v1/me');
-      await new Promise((r) => setTimeout(r, 350));
-      const over = await client(c.baseUrl, team.apiKey).get('/api/v1/me');
+      await eventually(async () => (await storedPoints()) >= 100, 'both instances pushed: 100 in the table', 5_000);
+      // c refuses once its view is refreshed, at most one interval (100 ms) late: polled, with a deadline.
+      let over = await client(c.baseUrl, team.apiKey).get('/api/v1/me');
+      for (const deadline = Date.now() + 2_000; over.status !== 429 && Date.now() < deadline;) {
+        await new Promise((r) => setTimeout(r, 50));
+        over = await client(c.baseUrl, team.apiKey).get('/api/v1/me');
+      }
       expect(over.status).toBe(429);
       const stored = await tdb.db('rate_limits').where('key', 'like', `plan:100:3600:${team.teamId}`).first();
       expect(stored!.points).toBeGreaterThanOrEqual(100);

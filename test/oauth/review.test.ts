@@ -9,7 +9,10 @@ import { client } from '../helpers/http';
 import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
 import { completeAppInput } from './helpers';
 import { eventually, startSmtp } from '../helpers/smtp';
+import { historyFacts, historyReaches } from '../helpers/history';
+import { reviewWorkflowId } from '../../workflows/app-review/contract';
 
+const DAY = 86_400_000;
 let tdb: TestDatabase;
 let env: TestWorkflowEnvironment;
 let app: TestApp;
@@ -103,9 +106,18 @@ it('reminds the staff when a review waits longer than 5 business days', async ()
     const id = (await dash.post('/api/v1/apps', completeAppInput({ name: 'Slow Review' }))).body.data.id as string;
     expect((await dash.post(`/api/v1/apps/${id}/submit`)).status).toBe(200);
     await waitStage(id, 'review');
-    expect(smtp.messages.some((m) => m.headers.get('x-app-review-reminder') && m.headers.get('x-app-id') === id)).toBe(false);
+    // The workflow has reached the reminder timer of the review stage (5 business days: 5 calendar days or more).
+    const handle = env.client.workflow.getHandle(reviewWorkflowId(id, 1));
+    const reached = await historyReaches(handle, (f) => f.pendingTimers.length === 1, 'the review reminder timer');
+    const [timer] = reached.pendingTimers;
+    expect(timer.firesAt - timer.startedAt).toBeGreaterThanOrEqual(5 * DAY);
     await env.sleep('4 days'); // at most 4 calendar days: never 5 business days
-    await new Promise((r) => setTimeout(r, 500));
+    // The server's clock is past those 4 days, and the history shows the timer still pending and no reminder scheduled.
+    expect(await env.currentTimeMs()).toBeGreaterThanOrEqual(timer.startedAt + 4 * DAY);
+    const after = await historyFacts(handle);
+    expect(after.firedTimers).toEqual([]);
+    expect(after.pendingTimers.map((t) => t.timerId)).toEqual([timer.timerId]);
+    expect(after.activities).not.toContain('sendReviewReminder');
     expect(smtp.messages.some((m) => m.headers.get('x-app-review-reminder') && m.headers.get('x-app-id') === id)).toBe(false);
     await env.sleep('6 days');
     const reminder = await eventually(

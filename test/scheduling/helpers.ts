@@ -2,8 +2,9 @@ import { jsonb } from '../../db/jsonb';
 import type { Db } from '../../db/knex';
 import type { TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
+import { ALL_WEEK, dateAhead } from '../helpers/open-day';
 
-export const ALL_WEEK = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00', enabled: true }));
+export { ALL_WEEK };
 
 /** Make a user available around the clock, every day, in a timezone (keeps tests independent of today's weekday). */
 export async function alwaysAvailable(db: Db, userId: string, timezone = 'UTC'): Promise<void> {
@@ -27,9 +28,9 @@ export async function publishedEventType(
   return { pageId: p.body.data.id, slug: p.body.data.slug, eventTypeId: e.body.data.id };
 }
 
-/** Tomorrow (UTC) as YYYY-MM-DD, plus `days`. */
+/** The UTC date `days` after today's, as YYYY-MM-DD (for schedules open every day, like `alwaysAvailable`). */
 export function dayFromNow(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  return dateAhead(days);
 }
 
 /**

@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
+import { nextOpenDay } from '../helpers/open-day';
 import { addMember } from '../../services/team';
 import { alwaysAvailable, publishedEventType } from './helpers';
 
@@ -24,8 +25,7 @@ afterAll(async () => {
 
 /** A Monday 10 days or more ahead, as a local date in `zone`. */
 function nextMondayAhead(zone: string): DateTime {
-  const d = DateTime.now().setZone(zone).plus({ days: 10 }).startOf('day');
-  return d.plus({ days: (8 - d.weekday) % 7 });
+  return nextOpenDay([{ day: 1, start: '00:00', end: '24:00' }], { zone, after: 10 }).start;
 }
 
 const book = (t: TestTeam, eventTypeId: string, start: DateTime, i: number, pageId?: string) =>

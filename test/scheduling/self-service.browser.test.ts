@@ -5,6 +5,7 @@ import ICAL from 'ical.js';
 import type { Browser } from 'playwright-core';
 import { describeWithBrowser, hasChromium, launchChromium } from '../helpers/browser';
 import { client } from '../helpers/http';
+import { ALL_WEEK, nextOpenDay } from '../helpers/open-day';
 import type { Mail } from '../helpers/smtp';
 import { withWorker } from '../helpers/temporal';
 import { publishedEventType } from './helpers';
@@ -52,10 +53,8 @@ async function book(startMs: number, guests: string[] = []): Promise<string> {
   return res.body.meeting.id;
 }
 
-const dayAt = (daysAhead: number, hourUtc: number) => {
-  const d = new Date(Date.now() + daysAhead * 24 * HOUR);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), hourUtc);
-};
+/** `hourUtc` on the UTC date `daysAhead` after today's (the host is available every day). */
+const dayAt = (daysAhead: number, hourUtc: number) => nextOpenDay(ALL_WEEK, { after: daysAhead }).startMs + hourUtc * HOUR;
 
 describeWithBrowser('attendee self-service /booking/<token>', () => {
   it('the cancel link cancels with a reason; everyone invited gets the CANCEL', async () => {

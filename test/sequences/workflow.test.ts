@@ -1,6 +1,7 @@
 import { onContactDeleted, onMeetingBooked } from '../../services/sequences/hooks';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { http } from '../helpers/http';
+import { eventually } from '../helpers/smtp';
 import { alwaysAvailable, dayFromNow, publishedEventType } from '../scheduling/helpers';
 import { makeContact } from './support/factory';
 import { useWorld } from './support/world';
@@ -167,7 +168,7 @@ describe('exits stop the running workflow at once and record their reason', () =
     const email = await contactEmail(contact);
     const e = await enrollOne(seq.id, contact);
     await w.smtp.waitFor(w.smtp.messages.length + 1);
-    while (mailsTo(email).length < 1) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => mailsTo(email).length >= 1, `the first email to ${email}`);
     await waitingFor(e.id, seq.steps[1].id);
     return { seq, contact, email, e };
   }
@@ -253,7 +254,7 @@ test('a meeting booked, then cancelled after the contact exited: the exit stands
   const contact = await makeContact(w.tdb.db, w.team.teamId);
   const email = await contactEmail(contact);
   const e = await enrollOne(seq.id, contact);
-  while (mailsTo(email).length < 1) await new Promise((r) => setTimeout(r, 50));
+  await eventually(() => mailsTo(email).length >= 1, `the first email to ${email}`);
   await waitingFor(e.id, seq.steps[1].id);
 
   // The contact books on the public booking page (the same endpoint, same email): the booking exits the enrollment.
@@ -300,7 +301,7 @@ test('pausing holds enrollments at their next step and resuming continues them',
   const contact = await makeContact(w.tdb.db, w.team.teamId);
   const email = await contactEmail(contact);
   const e = await enrollOne(seq.id, contact);
-  while (mailsTo(email).length < 1) await new Promise((r) => setTimeout(r, 50));
+  await eventually(() => mailsTo(email).length >= 1, `the first email to ${email}`);
   await waitingFor(e.id, seq.steps[1].id);
   expect((await w.dash.patch(`/api/v1/sequences/${seq.id}`, { status: 'paused' })).body.data.status).toBe('paused');
   const handle = w.env.client.workflow.getHandle(`enrollment-${e.id}`);

@@ -28,6 +28,19 @@ beforeEach(async () => {
 afterEach(async () => env?.teardown());
 
 const handle = (subId: string, eventId: string, suffix = '') => env.client.workflow.getHandle(`webhook-${subId}-${eventId}${suffix}`);
+/** The handle once its workflow exists (polled every 50 ms, up to 10 s). */
+async function started(h: ReturnType<typeof handle>): Promise<ReturnType<typeof handle>> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await h.describe();
+      return h;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
 
 it('a worker killed in the middle of a delivery: a new worker completes it, same X-Webhook-Id', async () => {
   let held: ServerResponse | undefined;
@@ -149,8 +162,8 @@ describe('through the API', () => {
       expect(d.attempts[0]).toMatchObject({ status_code: 500, outcome: 'failure', trigger: 'scheduled' });
       const retry = await api.post(`/api/v1/webhooks/${sub.id}/deliveries/${d.id}/retry`);
       expect(retry.status).toBe(202);
-      await new Promise((r) => setTimeout(r, 200)); // the fast path starts it right after the commit
-      expect(await handle(sub.id, event.id, '-retry-1').result()).toBe('success');
+      // The fast path starts it right after the commit: wait until it exists, then for its result.
+      expect(await (await started(handle(sub.id, event.id, '-retry-1'))).result()).toBe('success');
       const after = (await api.get(`/api/v1/webhooks/${sub.id}/deliveries`)).body.data[0];
       expect(after.status).toBe('succeeded');
       expect(after.attempts.map((a: { trigger: string }) => a.trigger).slice(-1)).toEqual(['manual']);
@@ -158,8 +171,7 @@ describe('through the API', () => {
       // The test endpoint delivers a webhook.test event.
       const test = await api.post(`/api/v1/webhooks/${sub.id}/test`);
       expect(test.status).toBe(202);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(await handle(sub.id, test.body.data.event_id).result()).toBe('success');
+      expect(await (await started(handle(sub.id, test.body.data.event_id))).result()).toBe('success');
       expect(rx.received.at(-1)!.headers['x-webhook-event']).toBe('webhook.test');
     } finally {
       w.worker.shutdown();

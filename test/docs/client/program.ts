@@ -21,9 +21,8 @@ function must<T>(r: { data?: T; error?: unknown; response: Response }, what: str
   return r.data;
 }
 
-const isoDate = (d: Date) => d.toISOString().slice(0, 10);
-
-export async function run(baseUrl: string, apiKey: string, sequenceId: string): Promise<Outcome> {
+/** `days`: the first and last date (YYYY-MM-DD, UTC) to look for a free slot in; the caller chooses them. */
+export async function run(baseUrl: string, apiKey: string, sequenceId: string, days: { from: string; to: string }): Promise<Outcome> {
   const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
 
   // 1. A form with an email field, published.
@@ -65,11 +64,9 @@ export async function run(baseUrl: string, apiKey: string, sequenceId: string): 
     }),
     'event type',
   ).data;
-  const from = new Date(Date.now() + 24 * 3600 * 1000);
-  const to = new Date(Date.now() + 10 * 24 * 3600 * 1000);
   const availability = must(
     await api.GET('/api/calendar/availability', {
-      params: { query: { event_type_id: eventType.id, start_date: isoDate(from), end_date: isoDate(to), timezone: 'UTC' } },
+      params: { query: { event_type_id: eventType.id, start_date: days.from, end_date: days.to, timezone: 'UTC' } },
     }),
     'availability',
   );
