@@ -12,6 +12,8 @@ export interface RelayLoopOptions {
   minAgeMs: number;
   /** The longest sleep between passes when nothing wakes the loop. */
   idleMs: number;
+  /** Called after each pass, before the loop sleeps: an observable point for tests (no periodic work goes here). */
+  afterPass?: () => void;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function startRelayLoop(outbox: OutboxStarter, opts: RelayLoopOptio
         logger.warn({ err }, 'outbox relay pass failed');
       }
       if (stopping) break;
+      opts.afterPass?.();
       // Another pass at once only when this one was full or a commit came meanwhile.
       if (started >= BATCH || woken) continue;
       await new Promise<void>((resolve) => {

@@ -19,7 +19,11 @@ export interface EnsureSchedulesResult {
   deleted: string[];
 }
 
-function action(name: string, task: MaintenanceTask, taskQueue: string): ScheduleOptionsStartWorkflowAction<MaintenanceStarts['maintenanceWorkflow']> {
+function action(
+  name: string,
+  task: MaintenanceTask,
+  taskQueue: string,
+): ScheduleOptionsStartWorkflowAction<MaintenanceStarts['maintenanceWorkflow']> {
   return {
     type: 'startWorkflow',
     workflowType: 'maintenanceWorkflow',

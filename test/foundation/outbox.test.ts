@@ -118,7 +118,7 @@ it('a commit wakes the worker relay through NOTIFY: started without waiting for 
       databaseUrl: tdb.url,
       minAgeMs: 0,
       idleMs: 600_000,
-      afterPass: async () => firstPassOver(),
+      afterPass: () => firstPassOver(),
     });
     try {
       await firstPass; // the loop's first pass is over (it found nothing); it sleeps now
