@@ -143,6 +143,7 @@ export async function startBenchEnv(
     NODE_ENV: 'production',
     SMTP_URL: smtp.url,
     CALENDAR_CREDENTIALS_KEY: generateKey(),
+    MAIL_SUPPRESSION_KEY: generateKey(),
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: '20',
     DATA_DIR: path.join(ROOT, '.data', 'bench-files'),

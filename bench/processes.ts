@@ -74,11 +74,15 @@ export function benchProcessEnv(config: {
   DATA_DIR?: string;
   SMTP_URL?: string;
   CALENDAR_CREDENTIALS_KEY?: string;
+  MAIL_SUPPRESSION_KEY?: string;
 }): Record<string, string> {
   return {
     NODE_ENV: 'production',
     ...(config.SMTP_URL ? { SMTP_URL: config.SMTP_URL } : {}),
     ...(config.CALENDAR_CREDENTIALS_KEY ? { CALENDAR_CREDENTIALS_KEY: config.CALENDAR_CREDENTIALS_KEY } : {}),
+    ...(config.MAIL_SUPPRESSION_KEY ? { MAIL_SUPPRESSION_KEY: config.MAIL_SUPPRESSION_KEY } : {}),
+    // production refuses to start without a public address; loopback http is the one it accepts
+    BASE_URL: 'http://127.0.0.1',
     DATABASE_URL: config.DATABASE_URL as string,
     DATABASE_POOL_MAX: String(config.DATABASE_POOL_MAX),
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
