@@ -1,68 +1,15 @@
-import type { DirectHandler, DirectOutcome } from '../../temporal/outbox-direct';
-import type { DeliveryWorkflowInput, DeliveryWorkflowState } from '../../workflows/webhooks/contract';
+import type { DirectHandler } from '../../temporal/outbox-direct';
+import type { DeliveryWorkflowInput } from '../../workflows/webhooks/contract';
+import { makeFirstAttempt } from '../../services/webhooks/first-attempt';
 import type { ActivityDeps } from '../deps';
-import { deliveryAttemptsOf } from './attempt';
 
-/**
- * How long a first attempt waits in this worker's per-endpoint queue. Longer than a workflow's
- * attempt (2 s): the row is leased (OUTBOX_LEASE_MS ≥ 25 s covers this wait, the Postgres slot
- * wait and the 5 s HTTP timeout), and a burst to one endpoint is better served in line here than
- * as retry workflows.
- */
-const FIRST_ATTEMPT_QUEUE_MS = 10_000;
-
-/**
- * The relay's first attempt of a webhook delivery, straight from its outbox row (DESIGN.md §2):
- * the same attempt as the workflow's (signature, attempt log, per-endpoint cap), under the
- * attempt key `<workflow id>:relay-<lease>`. A success (or a delivery with nothing left to do)
- * ends there: no workflow. A failure starts `webhook-<subscription>-<event>` carrying the schedule
- * on; an attempt that could not be made (no slot) starts it from the beginning.
- *
- * A lease after the first one means a worker was lost mid-attempt: its unfinished attempt row is
- * closed as lost and its slot freed, and the attempt is made again (same X-Webhook-Id: receivers
- * deduplicate).
- */
+/** The relay's direct handler of a webhook delivery's outbox row: its first attempt (services/webhooks/first-attempt.ts). */
 export function webhookFirstAttempt(deps: Pick<ActivityDeps, 'db' | 'config'>): DirectHandler {
-  const attempts = deliveryAttemptsOf(deps);
-  const { db } = deps;
-  return async (row): Promise<DirectOutcome> => {
-    const input = row.args[0] as DeliveryWorkflowInput;
-    const prefix = `${row.workflowId}:relay-`;
-    if (row.lease > 1) {
-      await db('webhook_attempts')
-        .where({ delivery_id: input.deliveryId })
-        .whereNull('outcome')
-        .where('attempt_key', 'like', `${prefix}%`)
-        .update({ outcome: 'failure', error: 'the attempt did not finish: the worker was lost', finished_at: db.fn.now() });
-      await db('webhook_inflight').where({ subscription_id: input.subscriptionId }).where('holder', 'like', `${prefix}%`).delete();
-    }
-    const nowMs = Date.now();
-    const r = await attempts.attempt(
-      {
-        deliveryId: input.deliveryId,
-        subscriptionId: input.subscriptionId,
-        attemptKey: `${prefix}${row.lease}`,
-        trigger: input.trigger === 'manual' ? 'manual' : 'scheduled',
-        nowMs,
-        retryIndex: 0,
-        rand: Math.random(),
-      },
-      { signal: row.signal, queueWaitMs: FIRST_ATTEMPT_QUEUE_MS },
-    );
-    const state = (s: DeliveryWorkflowState): DirectOutcome => ({ start: [input, s] });
-    switch (r.outcome) {
-      case 'success':
-      case 'stopped':
-        return { done: true };
-      case 'throttled':
-      case 'not_attempted':
-        return { start: [input] };
-      case 'gone':
-        return state({ retryIndex: 0, seq: 0, finished: 'gone' });
-      case 'failure':
-        return r.nextDelayMs == null
-          ? state({ retryIndex: 0, seq: 0, finished: 'failed' })
-          : state({ retryIndex: 1, seq: 0, resumeAtMs: nowMs + r.nextDelayMs });
-    }
-  };
+  return (row) =>
+    makeFirstAttempt(deps, {
+      workflowId: row.workflowId,
+      lease: row.lease,
+      signal: row.signal,
+      delivery: row.args[0] as DeliveryWorkflowInput,
+    });
 }

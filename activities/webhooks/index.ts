@@ -1,12 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../deps';
-import { deliveryAttemptsOf, type AttemptInput, type AttemptResult } from './attempt';
+import { deliverWebhookAttempt, finishLostWebhookAttempt, type AttemptInput, type AttemptResult } from '../../services/webhooks/attempt';
 
-export { DELIVERY_TIMEOUT_MS, type AttemptInput, type AttemptResult } from './attempt';
+export { DELIVERY_TIMEOUT_MS, type AttemptInput, type AttemptResult } from '../../services/webhooks/attempt';
 
-/** Activities of the webhooks feature (the attempt itself is in attempt.ts, shared with the relay). */
+/** Activities of the webhooks feature: adapters of the attempt use cases (services/webhooks/attempt.ts, shared with the relay). */
 export function webhooksActivities(deps: ActivityDeps) {
-  const attempts = deliveryAttemptsOf(deps);
   return {
     /**
      * One HTTP attempt of a delivery (never retried by Temporal: the workflow owns the schedule).
@@ -14,13 +13,13 @@ export function webhooksActivities(deps: ActivityDeps) {
      * in Postgres (polled up to 2 s more); answers `throttled` when none came free.
      */
     deliverWebhookAttempt: (input: AttemptInput): Promise<AttemptResult> =>
-      attempts.attempt(input, { signal: Context.current().cancellationSignal }),
+      deliverWebhookAttempt(deps, { ...input, signal: Context.current().cancellationSignal }),
 
     /**
      * After `deliverWebhookAttempt` itself failed (worker lost, timeout): finish its row as a
      * failed attempt, or report that nothing was sent. Idempotent.
      */
-    finishLostWebhookAttempt: (input: AttemptInput & { error: string }) => attempts.finishLost(input),
+    finishLostWebhookAttempt: (input: AttemptInput & { error: string }) => finishLostWebhookAttempt(deps, input),
   };
 }
 

@@ -1,100 +1,26 @@
 import { jsonb } from '../../db/jsonb';
-import { uuid } from '../../core/crypto';
-import type { Executor } from '../../db/knex';
-import { icalUidOf } from '../../domain/ics';
-import { isSlotOffered, type SlotRejectReason } from '../../domain/slots';
-import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
-import { ApiError, conflict, validationFailed } from '../../core/errors';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { onMeetingBooked } from '../sequences/hooks';
-import { busyMargin, resolveContext, type BookingContext } from './context';
-import { limitedEventType, withinBookingLimits } from './booking-limits';
-import { finishReschedule, releaseMovedMeeting } from './reschedule-steps';
+import { claimSlot, type SlotRequest } from './claim-slot';
 import { bookingStart } from './workflow-metadata';
 import { emailKeyer } from '../operators/email-key';
-import { loadHostSchedules } from './host-schedules';
-import { hasExternalBusy } from '../calendars/busy-read';
-import type { MeetingRow } from './present';
+import type { CalendarEventRow, MeetingRow } from './present';
+
+export type { CalendarEventRow } from './present';
 import { videoProvider } from '../../core/video';
 import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 
-const MINUTE = 60_000;
-const EXCLUSION_VIOLATION = '23P01';
-
-export interface BookingRequest {
-  teamId?: string;
-  userId?: string;
-  eventTypeId?: string;
-  pageId?: string;
-  start: number;
-  end: number;
-  /** Variant B: the end must be start + the event type's duration. */
-  exactDuration?: boolean;
+export interface BookingRequest extends SlotRequest {
   attendeeEmail: string;
   attendeeName?: string;
   attendeePhone?: string;
   title?: string;
   description?: string;
   timezone: string;
-  guests: string[];
   notes?: string;
   fieldValues: Record<string, unknown>;
   contactCustomFields?: Record<string, unknown>;
-  /**
-   * Move this meeting instead of making a new booking: the old one becomes `rescheduled` in the same
-   * transaction, its slot no longer blocks, the new one keeps its attendee, contact, link and
-   * iCalendar UID (SEQUENCE + 1), and the two are linked both ways (services/scheduling/reschedule.ts).
-   */
-  rescheduleOf?: MeetingRow;
-}
-
-export interface CalendarEventRow {
-  id: string;
-  summary: string;
-  start_time: Date;
-  end_time: Date;
-}
-
-const REASONS: Record<SlotRejectReason, string> = {
-  outside_availability: "The requested time is outside the host's availability",
-  off_increment: "The requested start is not on the event type's start time increment",
-  within_notice: 'The requested start is within the minimum notice period',
-  past_horizon: 'The requested start is beyond the booking horizon (max booking days)',
-  busy: 'This time slot is already taken',
-  booking_limit: 'The host has reached the booking limit of this event type for that day or week',
-};
-
-export const slotUnavailable = () => conflict(REASONS.busy, 'slot_unavailable');
-
-function checkRequest(req: BookingRequest, ctx: BookingContext, now: number): void {
-  const minutes = (req.end - req.start) / MINUTE;
-  if (req.end <= req.start) throw validationFailed([{ path: 'body.end', message: 'must be after start' }]);
-  if (!Number.isInteger(minutes) || minutes < 5 || minutes > 720) {
-    throw validationFailed([{ path: 'body.end', message: 'the meeting must last a whole number of minutes between 5 and 720' }]);
-  }
-  if (req.exactDuration && ctx.eventType && minutes !== ctx.eventType.duration_minutes) {
-    throw validationFailed([
-      { path: 'body.end_time', message: `must be start_time + ${ctx.eventType.duration_minutes} minutes (the event type's duration)` },
-    ]);
-  }
-  if (req.guests.length > 0 && ctx.eventType && !ctx.eventType.guests_allowed) {
-    throw validationFailed([{ path: 'body.guests', message: 'this event type does not allow guests' }]);
-  }
-  if (req.start <= now) throw new ApiError(400, 'slot_not_offered', 'The requested start is in the past');
-}
-
-/** Round-robin: the free host with the fewest meetings in the last 30 days and ahead goes first. */
-async function orderByLoad(db: Executor, hostIds: string[], now: number): Promise<string[]> {
-  const rows = await db('meetings')
-    .whereIn('host_user_id', hostIds)
-    .whereIn('status', ['pending_confirmation', 'scheduled', 'completed'])
-    .where('start_time', '>', new Date(now - 30 * 24 * 60 * MINUTE))
-    .groupBy('host_user_id')
-    .select('host_user_id')
-    .count<{ host_user_id: string; count: number }[]>({ count: '*' });
-  const load = new Map(rows.map((r) => [r.host_user_id, Number(r.count)]));
-  return [...hostIds].sort((a, b) => (load.get(a) ?? 0) - (load.get(b) ?? 0) || hostIds.indexOf(a) - hostIds.indexOf(b));
 }
 
 function splitName(name: string | undefined, email: string): { first_name?: string; last_name?: string } {
@@ -104,234 +30,69 @@ function splitName(name: string | undefined, email: string): { first_name?: stri
 }
 
 /**
- * Book a slot. The slot engine decides whether the time is offered at all (400 slot_not_offered,
- * or 409 when busy); the exclusion constraints decide races (23P01 → next round-robin host, or 409).
- * One transaction creates the meeting, its hosts, the calendar event, the link, the contact,
- * calls the sequences hook and writes the booking workflow's outbox row.
+ * Book a new meeting: claim the slot (claim-slot.ts: the slot check, the host locks, the meeting
+ * and its host rows) and, in the same transaction, upsert the attendee's contact (under the lock,
+ * so the meeting row is written once, with its contact), add the calendar event, call the
+ * sequences hook and write the booking workflow's outbox row.
  */
 export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
-  const { db } = deps;
-  const now = Date.now();
-  const ctx = await resolveContext(db, {
-    teamId: req.teamId,
-    userId: req.userId,
-    eventTypeId: req.eventTypeId,
-    pageId: req.pageId,
-    duration: Math.round((req.end - req.start) / MINUTE),
-  });
-  checkRequest(req, ctx, now);
-  const moving = req.rescheduleOf ?? null;
-  const hosts = await loadHostSchedules(db, {
-    hostIds: ctx.hostIds,
-    from: req.start,
-    to: req.end,
-    limitedEventTypeId: limitedEventType(ctx),
-    excludeMeetingId: moving?.id,
-    busyMarginMs: busyMargin(ctx),
-  });
-  const check = isSlotOffered(hosts, { ...ctx.rules, rangeStart: req.start, rangeEnd: req.start + 1, now, mode: ctx.mode }, req.start);
-  if (!check.offered) {
-    if (check.reason === 'busy') throw slotUnavailable();
-    if (check.reason === 'booking_limit') throw conflict(REASONS.booking_limit, 'slot_unavailable');
-    throw new ApiError(400, 'slot_not_offered', REASONS[check.reason ?? 'outside_availability']);
-  }
-  let candidates = ctx.mode === 'round_robin' ? await orderByLoad(db, check.hostIds, now) : [ctx.hostIds[0]];
-  // a moved meeting stays with its host when that host is free at the new time
-  if (moving && candidates.includes(moving.host_user_id))
-    candidates = [moving.host_user_id, ...candidates.filter((h) => h !== moving.host_user_id)];
-  const groupHosts = ctx.mode === 'group' ? ctx.hostIds : null;
-  const et = ctx.eventType;
-  const blockStart = new Date(req.start - ctx.rules.bufferBeforeMinutes * MINUTE);
-  const blockEnd = new Date(req.end + ctx.rules.bufferAfterMinutes * MINUTE);
-  const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
-  const meetingId = uuid();
-  const provider = moving ? null : videoProvider(deps.config, et?.location_type ?? null);
-  const meetingLink = moving ? moving.meeting_link : provider ? provider.planRoom().link : null;
-  const title = req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`;
-
-  const zoneOf = new Map(hosts.map((h) => [h.hostId, h.timezone]));
-  // The busy time cached from connected calendars, widened by the buffers the way the slot engine
-  // widens it, is checked again under the host's lock: a sync that landed since the slot check counts.
-  const widen = (ctx.rules.bufferBeforeMinutes + ctx.rules.bufferAfterMinutes) * MINUTE;
-  const busyFrom = new Date(req.start - widen);
-  const busyTo = new Date(req.end + widen);
-  // A savepoint only where a failed insert is followed by another try (round robin's next host):
-  // with one candidate, a conflict ends the transaction anyway (2 statements fewer per booking).
-  const insertFor = (trx: Executor, hostId: string, contactId: string | null, savepoint: boolean) =>
-    savepoint ? trx.transaction((sp) => insertMeeting(sp, hostId, contactId)) : insertMeeting(trx, hostId, contactId);
-  const insertMeeting = async (sp: Executor, hostId: string, contactId: string | null): Promise<MeetingRow> => {
-    const counted = (groupHosts ?? [hostId]).map((h) => ({ hostId: h, timezone: zoneOf.get(h) ?? 'UTC' }));
-    if (!(await withinBookingLimits(sp, { ctx, hosts: counted, start: req.start }))) throw new LimitReached();
-    if (await hasExternalBusy(sp, { hostIds: groupHosts ?? [hostId], from: busyFrom, to: busyTo })) throw new BusyInCalendar();
-    const insert = sp('meetings')
-      .insert({
-        id: meetingId,
-        team_id: ctx.teamId,
-        contact_id: contactId,
-        event_type_id: et?.id ?? null,
-        scheduling_page_id: ctx.page?.id ?? null,
-        host_user_id: hostId,
-        title,
+  const emailKey = await emailKeyer(deps); // read once per process, before the transaction
+  return claimSlot(deps, {
+    request: req,
+    columns: (ctx) => {
+      const et = ctx.eventType;
+      const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
+      const provider = videoProvider(deps.config, et?.location_type ?? null);
+      const meetingLink = provider ? provider.planRoom().link : null;
+      return {
+        title: req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`,
         description: req.description ?? et?.description ?? null,
         attendee_name: attendeeName,
         attendee_email: req.attendeeEmail,
         attendee_phone: req.attendeePhone ?? null,
-        start_time: new Date(req.start),
-        end_time: new Date(req.end),
-        block_start: blockStart,
-        block_end: blockEnd,
         timezone: req.timezone,
         status: et?.requires_confirmation ? 'pending_confirmation' : 'scheduled',
         location_type: et?.location_type ?? null,
         meeting_link: meetingLink ?? et?.location_value ?? null,
         notes: req.notes ?? null,
-        ...(moving
-          ? {
-              contact_id: moving.contact_id,
-              ical_uid: icalUidOf(moving),
-              ical_sequence: moving.ical_sequence + 1,
-              rescheduled_from_id: moving.id,
-              // a confirmed meeting stays confirmed when it moves
-              status: moving.status,
-            }
-          : {}),
         guests: jsonb(req.guests),
-        field_values: JSON.stringify(req.fieldValues),
-      })
-      .returning('*')
-      .toSQL();
-    // The meeting and its host rows (where the exclusion constraint decides races) in one statement.
-    const { rows } = await sp.raw<{ rows: MeetingRow[] }>(
-      `WITH m AS (${insert.sql}), h AS (
-         INSERT INTO meeting_hosts (meeting_id, host_user_id, team_id, block_start, block_end, active)
-         SELECT m.id, u.host, m.team_id, m.block_start, m.block_end, true FROM m, unnest(?::uuid[]) AS u(host)
-       ) SELECT * FROM m`,
-      [...insert.bindings, groupHosts ?? [hostId]] as never,
-    );
-    return rows[0];
-  };
-
-  /**
-   * One attempt in one transaction. `block`: wait for that single host's lock (holding no other
-   * lock, so the wait cannot be part of a deadlock). Otherwise take each candidate's lock only if
-   * it is free and skip the busy ones, so concurrent round-robin bookings spread over the hosts
-   * instead of queueing behind each other. The exclusion constraint still decides every race; the
-   * per-host lock keeps two inserts from waiting on each other's uncommitted rows (a deadlock).
-   */
-  // One host and no booking limits: the exclusion constraint alone decides the race (two inserts of
-  // one host can only wait on each other, never deadlock), so bookings of different slots of the
-  // same host run side by side instead of queueing behind its lock. Limits are counted under the lock.
-  const lockFree = ctx.mode === 'one_on_one' && !moving && limitedEventType(ctx) === null;
-  const emailKey = await emailKeyer(deps); // read once per process, before the transaction
-  const attempt = (block: string | null) =>
-    transactionWithOutbox(db, deps.outbox, async (trx, enqueue) => {
-      if (moving) await releaseMovedMeeting(trx, { moving, newId: meetingId });
-      if (groupHosts) {
-        for (const h of [...groupHosts].sort()) await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${h}`]);
-      } else if (block) {
-        await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`booking:${block}`]);
-      }
-      // The attendee's contact first, so the meeting row is written once, with its contact.
-      const contact = moving
-        ? null
-        : await upsertContactByEmail(trx, {
-            teamId: ctx.teamId,
-            contact: {
-              email: req.attendeeEmail,
-              ...splitName(req.attendeeName, req.attendeeEmail),
-              phone: req.attendeePhone,
-              timezone: req.timezone,
-              custom_fields: req.contactCustomFields,
-            },
-          });
-      let meeting: MeetingRow | undefined;
-      const busy: string[] = [];
-      const tries = block ? [block] : candidates;
-      for (const hostId of tries) {
-        if (!groupHosts && !block && !lockFree) {
-          const got = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS ok', [`booking:${hostId}`]);
-          if (!got.rows[0].ok) {
-            busy.push(hostId);
-            continue;
-          }
-        }
-        try {
-          meeting = await insertFor(trx, hostId, contact?.id ?? null, tries.length > 1);
-          break;
-        } catch (err) {
-          if (!(err instanceof LimitReached) && !(err instanceof BusyInCalendar) && (err as { code?: string }).code !== EXCLUSION_VIOLATION)
-            throw err;
-        }
-      }
-      if (!meeting) throw new NoFreeHost(busy);
-
-      if (moving)
-        return finishReschedule(trx, enqueue, {
-          moving,
-          meetingId,
-          teamId: ctx.teamId,
-          hostUserId: meeting.host_user_id,
-          title,
-          req,
-          emailKey,
-        });
-      if (!contact) throw new Error('a new booking always has its contact');
-      const updated = meeting;
+        field_values: jsonb(req.fieldValues),
+      };
+    },
+    underLock: async (trx, ctx) => {
+      const contact = await upsertContactByEmail(trx, {
+        teamId: ctx.teamId,
+        contact: {
+          email: req.attendeeEmail,
+          ...splitName(req.attendeeName, req.attendeeEmail),
+          phone: req.attendeePhone,
+          timezone: req.timezone,
+          custom_fields: req.contactCustomFields,
+        },
+      });
+      return { contact_id: contact.id };
+    },
+    then: async (trx, enqueue, { meeting, ctx }) => {
+      const contactId = meeting.contact_id;
+      if (!contactId) throw new Error('a new booking always has its contact');
       const [event] = await trx('calendar_events')
         .insert({
           team_id: ctx.teamId,
           host_user_id: meeting.host_user_id,
-          meeting_id: meetingId,
+          meeting_id: meeting.id,
           source: 'meeting',
-          summary: title,
+          summary: meeting.title,
           description: req.description ?? null,
-          location: updated.meeting_link,
+          location: meeting.meeting_link,
           start_time: new Date(req.start),
           end_time: new Date(req.end),
         })
         .returning(['id', 'summary', 'start_time', 'end_time']);
-      await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId: contact.id, meetingId, status: updated.status });
-      const input: BookingWorkflowInput = { meetingId, teamId: ctx.teamId, version: BOOKING_CODE_VERSION };
+      await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId, meetingId: meeting.id, status: meeting.status });
+      const input: BookingWorkflowInput = { meetingId: meeting.id, teamId: ctx.teamId, version: BOOKING_CODE_VERSION };
       const memo = { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() };
-      await enqueue(bookingStart({ meeting: { ...updated, contact_id: contact.id }, args: input, memo, emailKey }));
-      return { meeting: updated, event };
-    });
-
-  let waitFor: string[];
-  try {
-    return await attempt(null);
-  } catch (err) {
-    if (!(err instanceof NoFreeHost)) throw err;
-    waitFor = err.busyHosts;
-  }
-  // Every free candidate was taken; wait, one host at a time, for those another booking held.
-  for (const hostId of waitFor) {
-    try {
-      return await attempt(hostId);
-    } catch (err) {
-      if (!(err instanceof NoFreeHost)) throw err;
-    }
-  }
-  throw slotUnavailable();
-}
-
-/** The host already has as many bookings of the event type that day or week as the limit allows. */
-class LimitReached extends Error {
-  constructor() {
-    super('booking limit reached');
-  }
-}
-
-/** The host (or a group host) is busy in a connected calendar at that time (services/calendars/busy-read.ts). */
-class BusyInCalendar extends Error {
-  constructor() {
-    super('busy in a connected calendar');
-  }
-}
-
-/** No candidate host could take the slot; `busyHosts` were locked by a concurrent booking. */
-class NoFreeHost extends Error {
-  constructor(readonly busyHosts: string[]) {
-    super('no free host');
-  }
+      await enqueue(bookingStart({ meeting: { ...meeting, contact_id: contactId }, args: input, memo, emailKey }));
+      return { meeting, event };
+    },
+  });
 }

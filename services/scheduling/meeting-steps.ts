@@ -1,4 +1,4 @@
-import { enqueueCleanup, setStatus } from './meetings';
+import { enqueueCleanup, setStatus } from './meeting-status';
 import type { MeetingRow } from './present';
 import { roomOfLink, videoProvider } from '../../core/video';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';

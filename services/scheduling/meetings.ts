@@ -1,23 +1,15 @@
 import type { Executor } from '../../db/knex';
 import { canTransition, type MeetingStatus } from '../../domain/meeting-state';
-import { transactionWithOutbox, type Enqueue } from '../../temporal/outbox';
+import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
-import { icalUidOf } from '../../domain/ics';
 import { conflict, notFound, validationFailed } from '../../core/errors';
 import { onMeetingBooked } from '../sequences/hooks';
 import { rescheduleMeeting } from './reschedule';
 import { paginate, type Page } from '../pagination';
 import { presentMeeting, presentMeetingSummary, type MeetingRow } from './present';
 import { hostCalendarLink } from './feed';
-import { cleanupStart } from './workflow-metadata';
-import {
-  bookingWorkflowId,
-  meetingCancelledSignal,
-  meetingConfirmedSignal,
-  type CleanupWorkflowInput,
-} from '../../workflows/scheduling/contract';
-
-export const ACTIVE_STATUSES: readonly string[] = ['pending_confirmation', 'scheduled'];
+import { ACTIVE_STATUSES, enqueueCleanup, setStatus } from './meeting-status';
+import { bookingWorkflowId, meetingCancelledSignal, meetingConfirmedSignal } from '../../workflows/scheduling/contract';
 
 export interface MeetingFilters {
   status?: MeetingStatus;
@@ -68,58 +60,6 @@ export async function presentForTeam(deps: Pick<ServiceDeps, 'db' | 'config'>, i
 export async function readMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; id: string }) {
   const { teamId, id } = input;
   return presentForTeam(deps, { meeting: await meetingRow(deps.db, teamId, id) });
-}
-
-/** Enqueue the one-time cleanup (deterministic id + REJECT_DUPLICATE: a repeat start is a no-op). */
-export async function enqueueCleanup(
-  trx: Executor,
-  enqueue: Enqueue,
-  input: { meeting: MeetingRow; reason: string | null; notifyAttendee: boolean },
-): Promise<void> {
-  const { meeting: m, ...opts } = input;
-  const events = await trx('calendar_events').where({ meeting_id: m.id }).select('id');
-  const coHostUserIds: string[] = await trx('meeting_hosts')
-    .where({ meeting_id: m.id })
-    .whereNot({ host_user_id: m.host_user_id })
-    .pluck('host_user_id');
-  const cleanup: CleanupWorkflowInput = {
-    meetingId: m.id,
-    teamId: m.team_id,
-    calendarEventIds: events.map((e: { id: string }) => e.id),
-    meetingLink: m.meeting_link,
-    locationType: m.location_type,
-    title: m.title,
-    startTime: new Date(m.start_time).toISOString(),
-    endTime: new Date(m.end_time).toISOString(),
-    attendeeName: m.attendee_name,
-    attendeeEmail: m.attendee_email,
-    hostUserId: m.host_user_id,
-    reason: opts.reason,
-    notifyAttendee: opts.notifyAttendee,
-    guests: m.guests,
-    coHostUserIds,
-    icalUid: icalUidOf(m),
-    icalSequence: m.ical_sequence,
-    timezone: m.timezone,
-    invited: m.confirmation_email_sent,
-  };
-  await enqueue(cleanupStart(m, cleanup));
-}
-
-/** Set a status in a transaction: keeps meeting_hosts' active flag (the exclusion guard) in step. */
-export async function setStatus(
-  trx: Executor,
-  input: { id: string; status: MeetingStatus; extra?: Record<string, unknown> },
-): Promise<MeetingRow> {
-  const { id, status, extra = {} } = input;
-  const [row] = await trx('meetings')
-    .where({ id })
-    .update({ status, ...extra, updated_at: trx.fn.now() })
-    .returning('*');
-  await trx('meeting_hosts')
-    .where({ meeting_id: id })
-    .update({ active: ACTIVE_STATUSES.includes(status) });
-  return row;
 }
 
 export interface UpdateMeetingInput {

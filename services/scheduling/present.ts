@@ -16,6 +16,14 @@ export type EventTypeRow = EventTypesRow;
 
 export type MeetingRow = MeetingsRow;
 
+/** The calendar event row a booking answers with (the host's own calendar, source `meeting`). */
+export interface CalendarEventRow {
+  id: string;
+  summary: string;
+  start_time: Date;
+  end_time: Date;
+}
+
 export function presentPageSummary(p: PageRow, hostUserIds: string[]) {
   return {
     id: p.id,

@@ -2,20 +2,19 @@ import type { Executor } from '../../db/knex';
 import { conflict } from '../../core/errors';
 import type { Enqueue } from '../../temporal/outbox';
 import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
-import type { BookingRequest, CalendarEventRow } from './booking';
-import { setStatus } from './meetings';
+import { setStatus } from './meeting-status';
 import { bookingStart } from './workflow-metadata';
-import type { MeetingRow } from './present';
+import type { CalendarEventRow, MeetingRow } from './present';
 
 /** Statuses a meeting can be moved from (a pending request stays pending at its new time). */
 export const MOVABLE_STATUSES = ['scheduled', 'pending_confirmation'];
 
 /**
- * First step of a reschedule, inside the booking transaction and before the new meeting's insert:
+ * First step of a move, inside the claim's transaction (claim-slot.ts `first`), before the host locks:
  * lock the old meeting, check it can still move, mark it `rescheduled` (its slot stops blocking,
  * so the new time may overlap the old one).
  */
-export async function releaseMovedMeeting(trx: Executor, input: { moving: MeetingRow; newId: string }): Promise<void> {
+export async function releaseMovedMeeting(trx: Executor, input: { moving: MeetingRow }): Promise<void> {
   const { moving } = input;
   const current: MeetingRow | undefined = await trx('meetings').where({ id: moving.id }).forUpdate().first();
   if (!current || !MOVABLE_STATUSES.includes(current.status)) {
@@ -25,7 +24,7 @@ export async function releaseMovedMeeting(trx: Executor, input: { moving: Meetin
 }
 
 /**
- * Last step of a reschedule, after the new meeting's insert: link the two, move the calendar
+ * Last step of a move, after the new meeting's insert (claim-slot.ts `then`): link the two, move the calendar
  * event row to the new meeting, and start the new meeting's booking workflow (its first email is
  * the update). The old booking workflow is woken after the commit (reschedule.ts) and finds the
  * old meeting `rescheduled`, so it sends nothing more.
@@ -39,13 +38,14 @@ export async function finishReschedule(
     teamId: string;
     hostUserId: string;
     title: string;
-    req: BookingRequest;
+    start: number;
+    end: number;
     emailKey: (email: string) => string;
   },
 ): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
   await trx('meetings').where({ id: s.moving.id }).update({ rescheduled_to_id: s.meetingId, updated_at: trx.fn.now() });
   const [meeting] = await trx('meetings').where({ id: s.meetingId }).select('*');
-  const times = { start_time: new Date(s.req.start), end_time: new Date(s.req.end) };
+  const times = { start_time: new Date(s.start), end_time: new Date(s.end) };
   const moved: CalendarEventRow[] = await trx('calendar_events')
     .where({ meeting_id: s.moving.id, source: 'meeting' })
     .update({ meeting_id: s.meetingId, host_user_id: s.hostUserId, ...times, updated_at: trx.fn.now() })
@@ -71,7 +71,7 @@ export async function finishReschedule(
     rescheduledFromId: s.moving.id,
     version: BOOKING_CODE_VERSION,
   };
-  const memo = { attendee: meeting.attendee_email, start: new Date(s.req.start).toISOString(), rescheduledFrom: s.moving.id };
+  const memo = { attendee: meeting.attendee_email, start: new Date(s.start).toISOString(), rescheduledFrom: s.moving.id };
   await enqueue(bookingStart({ meeting, args: input, memo, emailKey: s.emailKey }));
   return { meeting, event };
 }

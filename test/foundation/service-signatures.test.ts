@@ -48,7 +48,7 @@ const DB_HANDLE = /^(Db|Executor|Knex\.Transaction)$/;
 describe('service signatures', () => {
   test('the scan finds the services, arrow functions included', () => {
     expect(fns.length).toBeGreaterThan(150);
-    expect(fns.some((f) => f.where === 'services/scheduling/booking.ts slotUnavailable')).toBe(true);
+    expect(fns.some((f) => f.where === 'services/scheduling/claim-slot.ts slotUnavailable')).toBe(true);
     expect(fns.find((f) => f.where.endsWith('scheduling/booking.ts book'))?.params.map((p) => p.name)).toEqual(['deps', 'req']);
   });
 

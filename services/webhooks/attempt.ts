@@ -1,13 +1,13 @@
-import { resolveDeliveryTarget } from '../../services/webhooks/resolve';
+import { resolveDeliveryTarget } from './resolve';
 import { webhookUrlPolicy } from '../../core/config';
 import { parseRetryAfter, classifyStatus } from '../../domain/webhook-retry';
 import { signatureHeaders } from '../../domain/webhook-signature';
-import type { ActivityDeps } from '../deps';
+import type { ServiceDeps } from '../deps';
 import { closeAttempt, openAttempt, type AttemptOutcome, type ScheduleInput } from './attempt-log';
 import { postPinned } from './http';
 import { EndpointGate } from './gate';
 import { acquireSlot, releaseSlot } from './semaphore';
-import { openWebhookSecret } from '../../services/webhooks/secrets';
+import { openWebhookSecret } from './secrets';
 
 /** The receiver has this long to answer with a 2xx (spec: 5 seconds). */
 export const DELIVERY_TIMEOUT_MS = 5000;
@@ -70,7 +70,7 @@ const errorText = (err: unknown) => {
  * attempt: the same load, per-endpoint cap (this worker's FIFO queue, then the Postgres lease),
  * signature, attempt log and schedule. One per worker process (the queue is per process).
  */
-export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>) {
+export function createDeliveryAttempts(deps: Pick<ServiceDeps, 'db' | 'config'>) {
   const { db, config } = deps;
   const gate = new EndpointGate(config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, SLOT_WAIT_MS);
 
@@ -186,7 +186,7 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
   async function waitForSlot(subscriptionId: string, holder: string, signal?: AbortSignal): Promise<boolean> {
     const until = Date.now() + SLOT_WAIT_MS;
     for (let i = 0; ; i++) {
-      if (await acquireSlot(db, subscriptionId, holder, config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, LEASE_MS)) return true;
+      if (await acquireSlot(db, { subscriptionId, holder, max: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, leaseMs: LEASE_MS })) return true;
       if (Date.now() >= until || signal?.aborted) return false;
       await new Promise((r) => setTimeout(r, Math.min(10 * 2 ** i, 100) * (0.5 + Math.random())));
     }
@@ -196,7 +196,7 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
   async function finishLost(input: AttemptInput & { error: string }): Promise<AttemptResult> {
     const d = await load(input.deliveryId);
     const row = await db('webhook_attempts').where({ attempt_key: input.attemptKey }).first('outcome', 'attempt_number');
-    if (d) await releaseSlot(db, d.subscription_id, input.attemptKey);
+    if (d) await releaseSlot(db, { subscriptionId: d.subscription_id, holder: input.attemptKey });
     if (!d) return { outcome: 'stopped', nextDelayMs: null };
     if (!row) return { outcome: 'not_attempted', nextDelayMs: null };
     if (row.outcome) {
@@ -212,7 +212,7 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
       durationMs: null,
       retryAfterMs: null,
     };
-    const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input);
+    const nextDelayMs = await closeAttempt(db, { delivery: d, attemptKey: input.attemptKey, outcome: o, schedule: input });
     return { outcome: 'failure', nextDelayMs, attemptNumber: row.attempt_number, error: `the attempt did not finish: ${input.error}` };
   }
 
@@ -261,13 +261,14 @@ export function createDeliveryAttempts(deps: Pick<ActivityDeps, 'db' | 'config'>
     if (!d.slot && !(await waitForSlot(d.subscription_id, input.attemptKey, opts.signal))) return null;
     let closed = false;
     try {
-      const attemptNumber = opened ?? (await openAttempt(db, d, input.attemptKey, input.trigger, input.nowMs));
+      const attemptNumber =
+        opened ?? (await openAttempt(db, { delivery: d, attemptKey: input.attemptKey, trigger: input.trigger, nowMs: input.nowMs }));
       const o = await send(d, opts.signal);
-      const nextDelayMs = await closeAttempt(db, d, input.attemptKey, o, input); // releases the slot too
+      const nextDelayMs = await closeAttempt(db, { delivery: d, attemptKey: input.attemptKey, outcome: o, schedule: input }); // releases the slot too
       closed = true;
       return { outcome: o.outcome, nextDelayMs, attemptNumber, error: o.error };
     } finally {
-      if (!closed) await releaseSlot(db, d.subscription_id, input.attemptKey);
+      if (!closed) await releaseSlot(db, { subscriptionId: d.subscription_id, holder: input.attemptKey });
     }
   }
 
@@ -279,8 +280,28 @@ export type DeliveryAttempts = ReturnType<typeof createDeliveryAttempts>;
 const perDeps = new WeakMap<object, DeliveryAttempts>();
 
 /** The one `DeliveryAttempts` of these deps (the activities and the relay share its queue). */
-export function deliveryAttemptsOf(deps: Pick<ActivityDeps, 'db' | 'config'>): DeliveryAttempts {
+export function deliveryAttemptsOf(deps: Pick<ServiceDeps, 'db' | 'config'>): DeliveryAttempts {
   let a = perDeps.get(deps);
   if (!a) perDeps.set(deps, (a = createDeliveryAttempts(deps)));
   return a;
+}
+
+/**
+ * The delivery workflow's attempt (docs/webhooks.md "Delivery"): one HTTP attempt under a
+ * per-endpoint slot; `signal` is the activity's cancellation.
+ */
+export function deliverWebhookAttempt(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: AttemptInput & { signal?: AbortSignal },
+): Promise<AttemptResult> {
+  const { signal, ...attempt } = input;
+  return deliveryAttemptsOf(deps).attempt(attempt, { signal });
+}
+
+/** After an attempt itself failed (worker lost, timeout): finish its row as failed, or report that nothing was sent. Idempotent. */
+export function finishLostWebhookAttempt(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: AttemptInput & { error: string },
+): Promise<AttemptResult> {
+  return deliveryAttemptsOf(deps).finishLost(input);
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ResolvedTarget } from '../../services/webhooks/resolve';
+import type { ResolvedTarget } from './resolve';
 
 export const RESPONSE_LOG_BYTES = 2048;
 

@@ -20,10 +20,12 @@ export interface ScheduleInput {
 /** Start an attempt row (and count it on the delivery) in one statement; returns its number. */
 export async function openAttempt(
   db: Db,
-  d: { id: string; team_id: string },
-  attemptKey: string,
-  trigger: string,
-  nowMs: number,
+  {
+    delivery: d,
+    attemptKey,
+    trigger,
+    nowMs,
+  }: { delivery: { id: string; team_id: string }; attemptKey: string; trigger: string; nowMs: number },
 ): Promise<number> {
   const at = new Date(nowMs);
   const r = await db.raw(
@@ -96,10 +98,12 @@ async function trackSubscription(trx: Executor, subscriptionId: string, outcome:
  */
 export async function closeAttempt(
   db: Db,
-  d: { id: string; subscription_id: string },
-  attemptKey: string,
-  o: AttemptOutcome,
-  s: ScheduleInput,
+  {
+    delivery: d,
+    attemptKey,
+    outcome: o,
+    schedule: s,
+  }: { delivery: { id: string; subscription_id: string }; attemptKey: string; outcome: AttemptOutcome; schedule: ScheduleInput },
 ): Promise<number | null> {
   if (o.outcome === 'success') {
     await closeSuccess(db, d, attemptKey, o, s.nowMs);
