@@ -1,11 +1,10 @@
 import type { AccountEmailInput, EmailOutcome, InvitationEmailInput } from '../../workflows/accounts/contract';
-import { emailChangeMail, emailChangeNotice, invitationMail, passwordResetMail } from './emails';
+import { emailChangeMail, emailChangeNotice, invitationMail, passwordResetMail } from '../mail/render/accounts';
+import { mailHost, publicUrl } from '../mail/render/links';
 import { issueToken } from './tokens';
 import type { WorkerDeps } from '../deps';
 
 /** The accounts feature's emails (the invitation and account workflows' steps): each re-reads the database, issues the link token and sends one email. */
-
-const host = (config: WorkerDeps['config']) => new URL(config.baseUrl).hostname || 'localhost';
 
 /**
  * The invitation email of one send, or its reminder. Skipped when the invitation is no longer
@@ -31,14 +30,14 @@ export async function sendInvitationEmail(deps: WorkerDeps, input: InvitationEma
     teamName: inv.team_name,
     inviterName: inv.inviter_name,
     role: inv.role,
-    url: `${config.baseUrl}/account/invitations/${token}`,
+    url: publicUrl(config, `/account/invitations/${token}`),
     expiresAt: new Date(inv.expires_at),
     reminder: input.reminder,
   });
   await mailer.send({
     to: inv.email,
     ...mail,
-    messageId: `<invitation-${input.invitationId}-${input.send}-${which}@${host(config)}>`,
+    messageId: `<invitation-${input.invitationId}-${input.send}-${which}@${mailHost(config)}>`,
     headers: { 'X-Invitation-Id': input.invitationId },
   });
   return 'sent';
@@ -51,10 +50,10 @@ export async function sendAccountEmail(deps: WorkerDeps, input: AccountEmailInpu
   if (expiresAt.getTime() <= Date.now()) return 'skipped';
   const user = await db('users').where({ id: input.userId }).whereNull('removed_at').first('id', 'email');
   if (!user) return 'skipped';
-  const messageId = `<${input.kind}-${input.requestId}@${host(config)}>`;
+  const messageId = `<${input.kind}-${input.requestId}@${mailHost(config)}>`;
   if (input.kind === 'password_reset') {
     const token = await issueToken(deps, { kind: 'password_reset', userId: user.id, requestId: input.requestId, expiresAt });
-    const mail = passwordResetMail({ url: `${config.baseUrl}/account/reset-password/${token}`, expiresAt });
+    const mail = passwordResetMail({ url: publicUrl(config, `/account/reset-password/${token}`), expiresAt });
     await mailer.send({ to: user.email, ...mail, messageId, headers: { 'X-Account-Email': 'password_reset' } });
     return 'sent';
   }
@@ -67,12 +66,12 @@ export async function sendAccountEmail(deps: WorkerDeps, input: AccountEmailInpu
     newEmail: input.newEmail,
     expiresAt,
   });
-  const mail = emailChangeMail({ url: `${config.baseUrl}/account/confirm-email/${token}`, newEmail: input.newEmail, expiresAt });
+  const mail = emailChangeMail({ url: publicUrl(config, `/account/confirm-email/${token}`), newEmail: input.newEmail, expiresAt });
   await mailer.send({ to: input.newEmail, ...mail, messageId, headers: { 'X-Account-Email': 'email_change' } });
   await mailer.send({
     to: user.email,
     ...emailChangeNotice({ newEmail: input.newEmail }),
-    messageId: `<email_change_notice-${input.requestId}@${host(config)}>`,
+    messageId: `<email_change_notice-${input.requestId}@${mailHost(config)}>`,
     headers: { 'X-Account-Email': 'email_change_notice' },
   });
   return 'sent';

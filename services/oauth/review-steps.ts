@@ -1,6 +1,7 @@
 import { logger } from '../../core/logger';
 import type { WorkerDeps } from '../deps';
 import { LIVE_FIELDS } from './apps';
+import { reviewReminderMail, reviewStatusMail } from '../mail/render/oauth-review';
 
 type Stage = 'submission' | 'review' | 'security_verification' | 'changes_requested' | 'approved' | 'rejected';
 
@@ -82,18 +83,17 @@ export async function sendReviewStatusEmail(deps: WorkerDeps, input: StageInput 
   const { db, mailer } = deps;
   const to = await developerEmail(db, input.appId);
   if (!to) return;
-  const label = STAGE_LABELS[input.stage];
-  const lines = [
-    `Your app "${to.name}" moved to a new review stage: ${label}.`,
-    input.notes ? `\nReviewer notes:\n${input.notes}` : '',
-    input.stage === 'changes_requested' ? '\nUpdate the app and submit it again from the developer portal.' : '',
-    input.stage === 'approved' ? '\nYour app is now listed in the marketplace.' : '',
-    `\nApp id: ${input.appId} (review round ${input.round})`,
-  ];
+  const mail = reviewStatusMail({
+    appName: to.name,
+    appId: input.appId,
+    round: input.round,
+    stage: input.stage,
+    label: STAGE_LABELS[input.stage],
+    notes: input.notes,
+  });
   await mailer.send({
     to: to.email,
-    subject: `[App review] ${to.name}: ${label}`,
-    text: lines.filter(Boolean).join('\n'),
+    ...mail,
     headers: { 'X-App-Review-Stage': input.stage, 'X-App-Id': input.appId },
   });
 }
@@ -110,8 +110,12 @@ export async function sendReviewReminder(deps: WorkerDeps, input: StageInput & {
   }
   await mailer.send({
     to: staff.map((s) => s.email),
-    subject: `[App review] Reminder: "${app.name}" has waited ${input.waitingSinceBusinessDays} business days`,
-    text: `The app "${app.name}" (${input.appId}) has been waiting in stage "${STAGE_LABELS[input.stage]}" for more than ${input.waitingSinceBusinessDays} business days.\nRecord a decision with POST /api/staff/apps/${input.appId}/decision.`,
+    ...reviewReminderMail({
+      appName: app.name,
+      appId: input.appId,
+      label: STAGE_LABELS[input.stage],
+      waitingSinceBusinessDays: input.waitingSinceBusinessDays,
+    }),
     headers: { 'X-App-Review-Reminder': input.stage, 'X-App-Id': input.appId },
   });
   return staff.length;

@@ -2,6 +2,7 @@ import type { ServiceDeps } from '../deps';
 import { signLinkToken, verifyLinkToken, type LinkPurpose, type LinkTokenClaims } from '../../domain/link-tokens';
 import { appSecret } from '../app-secrets';
 import type { MeetingRow } from './present';
+import { publicUrl } from '../mail/render/links';
 
 const SECRET = 'booking_links';
 const HOUR = 3_600_000;
@@ -17,7 +18,7 @@ export function lapseAt(m: Pick<MeetingRow, 'start_time' | 'created_at'>): numbe
 }
 
 /** The page a link opens: `/booking/<token>`. */
-export const bookingLinkUrl = (baseUrl: string, token: string) => `${baseUrl}/booking/${token}`;
+export const bookingLinkUrl = (config: { baseUrl: string }, token: string) => publicUrl(config, `/booking/${token}`);
 
 /** Attendee links live until the meeting ends; host confirm/decline links until the request lapses. */
 export async function meetingLinkUrls(
@@ -25,12 +26,11 @@ export async function meetingLinkUrls(
   input: { meeting: MeetingRow },
 ): Promise<{ cancel: string; reschedule: string; confirm: string; decline: string }> {
   const { db } = deps;
-  const { baseUrl } = deps.config;
   const { meeting: m } = input;
   const key = await appSecret({ db }, { name: SECRET });
   const end = new Date(m.end_time);
   const lapse = new Date(lapseAt(m));
-  const url = (p: LinkPurpose, until: Date) => bookingLinkUrl(baseUrl, signLinkToken(key, m.id, p, until));
+  const url = (p: LinkPurpose, until: Date) => bookingLinkUrl(deps.config, signLinkToken(key, m.id, p, until));
   return { cancel: url('cancel', end), reschedule: url('reschedule', end), confirm: url('confirm', lapse), decline: url('decline', lapse) };
 }
 

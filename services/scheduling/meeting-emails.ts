@@ -1,18 +1,19 @@
 import type { Executor } from '../../db/knex';
 import type { Mailer } from '../../core/mailer';
 import { cancelIcs, icalUidOf, inviteIcs, type IcsMeeting } from '../../domain/ics';
+import { cancellationMail, renderMeetingMails, type MeetingEmailKind, type MeetingMail } from '../mail/render/scheduling';
 import { meetingLinkUrls } from './links';
 import type { MeetingRow } from './present';
 import type { ServiceDeps } from '../deps';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 
+export type { MeetingEmailKind } from '../mail/render/scheduling';
+
 /**
- * Who hears about a meeting, and what each one is sent (docs/scheduling.md "Lifecycle"): every
- * party (attendee, guests, host, group co-hosts) gets each invite, update, reminder and CANCEL as
- * its own message; only the attendee's carries the cancel and reschedule links, only the host's
- * request carries the confirm and decline links.
+ * Who hears about a meeting (docs/scheduling.md "Lifecycle"): every party (attendee, guests, host,
+ * group co-hosts) gets each invite, update, reminder and CANCEL as its own message. The wording is
+ * services/mail/render/scheduling.ts.
  */
-export type MeetingEmailKind = 'confirmation' | 'update' | 'reminder_24h' | 'reminder_1h' | 'request_received' | 'confirm_request';
 
 export interface Person {
   name: string;
@@ -25,15 +26,6 @@ export interface Parties {
   guests: Person[];
   coHosts: Person[];
 }
-
-const SUBJECTS: Record<MeetingEmailKind, string> = {
-  confirmation: 'Confirmed',
-  update: 'Moved',
-  reminder_24h: 'Reminder (tomorrow)',
-  reminder_1h: 'Reminder (in 1 hour)',
-  request_received: 'Request received, pending confirmation',
-  confirm_request: 'Please confirm',
-};
 
 async function people(db: Executor, ids: string[]): Promise<Person[]> {
   if (!ids.length) return [];
@@ -65,10 +57,6 @@ export async function partiesOf(
 
 export const everyone = (p: Parties): Person[] => [p.attendee, ...p.guests, p.host, ...p.coHosts];
 
-function when(start: Date, timezone: string): string {
-  return `${start.toLocaleString('en-GB', { timeZone: timezone, dateStyle: 'full', timeStyle: 'short' })} (${timezone})`;
-}
-
 function icsOf(m: MeetingRow, p: Parties, sequence: number, description: string | null): IcsMeeting {
   return {
     uid: icalUidOf(m),
@@ -94,39 +82,40 @@ export async function sendMeetingEmails(
   const { mailer, meeting: m, kind } = input;
   const p = await partiesOf(db, { meeting: m });
   const links = await meetingLinkUrls(deps, { meeting: m });
-  const whenText = when(new Date(m.start_time), m.timezone);
-  const subject = `${SUBJECTS[kind]}: ${m.title} on ${whenText}`;
-  const details = `${m.title}\nWhen: ${whenText}\n${m.meeting_link ? `Where: ${m.meeting_link}\n` : ''}`;
-  const manage = `\nNeed to change something?\nReschedule: ${links.reschedule}\nCancel: ${links.cancel}\n`;
+  const mails = renderMeetingMails(
+    kind,
+    {
+      title: m.title,
+      start: new Date(m.start_time),
+      timezone: m.timezone,
+      meetingLink: m.meeting_link,
+      description: m.description,
+      attendeeName: m.attendee_name,
+      attendeeEmail: m.attendee_email,
+    },
+    links,
+  );
   const headers = { 'X-Meeting-Id': m.id, 'X-Meeting-Email': kind };
-  const send = (to: Person, text: string, subj = subject, attachments: Array<Record<string, string>> = []) =>
-    mailer.send({ to: to.email, subject: subj, text, attachments, headers });
-
-  if (kind === 'request_received') {
-    await send(p.attendee, `${details}\nThe host has been asked to confirm this time. You will get the confirmation by email.\n${manage}`);
-    return;
-  }
-  if (kind === 'confirm_request') {
-    const text = `${m.attendee_name} <${m.attendee_email}> asked for:\n${details}\nConfirm: ${links.confirm}\nDecline: ${links.decline}\n\nUnconfirmed requests lapse an hour before the start.\n`;
-    await send(p.host, text, `${subject} with ${m.attendee_name}`);
-    return;
-  }
   const invite = kind === 'confirmation' || kind === 'update';
-  const movedNote = kind === 'update' ? 'The meeting has moved to a new time.\n' : '';
-  const attach = (description: string) =>
-    invite
-      ? [
-          {
-            filename: 'invite.ics',
-            content: inviteIcs(icsOf(m, p, m.ical_sequence, description)),
-            contentType: 'text/calendar; method=REQUEST; charset=utf-8',
-          },
-        ]
-      : [];
-  await send(p.attendee, `${movedNote}${details}${manage}`, subject, attach(`${m.description ?? ''}${manage}`.trim()));
-  for (const g of p.guests) await send(g, `${movedNote}${details}`, subject, attach(m.description ?? ''));
-  for (const h of [p.host, ...p.coHosts])
-    await send(h, `${movedNote}${details}`, `${subject} with ${m.attendee_name}`, attach(m.description ?? ''));
+  const send = (to: Person, mail: MeetingMail) =>
+    mailer.send({
+      to: to.email,
+      subject: mail.subject,
+      text: mail.text,
+      attachments: invite
+        ? [
+            {
+              filename: 'invite.ics',
+              content: inviteIcs(icsOf(m, p, m.ical_sequence, mail.icsDescription)),
+              contentType: 'text/calendar; method=REQUEST; charset=utf-8',
+            },
+          ]
+        : [],
+      headers,
+    });
+  if (mails.attendee) await send(p.attendee, mails.attendee);
+  if (mails.guest) for (const g of p.guests) await send(g, mails.guest);
+  if (mails.host) for (const h of [p.host, ...p.coHosts]) await send(h, mails.host);
 }
 
 /** The CANCEL, to everyone who was invited (only the attendee when the request was never confirmed). */
@@ -144,8 +133,6 @@ export async function sendCancellationEmails(
     guests: input.guests ?? [],
   };
   const p = await partiesOf(db, { meeting: snapshot, coHostIds: input.coHostUserIds ?? [] });
-  const lapsed = input.reason === 'not confirmed';
-  const whenText = when(new Date(input.startTime), input.timezone ?? 'UTC');
   const ics = cancelIcs({
     uid: input.icalUid ?? icalUidOf({ id: input.meetingId, ical_uid: null }),
     sequence: (input.icalSequence ?? 0) + 1,
@@ -159,11 +146,14 @@ export async function sendCancellationEmails(
   });
   const attachments = [{ filename: 'cancel.ics', content: ics, contentType: 'text/calendar; method=CANCEL; charset=utf-8' }];
   const headers = { 'X-Meeting-Id': input.meetingId, 'X-Meeting-Email': 'cancellation' };
-  const text = lapsed
-    ? `Your request for ${input.title} on ${whenText} was not confirmed by the host in time, so it has lapsed.\nYou can book another time.`
-    : `${input.title} on ${whenText} has been cancelled.${input.reason ? `\nReason: ${input.reason}` : ''}`;
+  const mail = cancellationMail({
+    title: input.title,
+    start: new Date(input.startTime),
+    timezone: input.timezone ?? 'UTC',
+    reason: input.reason,
+  });
   const recipients = input.invited ? everyone(p) : [p.attendee];
   for (const to of recipients) {
-    await mailer.send({ to: to.email, subject: `${lapsed ? 'Not confirmed' : 'Cancelled'}: ${input.title}`, text, attachments, headers });
+    await mailer.send({ to: to.email, ...mail, attachments, headers });
   }
 }

@@ -6,7 +6,8 @@ import type { WorkerDeps } from '../deps';
 import { smtpQueueId, tokenAddress } from '../../domain/mail-address';
 import { recordSyncBounce, sequenceMessageId, smtpReplyCode } from './sync-bounce';
 import { advanceAfter, delayMs, nextStep, stepLabel, type NextStep } from './step-plan';
-import { renderEmail, renderSms } from './render';
+import { renderEmail, renderSms } from '../mail/render/sequences';
+import { publicUrl } from '../mail/render/links';
 
 export type SendResult =
   | { outcome: 'wait'; waitMs: number; reason: 'paused' | 'window' }
@@ -259,8 +260,7 @@ async function sendLoaded(deps: WorkerDeps, ctx: Ctx, now: number, run: SendRun)
 
   // Render first, so that the claim carries the message's links: one INSERT instead of two writes.
   const token = randomBytes(16).toString('hex'); // lowercase: it travels in VERP addresses
-  const base = deps.config.baseUrl;
-  const mail = step.channel === 'email' && contact.email ? renderEmail(step, contact, base, token) : null;
+  const mail = step.channel === 'email' && contact.email ? renderEmail(step, contact, deps.config.baseUrl, token) : null;
   // Claim the (enrollment, step) row: whoever inserts it is the only one that may send.
   const claimed = await db('sequence_sends')
     .insert({
@@ -319,7 +319,10 @@ async function sendLoaded(deps: WorkerDeps, ctx: Ctx, now: number, run: SendRun)
         text: m.text,
         messageId,
         date: new Date(now),
-        headers: { 'List-Unsubscribe': `<${base}/u/${token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        headers: {
+          'List-Unsubscribe': `<${publicUrl(deps.config, `/u/${token}`)}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
       });
       // Accepted is not delivered: delivery is decided by the bounce window or a provider event.
       recorded = db('sequence_sends')

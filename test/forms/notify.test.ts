@@ -1,4 +1,4 @@
-import { renderSubmissionNotification } from '../../services/forms/notify-mail';
+import { renderSubmissionNotification } from '../../services/mail/render/forms';
 import { useWorld } from '../sequences/support/world';
 
 /**

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { EXIT_REASONS, exitReasonLabel } from '../../domain/exit-reasons';
 import { nextSendTime } from '../../domain/sending-window';
 import { renderTemplate, unknownPlaceholders } from '../../domain/templates';
-import { renderEmail } from '../../services/sequences/render';
+import { renderEmail } from '../../services/mail/render/sequences';
 
 describe('templates', () => {
   test('known placeholders and custom fields pass; unknown ones and stray braces are reported', () => {

@@ -1,5 +1,6 @@
-import { escapeHtml } from '../../core/html';
-import { renderTemplate, type TemplateContact } from '../../domain/templates';
+import { escapeHtml } from '../../../core/html';
+import { renderTemplate, type TemplateContact } from '../../../domain/templates';
+import { publicUrl } from './links';
 
 export interface RenderedEmail {
   subject: string;
@@ -21,22 +22,23 @@ export function renderEmail(
   baseUrl: string,
   token: string,
 ): RenderedEmail {
-  const unsubscribeUrl = `${baseUrl}/u/${token}`;
+  const site = { baseUrl };
+  const unsubscribeUrl = publicUrl(site, `/u/${token}`);
   const subject = renderTemplate(step.subject ?? '', contact, { extra: { unsubscribe_url: unsubscribeUrl } }).replace(/[\r\n]+/g, ' ');
   const links: string[] = [];
   const body = renderTemplate(step.body, contact, { escape: escapeHtml, extra: { unsubscribe_url: escapeHtml(unsubscribeUrl) } }).replace(
     HREF,
     (_m, url: string) => {
       const target = url.replace(/&amp;/g, '&');
-      if (target.startsWith(`${baseUrl}/u/`)) return `href="${url}"`;
+      if (target.startsWith(publicUrl(site, '/u/'))) return `href="${url}"`;
       links.push(target);
-      return `href="${baseUrl}/t/c/${token}/${links.length - 1}"`;
+      return `href="${publicUrl(site, `/t/c/${token}/${links.length - 1}`)}"`;
     },
   );
   const html =
     `<!doctype html><html><body>${body}` +
     `<p style="font-size:12px;color:#666"><a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>` +
-    `<img src="${baseUrl}/t/o/${token}" width="1" height="1" alt="" style="display:block;border:0"></body></html>`;
+    `<img src="${publicUrl(site, `/t/o/${token}`)}" width="1" height="1" alt="" style="display:block;border:0"></body></html>`;
   const text =
     renderTemplate(step.body, contact, { extra: { unsubscribe_url: unsubscribeUrl } })
       .replace(/<a\s[^>]*href\s*=\s*"([^"]+)"[^>]*>(.*?)<\/a>/gi, '$2 ($1)')

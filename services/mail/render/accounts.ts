@@ -1,4 +1,4 @@
-import { escapeHtml as e } from '../../core/html';
+import { escapeHtml as e } from '../../../core/html';
 
 export interface RenderedMail {
   subject: string;
