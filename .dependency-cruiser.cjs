@@ -60,7 +60,8 @@ for (const { folder, values, types } of rows) {
       comment: `${folder} may import ${types.join(', ')} with \`import type\` only (docs/architecture.md, the layer table)`,
       severity: 'error',
       from: { path: pattern(folder) },
-      to: { path: types.map(pattern), dependencyTypesNot: ['type-only'] },
+      // a file the row also names as a value import (`domain/ssrf.ts` of `core/`) is not types-only
+      to: { path: types.map(pattern), ...(values.length ? { pathNot: values.map(pattern) } : {}), dependencyTypesNot: ['type-only'] },
     });
   }
 }

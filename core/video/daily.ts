@@ -1,3 +1,4 @@
+import { remoteFetch, RemoteFetchError, type OutboundPolicy } from '../outbound-http';
 import type { VideoMeetingDetails, VideoProvider, VideoRoom } from './room';
 import { linkFromTemplate, newRoomName } from './room';
 
@@ -7,6 +8,18 @@ export class VideoProviderError extends Error {}
 const HOUR = 3_600_000;
 
 /**
+ * The video provider's outbound policy. The API URL is the operator's setting, not a user's, so
+ * loopback and private addresses are allowed (a stand-in or a proxy); link-local and metadata
+ * addresses never are. An answer is small JSON: 10 s and 1 MB bound it.
+ */
+export const VIDEO_OUTBOUND: OutboundPolicy = {
+  urlPolicy: { loopback: true, private: true },
+  timeoutMs: 10_000,
+  maxBytes: 1024 * 1024,
+  maxRedirects: 3,
+};
+
+/**
  * Daily's REST API (docs.daily.co/reference/rest-api/rooms): `POST /rooms {name, privacy,
  * properties}` creates a room, `DELETE /rooms/:name` removes it, both with `Authorization: Bearer
  * <key>`. The room URL is `https://<your-domain>.daily.co/<name>`, so the link is made from the
@@ -14,16 +27,18 @@ const HOUR = 3_600_000;
  */
 export function dailyProvider(template: string, opts: { apiUrl: string; apiKey: string }): VideoProvider {
   const base = opts.apiUrl.replace(/\/+$/, '');
+  const fetchFn = remoteFetch(VIDEO_OUTBOUND);
   const call = async (method: string, path: string, body?: unknown): Promise<Response> => {
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, {
+      res = await fetchFn(`${base}${path}`, {
         method,
         headers: { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
       });
     } catch (err) {
+      // a refused address is a setting to fix, not worth retrying; anything else may pass
+      if (err instanceof RemoteFetchError && err.reason === 'blocked') throw new Error(`Daily ${method} ${path}: ${err.message}`);
       throw new VideoProviderError(`Daily ${method} ${path}: ${String(err)}`);
     }
     if (res.status >= 500 || res.status === 429) throw new VideoProviderError(`Daily ${method} ${path}: HTTP ${res.status}`);

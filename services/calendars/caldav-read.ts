@@ -1,6 +1,6 @@
 import { createAccount, davRequest, fetchCalendars, getBasicAuthHeaders, propfind, syncCollection, type DAVResponse } from 'tsdav';
 import type { UrlPolicy } from '../../domain/ssrf';
-import { remoteFetch, RemoteFetchError, type FetchTrace } from './remote';
+import { remoteFetch, RemoteFetchError, type FetchTrace } from '../../core/outbound-http';
 import { SyncFailure } from './sync-failure';
 
 /**
@@ -32,7 +32,7 @@ export function caldavClient(creds: { url: string; username: string; password: s
   return {
     serverUrl: creds.url,
     username: creds.username,
-    fetch: remoteFetch({ policy, timeoutMs: CALDAV_TIMEOUT_MS, maxBytes: CALDAV_MAX_BYTES, trace }),
+    fetch: remoteFetch({ urlPolicy: policy, timeoutMs: CALDAV_TIMEOUT_MS, maxBytes: CALDAV_MAX_BYTES, trace }),
     headers: getBasicAuthHeaders({ username: creds.username, password: creds.password }),
     trace,
   };

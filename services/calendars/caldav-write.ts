@@ -1,9 +1,9 @@
 import type { UrlPolicy } from '../../domain/ssrf';
-import { RemoteFetchError, remoteFetch } from './remote';
+import { RemoteFetchError, remoteFetch } from '../../core/outbound-http';
 
 /**
  * Writing one calendar object resource on a CalDAV server (RFC 4791 5.3.2): PUT with preconditions
- * and DELETE, over the SSRF-guarded fetch of remote.ts (no redirects to other origins carry the
+ * and DELETE, over the SSRF-guarded fetch of core/outbound-http (no redirects to other origins carry the
  * credentials, every address is checked). Plain HTTP: two requests do not need tsdav.
  *
  * PUT (`putCalendarObject`), so that a retried or concurrent write never makes a second object and
@@ -68,7 +68,7 @@ export function explainWriteStatus(status: number, url: string): string {
 }
 
 function client(account: CaldavAccount, policy: UrlPolicy) {
-  const fetchFn = remoteFetch({ policy, timeoutMs: WRITE_TIMEOUT_MS, maxBytes: WRITE_MAX_BYTES, maxRedirects: 3 });
+  const fetchFn = remoteFetch({ urlPolicy: policy, timeoutMs: WRITE_TIMEOUT_MS, maxBytes: WRITE_MAX_BYTES, maxRedirects: 3 });
   const authorization = 'Basic ' + Buffer.from(`${account.username}:${account.password}`, 'utf8').toString('base64');
   return async (method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Response> => {
     try {

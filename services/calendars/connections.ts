@@ -9,7 +9,7 @@ import { calendarSyncStopSignal, calendarSyncWorkflowId, type CalendarSyncInput 
 import { actingRole } from '../accounts/members';
 import type { ServiceDeps } from '../deps';
 import { listEnvelope, type Page } from '../pagination';
-import { checkSubscriptionUrl } from '../webhooks/resolve';
+import { checkSubscriptionUrl } from '../../core/outbound-http';
 import { presentConnection } from './present';
 import type { CalendarRow, ConnectionRow, ConnectionStatus } from './rows';
 import type { CreateConnectionInput, PatchConnectionInput } from './schemas';

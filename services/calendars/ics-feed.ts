@@ -1,5 +1,5 @@
 import type { UrlPolicy } from '../../domain/ssrf';
-import { remoteFetch, RemoteFetchError } from './remote';
+import { remoteFetch, RemoteFetchError } from '../../core/outbound-http';
 import { SyncFailure } from './sync-failure';
 
 /**
@@ -17,7 +17,7 @@ export async function fetchFeed(
   previous: { etag: string | null; lastModified: string | null },
   policy: UrlPolicy,
 ): Promise<FeedAnswer> {
-  const fetchFn = remoteFetch({ policy, timeoutMs: FEED_TIMEOUT_MS, maxBytes: FEED_MAX_BYTES });
+  const fetchFn = remoteFetch({ urlPolicy: policy, timeoutMs: FEED_TIMEOUT_MS, maxBytes: FEED_MAX_BYTES });
   const headers: Record<string, string> = { accept: 'text/calendar, */*;q=0.5' };
   if (previous.etag) headers['if-none-match'] = previous.etag;
   if (previous.lastModified) headers['if-modified-since'] = previous.lastModified;

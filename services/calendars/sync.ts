@@ -16,7 +16,7 @@ import {
   type RemoteCalendar,
 } from './caldav-read';
 import { fetchFeed } from './ics-feed';
-import { RemoteFetchError } from './remote';
+import { RemoteFetchError } from '../../core/outbound-http';
 import { FEED_HREF, type CalendarRow, type ConnectionRow } from './rows';
 import { openCredentials, calendarSecretBox, type CalendarCredentials } from './secrets';
 import { SyncFailure } from './sync-failure';

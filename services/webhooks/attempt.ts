@@ -1,10 +1,10 @@
-import { resolveDeliveryTarget } from './resolve';
+import { resolveDeliveryTarget } from '../../core/outbound-http';
 import { webhookUrlPolicy } from '../../core/config';
 import { parseRetryAfter, classifyStatus } from '../../domain/webhook-retry';
 import { signatureHeaders } from '../../domain/webhook-signature';
 import type { ServiceDeps } from '../deps';
 import { closeAttempt, openAttempt, type AttemptOutcome, type ScheduleInput } from './attempt-log';
-import { postPinned } from './http';
+import { postPinned } from '../../core/outbound-http';
 import { EndpointGate } from './gate';
 import { acquireSlot, releaseSlot } from './semaphore';
 import { openWebhookSecret } from './secrets';

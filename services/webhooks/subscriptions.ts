@@ -4,7 +4,7 @@ import { generateWebhookSecret } from '../../domain/webhook-signature';
 import { notFound, validationFailed } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
 import type { UrlPolicy } from '../../domain/ssrf';
-import { checkSubscriptionUrl } from './resolve';
+import { checkSubscriptionUrl } from '../../core/outbound-http';
 import { webhookUrlPolicy, type Config } from '../../core/config';
 import type { ServiceDeps } from '../deps';
 import { openWebhookSecret, sealWebhookSecret, type SecretKeyConfig } from './secrets';

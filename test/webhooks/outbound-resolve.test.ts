@@ -1,4 +1,4 @@
-import { BlockedTargetError, resolveDeliveryTarget } from '../../services/webhooks/resolve';
+import { BlockedTargetError, resolveDeliveryTarget } from '../../core/outbound-http';
 import { classifyAddress } from '../../domain/ssrf';
 
 /** The delivery-time check with the system resolver (localhost from /etc/hosts). */

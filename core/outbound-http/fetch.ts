@@ -1,11 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import type { UrlPolicy } from '../../domain/ssrf';
-import { BlockedTargetError, resolveDeliveryTarget, type ResolvedTarget } from '../webhooks/resolve';
+import { pinnedLookup } from './pin';
+import type { OutboundPolicy } from './policy';
+import { BlockedTargetError, resolveDeliveryTarget, type ResolvedTarget } from './resolve';
 
 /**
- * HTTP to a host's calendar server or feed, through the webhooks' SSRF guard: every request (and
+ * A `fetch` through the outbound guard (calendar servers and feeds, the video provider): every request (and
  * every redirect) resolves the host, refuses private, link-local and metadata addresses unless the
  * URL policy allows them, and connects to the address it checked (no second lookup can rebind it).
  * Each exchange is bounded in time and in size. Shaped like `fetch`, so tsdav takes it as its
@@ -29,25 +29,12 @@ export interface FetchTrace {
   responses: Array<{ method: string; url: string; status: number; contentType: string | null }>;
 }
 
-export interface RemoteFetchOptions {
-  policy: UrlPolicy;
-  /** Bound on one exchange: connect, headers and the whole body. */
-  timeoutMs: number;
-  /** Bound on one response body. */
-  maxBytes: number;
-  maxRedirects?: number;
+export interface RemoteFetchOptions extends OutboundPolicy {
   trace?: FetchTrace;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 204, 205, 304]);
-
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (opts?.all) cb(null, [{ address, family }]);
-    else cb(null, address, family);
-  }) as unknown as LookupFunction;
-}
 
 interface RawAnswer {
   status: number;
@@ -179,7 +166,7 @@ export function remoteFetch(opts: RemoteFetchOptions): typeof fetch {
     for (let hop = 0; ; hop++) {
       let target: ResolvedTarget;
       try {
-        target = await resolveDeliveryTarget(url.toString(), opts.policy);
+        target = await resolveDeliveryTarget(url.toString(), opts.urlPolicy);
       } catch (err) {
         if (err instanceof BlockedTargetError) throw new RemoteFetchError('blocked', err.message, url.host);
         throw new RemoteFetchError('unreachable', `${url.hostname} was not found (DNS)`, url.host);

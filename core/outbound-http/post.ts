@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { pinnedLookup } from './pin';
+import type { OutboundPolicy } from './policy';
 import type { ResolvedTarget } from './resolve';
 
 export const RESPONSE_LOG_BYTES = 2048;
@@ -12,14 +13,6 @@ export interface PostResult {
   body: string;
 }
 
-/** A lookup that always answers the pinned address: DNS rebinding between check and connect is impossible. */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (opts?.all) cb(null, [{ address, family }]);
-    else cb(null, address, family);
-  }) as unknown as LookupFunction;
-}
-
 /**
  * One POST to the pinned address, no redirects followed, the whole exchange (connect, headers,
  * first 2 KB of the body) bounded by `timeoutMs`. TLS still verifies the certificate against the
@@ -29,7 +22,7 @@ export function postPinned(
   target: ResolvedTarget,
   headers: Record<string, string>,
   body: string,
-  opts: { timeoutMs: number; signal?: AbortSignal },
+  opts: Pick<OutboundPolicy, 'timeoutMs'> & { signal?: AbortSignal },
 ): Promise<PostResult> {
   const mod = target.url.protocol === 'https:' ? https : http;
   return new Promise<PostResult>((resolve, reject) => {
