@@ -1,12 +1,12 @@
-import { WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import type { Db } from '../db/knex';
 import { logger } from '../core/logger';
 import type { WorkflowName, WorkflowStart } from './workflow-start';
-import { toTypedSearchAttributes } from './search-attributes';
 import { DirectRegistry, type DirectHandler } from './outbox-direct';
 import type { OutboxPort } from './outbox-port';
 import { relayPass } from './outbox-relay';
+import { isRunning, signalBestEffort, signalWithStart } from './outbox-signals';
 import { RowStarter } from './outbox-start';
 
 export type { OutboxPort };
@@ -134,44 +134,16 @@ export class OutboxStarter implements OutboxPort {
     }
   }
 
-  /** Signal a workflow, starting it first when no run is open (its id is reused after a closed run). Throws when Temporal cannot be reached. */
-  async signalWithStart<K extends WorkflowName>(start: WorkflowStart<K>, signal: SignalDefinition<[]>): Promise<void> {
-    const client = await this.client();
-    await client.workflow.signalWithStart(start.workflowType, {
-      workflowId: start.workflowId,
-      taskQueue: start.taskQueue ?? this.taskQueue,
-      args: start.args as never,
-      signal,
-      signalArgs: [],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      typedSearchAttributes: toTypedSearchAttributes(start.searchAttributes ?? {}),
-      ...(start.memo ? { memo: start.memo } : {}),
-    });
+  /** Signals go straight to Temporal (outbox-signals.ts). */
+  signalWithStart<K extends WorkflowName>(start: WorkflowStart<K>, signal: SignalDefinition<[]>): Promise<void> {
+    return signalWithStart(this.client, this.taskQueue, start, signal);
   }
 
-  /** Whether the workflow has an open run. Throws when Temporal cannot be reached. */
-  async isRunning(workflowId: string): Promise<boolean> {
-    const client = await this.client();
-    try {
-      return (await client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    }
+  isRunning(workflowId: string): Promise<boolean> {
+    return isRunning(this.client, workflowId);
   }
 
-  /**
-   * Best-effort signal to a running workflow, for use right after a commit. A lost signal must be
-   * harmless: the workflow re-reads the database before acting. Failures are logged, never thrown.
-   */
-  async signal<Args extends any[]>(workflowId: string, def: SignalDefinition<Args>, ...args: Args): Promise<boolean> {
-    try {
-      const client = await this.client();
-      await client.workflow.getHandle(workflowId).signal(def, ...args);
-      return true;
-    } catch (err) {
-      logger.debug({ err, workflowId, signal: def.name }, 'workflow signal not delivered');
-      return false;
-    }
+  signal<Args extends any[]>(workflowId: string, def: SignalDefinition<Args>, ...args: Args): Promise<boolean> {
+    return signalBestEffort(this.client, workflowId, def, ...args);
   }
 }
