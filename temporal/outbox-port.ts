@@ -3,8 +3,8 @@ import type { WorkflowName, WorkflowStart } from './workflow-start';
 
 /**
  * What a use case sees of the outbox: the port behind `transactionWithOutbox` and best-effort
- * signals. The concrete starter (temporal/outbox.ts `OutboxStarter`, with its relay, leases and
- * direct handlers) is built by the entry points and never reached through this port.
+ * signals. The concrete starter (temporal/outbox.ts `OutboxStarter`, which puts the relay, the
+ * direct handlers and the starts together) is built by the entry points and never reached through this port.
  */
 export interface OutboxPort {
   /** The task queue a start goes to when it names none. */

@@ -4,7 +4,7 @@ import type { WorkflowStart } from './workflow-start';
 
 /**
  * The outbox's writer: a workflow start becomes a row in the caller's transaction, and the port
- * is kicked after the commit (the fast path). The relay (temporal/outbox.ts `OutboxStarter`)
+ * is kicked after the commit (the fast path). The relay (temporal/outbox-relay.ts)
  * starts what the fast path did not.
  */
 

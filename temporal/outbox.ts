@@ -1,35 +1,19 @@
-import type { OutboxRow as OutboxTableRow } from '../db/tables';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
-import type { Db, Executor } from '../db/knex';
+import type { Db } from '../db/knex';
 import { logger } from '../core/logger';
 import type { WorkflowName, WorkflowStart } from './workflow-start';
-import { toTypedSearchAttributes } from './search-attributes';
-import { DoneMarker, type DirectHandler } from './outbox-direct';
+import { DirectRegistry, type DirectHandler } from './outbox-direct';
 import type { OutboxPort } from './outbox-port';
+import { relayPass } from './outbox-relay';
+import { isRunning, signalBestEffort, signalWithStart } from './outbox-signals';
+import { RowStarter } from './outbox-start';
 
 export type { OutboxPort };
 export { enqueueWorkflow, enqueueWorkflows, transactionWithOutbox, type Enqueue } from './outbox-writer';
+export type { DirectHandler, DirectOutcome, DirectRow } from './outbox-direct';
 
-export type { WorkflowName, WorkflowStart } from './workflow-start';
-
-/** The columns the relay reads (db/tables.ts `OutboxRow`). */
-type OutboxRow = Pick<
-  OutboxTableRow,
-  | 'id'
-  | 'workflow_type'
-  | 'workflow_id'
-  | 'task_queue'
-  | 'args'
-  | 'search_attributes'
-  | 'memo'
-  | 'start_at'
-  | 'leases'
-  | 'attempts'
-  | 'relayed_at'
-  | 'summary'
-  | 'details'
->;
+export type { WorkflowArgs, WorkflowName, WorkflowStart } from './workflow-start';
 
 /** The NOTIFY channel on which a committed outbox row wakes the worker's relay. */
 export const OUTBOX_CHANNEL = 'fss_outbox';
@@ -52,38 +36,23 @@ export interface OutboxStarterOptions {
 }
 
 /**
- * Starts the workflows that outbox rows ask for. `kick` is the fast path right after a commit
- * (a start from this process, or a NOTIFY to the worker); `relay` (run by the worker process)
- * starts whatever is left. A workflow id is never reused, so a start that already happened is
- * recognised and only marked.
+ * The outbox's starter, put together from its parts: `kick` is the fast path right after a commit
+ * (a start from this process, or a NOTIFY to the worker); `relay` (outbox-relay.ts, run by the
+ * worker process) starts whatever is left or hands it to a direct handler (outbox-direct.ts);
+ * starts go through one bounded starter (outbox-start.ts). A workflow id is never reused, so a
+ * start that already happened is recognised and only marked.
  */
 export class OutboxStarter implements OutboxPort {
   /** Tests set this to false to simulate a crash between the commit and the start. */
   fastPath = true;
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  private readonly direct = new Map<string, DirectHandler>();
-  private directInFlight = 0;
-  private directWasFull = false;
-  private readonly directSettled: Array<() => void> = [];
   /** Called when direct handling has room again after the window was full (the relay loop wakes). */
   onDirectRoom?: () => void;
-  private readonly done = new DoneMarker(async (pairs) => {
-    try {
-      await this.db('outbox')
-        .whereIn(['id', 'leases'], pairs)
-        .whereNull('started_at')
-        .update({ started_at: this.db.fn.now(), lease_until: null });
-    } catch (err) {
-      logger.warn({ err }, 'outbox: marking relayed rows failed; their leases will expire');
-    }
-  });
+  private readonly starter: RowStarter;
+  private readonly direct: DirectRegistry;
 
   /**
    * `maxConcurrentStarts` bounds the start RPCs in flight from this process (fast path and relay
-   * together): starts that outrun the worker back its tasks up in the server, and a small Temporal
-   * server then completes fewer workflows a second (config TEMPORAL_MAX_CONCURRENT_STARTS; the
-   * measurements are in docs/webhooks.md, "Workflow start rate").
+   * together; outbox-start.ts).
    */
   constructor(
     private readonly db: Db,
@@ -91,14 +60,13 @@ export class OutboxStarter implements OutboxPort {
     readonly taskQueue: string,
     readonly maxConcurrentStarts = 4,
     private readonly opts: OutboxStarterOptions = {},
-  ) {}
+  ) {
+    this.starter = new RowStarter(db, client, maxConcurrentStarts, opts.eager ?? false);
+    this.direct = new DirectRegistry(db, this.starter, this.leaseMs, opts.directWindow ?? 256, () => this.onDirectRoom?.());
+  }
 
   private get leaseMs(): number {
     return this.opts.leaseMs ?? 30_000;
-  }
-
-  private get directWindow(): number {
-    return this.opts.directWindow ?? 256;
   }
 
   /**
@@ -106,14 +74,18 @@ export class OutboxStarter implements OutboxPort {
    * registers the webhook delivery's first attempt here. The API's own starts (OUTBOX_STARTS_FROM
    * =api) do not see handlers: such rows then start their workflow as before.
    */
-  setDirect(workflowType: WorkflowName, handler: DirectHandler): void {
+  setDirect<K extends WorkflowName>(workflowType: K, handler: DirectHandler<K>): void {
     this.direct.set(workflowType, handler);
   }
 
   /** Wait until the rows this process is handling directly are finished (graceful shutdown). */
-  async drainDirect(): Promise<void> {
-    while (this.directInFlight > 0) await new Promise<void>((resolve) => this.directSettled.push(resolve));
-    await this.done.flush();
+  drainDirect(): Promise<void> {
+    return this.direct.drain();
+  }
+
+  /** One relay pass over rows older than `minAgeMs` (outbox-relay.ts). Returns how many rows it started or handed over. */
+  relay(minAgeMs = 2000, batch = 200): Promise<number> {
+    return relayPass({ db: this.db, starter: this.starter, direct: this.direct, leaseMs: this.leaseMs }, minAgeMs, batch);
   }
 
   /**
@@ -145,7 +117,7 @@ export class OutboxStarter implements OutboxPort {
       const chunk = this.queue.splice(0, 200);
       try {
         await this.db.transaction(async (trx) =>
-          this.startRows(
+          this.starter.startRows(
             await trx('outbox')
               .whereIn('id', chunk)
               .whereNull('started_at')
@@ -162,191 +134,16 @@ export class OutboxStarter implements OutboxPort {
     }
   }
 
-  /** Signal a workflow, starting it first when no run is open (its id is reused after a closed run). Throws when Temporal cannot be reached. */
-  async signalWithStart<K extends WorkflowName>(start: WorkflowStart<K>, signal: SignalDefinition<[]>): Promise<void> {
-    const client = await this.client();
-    await client.workflow.signalWithStart(start.workflowType, {
-      workflowId: start.workflowId,
-      taskQueue: start.taskQueue ?? this.taskQueue,
-      args: start.args as never,
-      signal,
-      signalArgs: [],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      typedSearchAttributes: toTypedSearchAttributes(start.searchAttributes ?? {}),
-      ...(start.memo ? { memo: start.memo } : {}),
-    });
+  /** Signals go straight to Temporal (outbox-signals.ts). */
+  signalWithStart<K extends WorkflowName>(start: WorkflowStart<K>, signal: SignalDefinition<[]>): Promise<void> {
+    return signalWithStart(this.client, this.taskQueue, start, signal);
   }
 
-  /** Whether the workflow has an open run. Throws when Temporal cannot be reached. */
-  async isRunning(workflowId: string): Promise<boolean> {
-    const client = await this.client();
-    try {
-      return (await client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw err;
-    }
+  isRunning(workflowId: string): Promise<boolean> {
+    return isRunning(this.client, workflowId);
   }
 
-  /**
-   * Best-effort signal to a running workflow, for use right after a commit. A lost signal must be
-   * harmless: the workflow re-reads the database before acting. Failures are logged, never thrown.
-   */
-  async signal<Args extends any[]>(workflowId: string, def: SignalDefinition<Args>, ...args: Args): Promise<boolean> {
-    try {
-      const client = await this.client();
-      await client.workflow.getHandle(workflowId).signal(def, ...args);
-      return true;
-    } catch (err) {
-      logger.debug({ err, workflowId, signal: def.name }, 'workflow signal not delivered');
-      return false;
-    }
-  }
-
-  /**
-   * One relay pass over rows older than `minAgeMs`, in one statement: it leases up to `batch`
-   * pending rows (`FOR UPDATE SKIP LOCKED`, so relays in several workers never take the same row),
-   * then starts their workflows, or hands them to their direct handler (not awaited). A relay lost
-   * in between leaves the lease to expire; a start that already happened is only marked. Returns
-   * how many rows it started or handed over.
-   */
-  async relay(minAgeMs = 2000, batch = 200): Promise<number> {
-    const types = [...this.direct.keys()];
-    const pending = this.db('outbox')
-      .select('id')
-      .whereNull('started_at')
-      .where((w) => w.whereNull('lease_until').orWhere('lease_until', '<', this.db.fn.now()));
-    if (minAgeMs > 0) pending.where('created_at', '<', new Date(Date.now() - minAgeMs));
-    if (types.length > 0 && this.directInFlight >= this.directWindow) {
-      pending.whereNot((w) => w.whereIn('workflow_type', types).whereNull('relayed_at'));
-      this.directWasFull = true;
-    }
-    // Rows that failed before go last: a few that can never start must not hold up new ones.
-    pending
-      .orderBy([{ column: 'attempts' }, { column: 'id' }])
-      .limit(batch)
-      .forUpdate()
-      .skipLocked();
-    const rows: OutboxRow[] = await this.db('outbox')
-      .whereIn('id', pending)
-      .update({ lease_until: this.db.raw(`now() + ? * interval '1 millisecond'`, [this.leaseMs]), leases: this.db.raw('leases + 1') })
-      .returning('*');
-    rows.sort((a, b) => a.attempts - b.attempts || Number(a.id) - Number(b.id));
-    const isDirect = (r: OutboxRow) => this.direct.has(r.workflow_type) && r.relayed_at === null;
-    for (const row of rows.filter(isDirect)) this.handleDirect({ ...row, id: Number(row.id) });
-    const direct = rows.filter(isDirect).length;
-    return direct + (await this.startRows(rows.filter((r) => !isDirect(r))));
-  }
-
-  /** Run a leased row's handler, then mark it done or start its workflow (never throws). */
-  private handleDirect(row: OutboxRow): void {
-    const handler = this.direct.get(row.workflow_type)!;
-    this.directInFlight++;
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), Math.max(1000, this.leaseMs - 3000));
-    void (async () => {
-      try {
-        const outcome = await handler({ id: row.id, workflowId: row.workflow_id, args: row.args, lease: row.leases, signal: abort.signal });
-        if ('done' in outcome) return this.done.add(row.id, row.leases);
-        // The direct part is over: what is left is an ordinary start, with the handler's arguments.
-        const n = await this.db('outbox')
-          .where({ id: row.id, leases: row.leases })
-          .whereNull('started_at')
-          .update({ args: JSON.stringify(outcome.start), relayed_at: this.db.fn.now(), lease_until: null });
-        if (n === 0) return; // leased again by another relay meanwhile: it takes over
-        const result = await this.startOne(await this.client(), { ...row, args: outcome.start });
-        if (result === true) await this.db('outbox').where({ id: row.id }).update({ started_at: this.db.fn.now(), lease_until: null });
-        else
-          await this.db('outbox')
-            .where({ id: row.id })
-            .update({ attempts: this.db.raw('attempts + 1'), last_error: result });
-      } catch (err) {
-        logger.warn({ err, outboxId: row.id }, 'outbox: direct handling failed; the lease will expire and the relay retries');
-      } finally {
-        clearTimeout(timer);
-        this.directInFlight--;
-        for (const resolve of this.directSettled.splice(0)) resolve();
-        if (this.directWasFull && this.directInFlight <= this.directWindow / 2) {
-          this.directWasFull = false;
-          this.onDirectRoom?.();
-        }
-      }
-    })();
-  }
-
-  private async slot(): Promise<void> {
-    if (this.active < this.maxConcurrentStarts) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next)
-      next(); // the slot passes straight to the next waiter
-    else this.active--;
-  }
-
-  private async startOne(client: Client, row: OutboxRow): Promise<true | string> {
-    await this.slot();
-    try {
-      await client.workflow.start(row.workflow_type, {
-        workflowId: row.workflow_id,
-        taskQueue: row.task_queue,
-        args: row.args,
-        typedSearchAttributes: toTypedSearchAttributes(row.search_attributes),
-        memo: row.memo,
-        ...(row.summary ? { staticSummary: row.summary } : {}),
-        ...(row.details ? { staticDetails: row.details } : {}),
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        // Eager start hands the first workflow task straight back to this process's worker: no
-        // task queue round trip, and starts cannot outrun the worker (docs/decisions.md).
-        ...(this.opts.eager && !row.start_at ? { requestEagerStart: true } : {}),
-        ...(row.start_at && row.start_at.getTime() > Date.now() ? { startDelay: row.start_at.getTime() - Date.now() } : {}),
-      });
-      return true;
-    } catch (err) {
-      return err instanceof WorkflowExecutionAlreadyStartedError ? true : String(err).slice(0, 500);
-    } finally {
-      this.release();
-    }
-  }
-
-  /**
-   * Start the rows with at most `maxConcurrentStarts` RPCs in flight; started rows are marked in
-   * batches (one UPDATE per 200), failed ones get their error and an attempt more.
-   */
-  private async startRows(rows: OutboxRow[], trx: Executor = this.db): Promise<number> {
-    if (rows.length === 0) return 0;
-    const client = await this.client();
-    let started = 0;
-    let pending: number[] = [];
-    const flush = async () => {
-      const ids = pending;
-      pending = [];
-      if (ids.length) await trx('outbox').whereIn('id', ids).update({ started_at: trx.fn.now(), lease_until: null });
-    };
-    const writes: Array<Promise<unknown>> = [];
-    await Promise.all(
-      rows.map(async (row) => {
-        const outcome = await this.startOne(client, row);
-        if (outcome !== true) {
-          writes.push(
-            trx('outbox')
-              .where({ id: row.id })
-              .update({ attempts: trx.raw('attempts + 1'), last_error: outcome, lease_until: null }), // the next pass tries again
-          );
-          return;
-        }
-        started++;
-        pending.push(row.id);
-        if (pending.length >= 200) writes.push(flush());
-      }),
-    );
-    writes.push(flush());
-    await Promise.all(writes);
-    return started;
+  signal<Args extends any[]>(workflowId: string, def: SignalDefinition<Args>, ...args: Args): Promise<boolean> {
+    return signalBestEffort(this.client, workflowId, def, ...args);
   }
 }

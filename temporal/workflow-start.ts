@@ -7,6 +7,9 @@ export type WorkflowName = {
   [K in keyof Workflows]: Workflows[K] extends (...args: any[]) => Promise<unknown> ? K : never;
 }[keyof Workflows];
 
+/** A workflow's arguments, as its contract declares them. */
+export type WorkflowArgs<K extends WorkflowName> = Parameters<Workflows[K]>;
+
 /**
  * A workflow start, checked against the workflow's own signature: a wrong name or argument is a
  * compile error (test/foundation/outbox-types.test.ts).
@@ -17,7 +20,7 @@ interface WorkflowStartOf<K extends WorkflowName> {
   workflowType: K;
   /** Deterministic id (`enrollment-<id>`, `booking-<meeting_id>`, …): starting twice is harmless. */
   workflowId: string;
-  args: Parameters<Workflows[K]>;
+  args: WorkflowArgs<K>;
   searchAttributes?: Partial<Record<SearchAttributeName, string>>;
   memo?: Record<string, unknown>;
   taskQueue?: string;

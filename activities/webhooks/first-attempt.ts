@@ -1,15 +1,14 @@
 import type { DirectHandler } from '../../temporal/outbox-direct';
-import type { DeliveryWorkflowInput } from '../../workflows/webhooks/contract';
 import { makeFirstAttempt } from '../../services/webhooks/first-attempt';
 import type { ActivityDeps } from '../deps';
 
 /** The relay's direct handler of a webhook delivery's outbox row: its first attempt (services/webhooks/first-attempt.ts). */
-export function webhookFirstAttempt(deps: Pick<ActivityDeps, 'db' | 'config'>): DirectHandler {
+export function webhookFirstAttempt(deps: Pick<ActivityDeps, 'db' | 'config'>): DirectHandler<'webhookDeliveryWorkflow'> {
   return (row) =>
     makeFirstAttempt(deps, {
       workflowId: row.workflowId,
       lease: row.lease,
       signal: row.signal,
-      delivery: row.args[0] as DeliveryWorkflowInput,
+      delivery: row.args[0],
     });
 }

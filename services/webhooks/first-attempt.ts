@@ -32,7 +32,10 @@ export interface FirstAttemptInput {
  * closed as lost and its slot freed, and the attempt is made again (same X-Webhook-Id: receivers
  * deduplicate).
  */
-export async function makeFirstAttempt(deps: Pick<ServiceDeps, 'db' | 'config'>, input: FirstAttemptInput): Promise<DirectOutcome> {
+export async function makeFirstAttempt(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: FirstAttemptInput,
+): Promise<DirectOutcome<'webhookDeliveryWorkflow'>> {
   const { db } = deps;
   const delivery = input.delivery;
   const prefix = `${input.workflowId}:relay-`;
@@ -57,7 +60,7 @@ export async function makeFirstAttempt(deps: Pick<ServiceDeps, 'db' | 'config'>,
     },
     { signal: input.signal, queueWaitMs: FIRST_ATTEMPT_QUEUE_MS },
   );
-  const state = (s: DeliveryWorkflowState): DirectOutcome => ({ start: [delivery, s] });
+  const state = (s: DeliveryWorkflowState): DirectOutcome<'webhookDeliveryWorkflow'> => ({ start: [delivery, s] });
   switch (r.outcome) {
     case 'success':
     case 'stopped':

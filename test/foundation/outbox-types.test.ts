@@ -1,7 +1,7 @@
 // The typed outbox: a start is checked against the workflow's own signature. The checks that
 // matter run in `npm run build` (tsc, which includes this file): each `@ts-expect-error` line must
 // be an error, so a typed outbox that went loose again would fail the build.
-import type { Enqueue, WorkflowName, WorkflowStart } from '../../temporal/outbox';
+import type { DirectHandler, Enqueue, WorkflowName, WorkflowStart } from '../../temporal/outbox';
 import type * as workflows from '../../workflows';
 import type { WorkflowStarts } from '../../workflows/starts';
 
@@ -45,6 +45,12 @@ const missingArgs: WorkflowStart = { workflowType: 'pingWorkflow', workflowId: '
 // @ts-expect-error a signal definition is not a workflow
 const notAWorkflow: WorkflowName = 'exitSignal';
 
+// A direct handler receives its workflow's own arguments and returns that workflow's arguments.
+const firstAttempt: DirectHandler<'webhookDeliveryWorkflow'> = async (row) =>
+  row.args[0].deliveryId ? { start: [row.args[0], { retryIndex: 1, seq: 0 }] } : { done: true };
+// @ts-expect-error the webhook delivery's handler cannot handle the ping workflow's rows
+const wrongHandler: DirectHandler<'pingWorkflow'> = firstAttempt;
+
 describe('typed outbox', () => {
   test('an Enqueue takes one start or many, each of a real workflow', async () => {
     const seen: string[] = [];
@@ -57,6 +63,8 @@ describe('typed outbox', () => {
     // the invalid starts above still exist at run time; only the compiler refuses them
     expect([unknownName, wrongArgs, missingArgs].map((s) => s.workflowType)).toEqual(['noSuchWorkflow', 'bookingWorkflow', 'pingWorkflow']);
     expect(notAWorkflow).toBe('exitSignal');
+    // the wrongly typed handler is the same function at run time: it reads a ping's argument as a delivery
+    expect(wrongHandler).toBe(firstAttempt);
     expect(sameNames).toBe(true);
     expect(Object.values(sameResults).every(Boolean)).toBe(true);
   });
