@@ -29,7 +29,7 @@ import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { searchAttributeKeys } from '../temporal/search-attributes';
 import { startSmtpSink, type SmtpSink } from './smtp-sink';
-import { benchProcessEnv, startProcess, startWorkerProcess } from './processes';
+import { BENCH_SETTINGS, benchProcessEnv, startProcess, startWorkerProcess } from './processes';
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -148,16 +148,7 @@ export async function startBenchEnv(
     DATABASE_POOL_MAX: '20',
     DATA_DIR: path.join(ROOT, '.data', 'bench-files'),
     LOG_LEVEL: 'silent',
-    RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
-    RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    RATE_LIMIT_PAGES_PER_MINUTE: '100000000',
-    RATE_LIMIT_AVAILABILITY_PER_MINUTE: '100000000',
-    RATE_LIMIT_SUBMIT_PER_MINUTE: '100000000',
-    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
-    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
-    ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
-    ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
-    ...(process.env.TEMPORAL_STICKY_TIMEOUT_S ? { TEMPORAL_STICKY_TIMEOUT_S: process.env.TEMPORAL_STICKY_TIMEOUT_S } : {}),
+    ...BENCH_SETTINGS,
     ...opts.env,
   });
   const db = createDb(databaseUrl, 20);

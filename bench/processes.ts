@@ -7,6 +7,33 @@ import { freePort, portAccepts } from '../core/ports';
 
 const ROOT = path.resolve(__dirname, '..');
 
+/** SIGTERM a child process and wait until it has exited. */
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Settings every process of a bench shares, the in-process API and worker included: no rate limit
+ * gets in the load generator's way, webhooks may call the local receiver, and the Temporal and
+ * outbox knobs a run sets in its environment are passed on.
+ */
+export const BENCH_SETTINGS: Record<string, string> = {
+  RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
+  RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
+  RATE_LIMIT_PAGES_PER_MINUTE: '100000000',
+  RATE_LIMIT_AVAILABILITY_PER_MINUTE: '100000000',
+  RATE_LIMIT_SUBMIT_PER_MINUTE: '100000000',
+  RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
+  ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
+  ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
+  ...(process.env.TEMPORAL_STICKY_TIMEOUT_S ? { TEMPORAL_STICKY_TIMEOUT_S: process.env.TEMPORAL_STICKY_TIMEOUT_S } : {}),
+  ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
+};
+
 /** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
 export async function startProcess(
   entry: string,
@@ -32,12 +59,7 @@ export async function startProcess(
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid as number,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
 }
 
@@ -59,12 +81,7 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<{
   });
   return {
     pid: child.pid as number,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
 }
 
@@ -86,15 +103,6 @@ export function benchProcessEnv(config: {
     DATABASE_URL: config.DATABASE_URL as string,
     DATABASE_POOL_MAX: String(config.DATABASE_POOL_MAX),
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),
-    RATE_LIMIT_API_KEY_PER_MINUTE: '100000000',
-    RATE_LIMIT_PUBLIC_PER_MINUTE: '100000000',
-    RATE_LIMIT_PAGES_PER_MINUTE: '100000000',
-    RATE_LIMIT_AVAILABILITY_PER_MINUTE: '100000000',
-    RATE_LIMIT_SUBMIT_PER_MINUTE: '100000000',
-    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: '100000000',
-    ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
-    ...(process.env.TEMPORAL_MAX_CONCURRENT_STARTS ? { TEMPORAL_MAX_CONCURRENT_STARTS: process.env.TEMPORAL_MAX_CONCURRENT_STARTS } : {}),
-    ...(process.env.TEMPORAL_STICKY_TIMEOUT_S ? { TEMPORAL_STICKY_TIMEOUT_S: process.env.TEMPORAL_STICKY_TIMEOUT_S } : {}),
-    ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
+    ...BENCH_SETTINGS,
   };
 }

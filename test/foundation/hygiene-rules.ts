@@ -3,7 +3,7 @@
  * test-hygiene.test.ts over every file under test/):
  *
  * - `early-return`: a test or hook that returns early when a browser or tool is missing
- *   (`if (!browser) return;`): it is then reported as passed. Declare it with
+ *   (a bare `return` under a check that the browser is absent): it is then reported as passed. Declare it with
  *   `describeWithBrowser`/`itWithBrowser` (test/helpers/browser.ts), or the tool's own
  *   describe-or-skip helper, so that it is reported as skipped.
  * - `clock-days`: a date built from the clock plus whole days (`Date.now() + 2 * DAY`,
@@ -42,7 +42,7 @@ const TOOLISH =
 const TEST_CALLS = /^(it|test|xit|fit|itWithBrowser|beforeAll|beforeEach|describe|describeWithBrowser|describeWithRedis)$/;
 
 function calleeName(expr: ts.Expression): string | null {
-  // it(...), it.each(...)(...), it.skip(...), describe.each`…`(...)
+  // a plain call, an .each(...)(...) table, a modifier such as .only/.skip, and a tagged .each`…`(...)
   let e: ts.Expression = expr;
   for (;;) {
     if (ts.isIdentifier(e)) return e.text;
