@@ -1,11 +1,11 @@
+import { pingWorker } from '../services/health/check';
 import type { ActivityDeps } from './deps';
 
-export function pingActivities(deps: ActivityDeps) {
+export function pingActivities(deps: Pick<ActivityDeps, 'db'>) {
   return {
-    /** Records that the worker ran, in the database it serves. */
+    /** Records that the worker ran, in the database it serves (services/health/check.ts). */
     async ping(token: string): Promise<string> {
-      await deps.db.raw('select 1');
-      return `pong:${token}`;
+      return pingWorker(deps, { token });
     },
   };
 }

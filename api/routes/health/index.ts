@@ -1,3 +1,4 @@
+import { databaseIsUp } from '../../../services/health/check';
 import { defineRoute } from '../../http/route';
 import { healthAnswer } from './schema';
 
@@ -16,13 +17,7 @@ export const healthRoutes = [
     },
     raw: true,
     handler: async ({ ctx, deps }) => {
-      const [pg, temporal] = await Promise.all([
-        deps.db.raw('select 1').then(
-          () => true,
-          () => false,
-        ),
-        deps.temporalHealthy().catch(() => false),
-      ]);
+      const [pg, temporal] = await Promise.all([databaseIsUp(deps, {}), deps.temporalHealthy().catch(() => false)]);
       ctx.status = pg && temporal ? 200 : 503;
       ctx.body = { status: pg && temporal ? 'ok' : 'degraded', postgres: pg ? 'up' : 'down', temporal: temporal ? 'up' : 'down' };
     },
