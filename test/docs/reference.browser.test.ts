@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import type { Browser, Page, Response } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { hasChromium, itWithBrowser, launchChromium } from '../helpers/browser';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import type { Page, Response } from 'playwright-core';
+import { itWithBrowser } from '../helpers/browser';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * /docs in headless Chromium: the renderer loads under the page's strict CSP (nothing refused),
@@ -12,26 +10,11 @@ import { createTestTeam, type TestTeam } from '../helpers/fixtures';
  */
 jest.setTimeout(180_000);
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  // Without Chromium the three browser tests are reported as skipped (test/setup/global-setup.ts says why, or fails with REQUIRE_BROWSER=1).
-  if (hasChromium) browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app.close();
-  await tdb.drop();
-});
+// Without Chromium the three browser tests are reported as skipped (test/setup/global-setup.ts says why, or fails with REQUIRE_BROWSER=1).
+const w = useApiWorld({ browser: true });
 
 async function openDocs(hash = ''): Promise<{ page: Page; cspErrors: string[]; offOrigin: string[] }> {
-  const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 } });
+  const context = await w.browser!.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   const cspErrors: string[] = [];
   const offOrigin: string[] = [];
@@ -39,9 +22,9 @@ async function openDocs(hash = ''): Promise<{ page: Page; cspErrors: string[]; o
     if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
   });
   page.on('request', (r) => {
-    if (!r.url().startsWith(app.baseUrl) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) offOrigin.push(r.url());
+    if (!r.url().startsWith(w.app.baseUrl) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) offOrigin.push(r.url());
   });
-  const res = await page.goto(`${app.baseUrl}/docs${hash}`);
+  const res = await page.goto(`${w.app.baseUrl}/docs${hash}`);
   expect(res?.status()).toBe(200);
   const csp = res!.headers()['content-security-policy'];
   expect(csp).toMatch(/script-src 'nonce-[^']+'(;|$)/);
@@ -99,31 +82,31 @@ describe('/docs API reference', () => {
       .click();
     const token = page.locator('input[id^="scalar-client"][placeholder="Token"]');
     await token.waitFor({ timeout: 15_000 });
-    await token.fill(team.apiKey);
+    await token.fill(w.team.apiKey);
     const send = page.getByRole('button', { name: /^Send/ }).first();
     await send.waitFor();
     // The client panel finishes opening after the input shows; a click that lands before it is dropped, so retry.
     let res: Response | undefined;
     for (let i = 0; i < 5 && !res; i++) {
       const sent = page
-        .waitForRequest((r) => r.url().startsWith(`${app.baseUrl}/api/v1/me`) && r.method() === 'GET', { timeout: 3000 })
+        .waitForRequest((r) => r.url().startsWith(`${w.app.baseUrl}/api/v1/me`) && r.method() === 'GET', { timeout: 3000 })
         .catch(() => undefined);
       await send.click();
       res = (await (await sent)?.response()) ?? undefined;
     }
     if (!res) throw new Error('the try-it panel sent no request');
-    expect(res.request().headers().authorization).toBe(`Bearer ${team.apiKey}`);
+    expect(res.request().headers().authorization).toBe(`Bearer ${w.team.apiKey}`);
     expect(res.status()).toBe(200);
-    expect((await res.json()).data).toMatchObject({ id: team.userId, team_id: team.teamId, credential: 'api_key' });
+    expect((await res.json()).data).toMatchObject({ id: w.team.userId, team_id: w.team.teamId, credential: 'api_key' });
     // The answer is shown in the panel.
-    await page.getByText(team.teamId, { exact: false }).first().waitFor({ timeout: 15_000 });
+    await page.getByText(w.team.teamId, { exact: false }).first().waitFor({ timeout: 15_000 });
     expect(cspErrors).toEqual([]);
     expect(offOrigin).toEqual([]);
     await page.context().close();
   });
 
   it('cannot be framed by another site', async () => {
-    const res = await fetch(`${app.baseUrl}/docs`);
+    const res = await fetch(`${w.app.baseUrl}/docs`);
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('x-frame-options')).toBe('DENY');
   });

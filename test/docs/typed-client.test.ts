@@ -3,10 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { WEEKDAYS_9_TO_5, dateAhead, nextOpenDay } from '../helpers/open-day';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * A typed client from the document: openapi-typescript generates the types from the served
@@ -18,19 +16,7 @@ const root = path.join(__dirname, '..', '..');
 const clientDir = path.join(__dirname, 'client');
 const run = promisify(execFile);
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-});
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
+const w = useApiWorld();
 
 async function exec(bin: string, args: string[]): Promise<{ code: number; out: string }> {
   return run(path.join(root, 'node_modules', '.bin', bin), args, { cwd: root, maxBuffer: 64 * 1024 * 1024 }).then(
@@ -42,7 +28,7 @@ async function exec(bin: string, args: string[]): Promise<{ code: number; out: s
 it('generates types from the document, type-checks the program, and runs it against the server', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'typed-client-'));
   const docFile = path.join(dir, 'openapi.json');
-  fs.writeFileSync(docFile, await (await fetch(`${app.baseUrl}/api/v1/openapi.json`)).text());
+  fs.writeFileSync(docFile, await (await fetch(`${w.app.baseUrl}/api/v1/openapi.json`)).text());
 
   const generated = await exec('openapi-typescript', [docFile, '-o', path.join(clientDir, 'schema.generated.d.ts')]);
   expect(generated).toMatchObject({ code: 0 });
@@ -53,9 +39,9 @@ it('generates types from the document, type-checks the program, and runs it agai
   expect(checked.code).toBe(0);
 
   // A sequence to enroll in (authoring is dashboard-only: the owner's session creates it).
-  const seq = await fetch(`${app.baseUrl}/api/v1/sequences`, {
+  const seq = await fetch(`${w.app.baseUrl}/api/v1/sequences`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${team.session}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${w.team.session}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ name: 'Welcome', status: 'active', steps: [{ channel: 'email', subject: 'Hello', body: 'Welcome aboard' }] }),
   });
   expect(seq.status).toBe(201);
@@ -78,13 +64,13 @@ it('generates types from the document, type-checks the program, and runs it agai
       enrollmentStatus: string;
     }>;
   };
-  const outcome = await program.run(app.baseUrl, team.apiKey, sequenceId, {
+  const outcome = await program.run(w.app.baseUrl, w.team.apiKey, sequenceId, {
     from: nextOpenDay(WEEKDAYS_9_TO_5).date, // the owner's default schedule
     to: dateAhead(10),
   });
   expect(outcome.listedSubmissionIds).toEqual([outcome.submissionId]);
   expect(outcome.meetingStart).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   expect(outcome.enrollmentStatus).toBe('active');
-  const meeting = await tdb.db('meetings').where({ id: outcome.meetingId }).first();
-  expect(meeting).toMatchObject({ team_id: team.teamId, attendee_email: 'ada@example.com' });
+  const meeting = await w.tdb.db('meetings').where({ id: outcome.meetingId }).first();
+  expect(meeting).toMatchObject({ team_id: w.team.teamId, attendee_email: 'ada@example.com' });
 }, 180_000);

@@ -1,11 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { itWithBrowser, launchChromium } from '../helpers/browser';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { client } from '../helpers/http';
+import { itWithBrowser } from '../helpers/browser';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * The public form in headless Chromium: fill it, trigger a validation error, fix it, submit; then
@@ -13,28 +9,11 @@ import { client } from '../helpers/http';
  */
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let browser: Browser | undefined;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  api = client(app.baseUrl, team.apiKey);
-  browser = await launchChromium();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await app.close();
-  await tdb.drop();
-});
+const w = useApiWorld({ browser: true });
+beforeAll(() => fs.mkdirSync(ARTIFACTS, { recursive: true }));
 
 async function makeForm(slug: string) {
-  const res = await api.post('/api/v1/forms', {
+  const res = await w.api.post('/api/v1/forms', {
     title: 'Join the <beta>',
     slug,
     description: 'Tell us about you & your team.',
@@ -55,13 +34,13 @@ async function makeForm(slug: string) {
 describe('public form page in Chromium', () => {
   itWithBrowser('shows a validation error beside the field, then submits with tracking values and creates the contact', async () => {
     const form = await makeForm('browser-form');
-    const page = await browser!.newPage();
+    const page = await w.browser!.newPage();
     const problems: string[] = [];
     // Script errors and CSP violations; the 400 of the validation round trip is expected.
     page.on('console', (m) => m.type() === 'error' && !/status of 400/.test(m.text()) && problems.push(m.text()));
     page.on('pageerror', (e) => problems.push(String(e)));
 
-    const res = await page.goto(`${app.baseUrl}/f/browser-form?utm_source=news&tracking_id=t1`);
+    const res = await page.goto(`${w.app.baseUrl}/f/browser-form?utm_source=news&tracking_id=t1`);
     expect(res?.status()).toBe(200);
     expect(await page.title()).toBe('Join the <beta>');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Join the <beta>');
@@ -89,7 +68,7 @@ describe('public form page in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
 
-    const list = await api.get(`/api/v1/forms/${form.id}/submissions?status=completed`);
+    const list = await w.api.get(`/api/v1/forms/${form.id}/submissions?status=completed`);
     expect(list.body.data).toHaveLength(1);
     const s = list.body.data[0];
     expect(s.fields).toEqual({
@@ -100,24 +79,24 @@ describe('public form page in Chromium', () => {
       message: '<script>alert(1)</script> hello',
     });
     expect(s.metadata).toMatchObject({ utm_source: 'news', tracking_id: 't1', device_type: 'desktop' });
-    const contacts = await api.get('/api/v1/contacts?email=ann.browser@example.com');
+    const contacts = await w.api.get('/api/v1/contacts?email=ann.browser@example.com');
     expect(contacts.body.data).toHaveLength(1);
     expect(contacts.body.data[0]).toMatchObject({ id: s.contact_id, first_name: 'Ann' });
-    const total = await api.get(`/api/v1/forms/${form.id}/submissions`);
+    const total = await w.api.get(`/api/v1/forms/${form.id}/submissions`);
     expect(total.body.meta.total).toBe(1); // progress saves continued the same submission
   });
 
   itWithBrowser('works without JavaScript: a plain form post lands on the success page with the tracking values', async () => {
     const form = await makeForm('no-js-form');
-    const context = await browser!.newContext({ javaScriptEnabled: false });
+    const context = await w.browser!.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${app.baseUrl}/f/no-js-form?utm_campaign=spring`);
+    await page.goto(`${w.app.baseUrl}/f/no-js-form?utm_campaign=spring`);
     await page.getByLabel('Email').fill('nojs@example.com');
     await page.getByLabel('sequences').check();
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Submit' }).click()]);
     await page.getByText('Thanks, we will be in touch.').waitFor();
     await context.close();
-    const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
+    const list = await w.api.get(`/api/v1/forms/${form.id}/submissions`);
     expect(list.body.data[0]).toMatchObject({ status: 'completed', fields: { email: 'nojs@example.com', interests: ['sequences'] } });
     expect(list.body.data[0].metadata.utm_campaign).toBe('spring');
   });

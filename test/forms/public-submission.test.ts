@@ -1,23 +1,14 @@
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { client, http } from '../helpers/http';
+import { http } from '../helpers/http';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof client>;
 let form: { id: string; slug: string; title: string };
 
 const MOBILE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
 const TABLET_UA = 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15';
 
+const w = useApiWorld();
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  api = client(app.baseUrl, team.apiKey);
-  const res = await api.post('/api/v1/forms', {
+  const res = await w.api.post('/api/v1/forms', {
     title: 'Lead form',
     slug: 'lead-form',
     status: 'published',
@@ -35,14 +26,10 @@ beforeAll(async () => {
   expect(res.status).toBe(201);
   form = res.body.data;
 });
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
 
 const submit = (body: unknown, qs = '', headers: Record<string, string> = {}) =>
-  http(app.baseUrl, 'post', `/api/forms/${form.slug}/submissions${qs}`, { body, headers });
-const count = async (table: string) => Number((await tdb.db(table).count({ n: '*' }).first())?.n);
+  http(w.app.baseUrl, 'post', `/api/forms/${form.slug}/submissions${qs}`, { body, headers });
+const count = async (table: string) => Number((await w.tdb.db(table).count({ n: '*' }).first())?.n);
 
 describe('public submission endpoint', () => {
   it('stores a completed submission with tracking, device and country, links the contact, records the event', async () => {
@@ -65,7 +52,7 @@ describe('public submission endpoint', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ data: { id: expect.any(String), status: 'completed' } });
-    const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
+    const list = await w.api.get(`/api/v1/forms/${form.id}/submissions`);
     const s = list.body.data.find((x: { id: string }) => x.id === res.body.data.id);
     expect(s.fields).toEqual({
       email: 'Ann@Example.com',
@@ -91,10 +78,10 @@ describe('public submission endpoint', () => {
       session_id: null,
     });
     expect(s.qualified).toBe(false);
-    const contact = await api.get(`/api/v1/contacts/${s.contact_id}`);
+    const contact = await w.api.get(`/api/v1/contacts/${s.contact_id}`);
     expect(contact.body.data).toMatchObject({ email: 'Ann@Example.com', first_name: 'Ann' });
     expect(contact.body.data.submissions).toEqual([s.id]);
-    const events = await tdb.db('events').where({ form_id: form.id }).orderBy('created_at');
+    const events = await w.tdb.db('events').where({ form_id: form.id }).orderBy('created_at');
     const created = events.find((e) => e.payload.data.submission_id === s.id);
     expect(created!.type).toBe('submission.created');
     expect(created!.payload).toEqual({
@@ -120,13 +107,13 @@ describe('public submission endpoint', () => {
     const done = await submit({ fields: { seats: 120 }, status: 'completed', submission_id: partial.body.data.id });
     expect(done.status).toBe(200);
     expect(done.body.data).toEqual({ id: partial.body.data.id, status: 'completed' });
-    const row = await tdb.db('submissions').where({ id: partial.body.data.id }).first();
+    const row = await w.tdb.db('submissions').where({ id: partial.body.data.id }).first();
     expect(row!.fields).toEqual({ email: 'ann@example.com', seats: 120 });
     expect(row!.metadata.device_type).toBe('tablet');
     expect(row!.qualified).toBe(true);
-    const types = (await tdb.db('events').orderBy('created_at').offset(eventsBefore)).map((e) => e.type);
+    const types = (await w.tdb.db('events').orderBy('created_at').offset(eventsBefore)).map((e) => e.type);
     expect(types).toEqual(['submission.created', 'submission.qualified']);
-    const contacts = await tdb.db('contacts').where({ team_id: team.teamId }).whereRaw('lower(email) = ?', ['ann@example.com']);
+    const contacts = await w.tdb.db('contacts').where({ team_id: w.team.teamId }).whereRaw('lower(email) = ?', ['ann@example.com']);
     expect(contacts).toHaveLength(1);
     const again = await submit({ fields: { seats: 3 }, status: 'completed', submission_id: partial.body.data.id });
     expect(again.status).toBe(409);
@@ -156,7 +143,7 @@ describe('public submission endpoint', () => {
 
   it('rejects undecodable UTF-8 bytes in a raw body', async () => {
     const raw = Buffer.concat([Buffer.from('{"fields":{"email":"a@b.co","first_name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
-    const res = await http(app.baseUrl, 'post', `/api/forms/${form.id}/submissions`, {
+    const res = await http(w.app.baseUrl, 'post', `/api/forms/${form.id}/submissions`, {
       raw,
       headers: { 'content-type': 'application/json' },
     });
@@ -171,18 +158,20 @@ describe('public submission endpoint', () => {
   });
 
   it('answers 404 for drafts, archived and unknown forms', async () => {
-    const draft = await api.post('/api/v1/forms', { title: 'Draft', fields: [] });
-    expect((await http(app.baseUrl, 'post', `/api/forms/${draft.body.data.id}/submissions`, { body: { fields: {} } })).status).toBe(404);
-    expect((await http(app.baseUrl, 'post', `/api/forms/${draft.body.data.slug}/submissions`, { body: { fields: {} } })).status).toBe(404);
-    expect((await http(app.baseUrl, 'post', '/api/forms/nope/submissions', { body: { fields: {} } })).status).toBe(404);
-    const page = await http(app.baseUrl, 'get', `/f/${draft.body.data.slug}`);
+    const draft = await w.api.post('/api/v1/forms', { title: 'Draft', fields: [] });
+    expect((await http(w.app.baseUrl, 'post', `/api/forms/${draft.body.data.id}/submissions`, { body: { fields: {} } })).status).toBe(404);
+    expect((await http(w.app.baseUrl, 'post', `/api/forms/${draft.body.data.slug}/submissions`, { body: { fields: {} } })).status).toBe(
+      404,
+    );
+    expect((await http(w.app.baseUrl, 'post', '/api/forms/nope/submissions', { body: { fields: {} } })).status).toBe(404);
+    const page = await http(w.app.baseUrl, 'get', `/f/${draft.body.data.slug}`);
     expect(page.status).toBe(404);
     expect(page.text).toContain('not open for answers');
   });
 
   it('accepts a form-encoded post from the no-JS page and shows errors beside fields', async () => {
     const post = (body: string) =>
-      http(app.baseUrl, 'post', `/api/forms/${form.id}/submissions?utm_source=paper`, {
+      http(w.app.baseUrl, 'post', `/api/forms/${form.id}/submissions?utm_source=paper`, {
         raw: body,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
@@ -200,19 +189,19 @@ describe('public submission endpoint', () => {
     );
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('Thank you');
-    const row = await tdb.db('submissions').whereRaw(`fields->>'email' = ?`, ['form@example.com']).first();
+    const row = await w.tdb.db('submissions').whereRaw(`fields->>'email' = ?`, ['form@example.com']).first();
     expect(row!.fields).toEqual({ email: 'form@example.com', seats: 60, interests: ['forms'], agree: true });
     expect(row!.metadata.utm_source).toBe('paper');
   });
 
   it('redirects a no-JS post to redirect_url', async () => {
-    const f = await api.post('/api/v1/forms', {
+    const f = await w.api.post('/api/v1/forms', {
       title: 'Redirecting',
       status: 'published',
       fields: [{ type: 'text', label: 'Q' }],
       settings: { redirect_url: 'https://example.com/thanks' },
     });
-    const res = await http(app.baseUrl, 'post', `/api/forms/${f.body.data.slug}/submissions`, {
+    const res = await http(w.app.baseUrl, 'post', `/api/forms/${f.body.data.slug}/submissions`, {
       raw: 'fields%5Bq%5D=hello',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -228,7 +217,7 @@ describe('public submission endpoint', () => {
 
   it('serves the page by slug or id with a nonce CSP, embeds without chrome, and counts views', async () => {
     const views = await count('form_views');
-    const page = await http(app.baseUrl, 'get', `/f/${form.slug}?utm_source=news`);
+    const page = await http(w.app.baseUrl, 'get', `/f/${form.slug}?utm_source=news`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     const csp = page.headers.get('content-security-policy') ?? '';
@@ -237,7 +226,7 @@ describe('public submission endpoint', () => {
     expect(page.text).toContain('<h1>Lead form</h1>');
     expect(page.text).toContain(`action="/api/forms/${form.id}/submissions?utm_source=news"`);
     expect(page.text).toMatch(/<label for="f-email">Email/);
-    const embed = await http(app.baseUrl, 'get', `/f/${form.id}?embed=1`);
+    const embed = await http(w.app.baseUrl, 'get', `/f/${form.id}?embed=1`);
     expect(embed.status).toBe(200);
     expect(embed.headers.get('content-security-policy')).toContain('frame-ancestors *');
     expect(embed.text).not.toContain('<h1>');

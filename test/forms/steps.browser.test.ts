@@ -1,21 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { describeWithBrowser, launchChromium } from '../helpers/browser';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { client } from '../helpers/http';
+import type { Page } from 'playwright-core';
+import { describeWithBrowser } from '../helpers/browser';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * Multi-step forms and quizzes in headless Chromium, filled as a visitor would: a three-step form
  * with a logic jump with and without JavaScript, a visitor who leaves after step one (a partial
  * submission through the API), and a quiz that shows its score.
  */
-
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let browser: Browser;
-let api: ReturnType<typeof client>;
 
 /** Step 1: email and plan ("free" jumps to step 3). Step 2: company. Step 3: "why" (team plans only) and notes. */
 const fields = [
@@ -44,20 +35,6 @@ const fields = [
   { type: 'textarea', label: 'Anything else', name: 'notes', page: 2 },
 ];
 
-async function makeForm(slug: string, body: Record<string, unknown> = {}) {
-  const res = await api.post('/api/v1/forms', {
-    title: 'Signup steps',
-    slug,
-    type: 'multi_step',
-    status: 'published',
-    fields,
-    settings: { success_message: 'All done, thanks.', submit_label: 'Send' },
-    ...body,
-  });
-  expect(res.status).toBe(201);
-  return res.body.data as { id: string };
-}
-
 function watchProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && !/status of 400/.test(m.text()) && problems.push(m.text()));
@@ -69,25 +46,28 @@ const progress = (page: Page) => page.locator('#form-progress-text').textContent
 
 // Without Chromium every test below is reported as skipped (and REQUIRE_BROWSER=1 fails the run).
 describeWithBrowser('forms in Chromium', () => {
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    app = await startTestApp(tdb.db);
-    team = await createTestTeam(tdb.db);
-    api = client(app.baseUrl, team.apiKey);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await tdb?.drop();
-  });
+  const w = useApiWorld({ browser: true });
+
+  async function makeForm(slug: string, body: Record<string, unknown> = {}) {
+    const res = await w.api.post('/api/v1/forms', {
+      title: 'Signup steps',
+      slug,
+      type: 'multi_step',
+      status: 'published',
+      fields,
+      settings: { success_message: 'All done, thanks.', submit_label: 'Send' },
+      ...body,
+    });
+    expect(res.status).toBe(201);
+    return res.body.data as { id: string };
+  }
 
   describe('multi-step forms in Chromium', () => {
     it('without JavaScript: one step per page, the jump skips step 2 (and Back returns over it), resumable URL', async () => {
       const form = await makeForm('steps-nojs');
-      const context = await browser.newContext({ javaScriptEnabled: false });
+      const context = await w.browser.newContext({ javaScriptEnabled: false });
       const page = await context.newPage();
-      await page.goto(`${app.baseUrl}/f/steps-nojs?utm_source=news`);
+      await page.goto(`${w.app.baseUrl}/f/steps-nojs?utm_source=news`);
       expect(await progress(page)).toBe('Step 1 of 3');
       expect(await page.getByLabel('Company').isVisible()).toBe(false);
       await page.getByLabel('Email').fill('free@example.com');
@@ -108,7 +88,7 @@ describeWithBrowser('forms in Chromium', () => {
       await page.getByText('All done, thanks.').waitFor();
       await context.close();
 
-      const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
+      const list = await w.api.get(`/api/v1/forms/${form.id}/submissions`);
       expect(list.body.meta.total).toBe(1);
       expect(list.body.data[0]).toMatchObject({
         status: 'completed',
@@ -120,9 +100,9 @@ describeWithBrowser('forms in Chromium', () => {
 
     it('with JavaScript: steps change in place, Back keeps answers, the shown field is required, then the success message', async () => {
       const form = await makeForm('steps-js');
-      const page = await browser.newPage();
+      const page = await w.browser.newPage();
       const problems = watchProblems(page);
-      await page.goto(`${app.baseUrl}/f/steps-js`);
+      await page.goto(`${w.app.baseUrl}/f/steps-js`);
       await page.getByLabel('Email').fill('team@example.com');
       await page.getByLabel('Team plan', { exact: true }).check();
       await page.getByRole('button', { name: 'Next' }).click();
@@ -149,7 +129,7 @@ describeWithBrowser('forms in Chromium', () => {
       expect(problems).toEqual([]);
       await page.close();
 
-      const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
+      const list = await w.api.get(`/api/v1/forms/${form.id}/submissions`);
       expect(list.body.meta.total).toBe(1);
       expect(list.body.data[0]).toMatchObject({
         status: 'completed',
@@ -159,22 +139,22 @@ describeWithBrowser('forms in Chromium', () => {
 
     it('a visitor who closes the page after step one leaves a partial submission visible through the API', async () => {
       const form = await makeForm('steps-leave');
-      const page = await browser.newPage();
-      await page.goto(`${app.baseUrl}/f/steps-leave?tracking_id=t-9`);
+      const page = await w.browser.newPage();
+      await page.goto(`${w.app.baseUrl}/f/steps-leave?tracking_id=t-9`);
       await page.getByLabel('Email').fill('leaver@example.com');
       await page.getByLabel('Team plan', { exact: true }).check();
       await page.getByRole('button', { name: 'Next' }).click();
       await page.getByLabel('Company').waitFor({ state: 'visible' });
       await page.close();
 
-      const list = await api.get(`/api/v1/forms/${form.id}/submissions?status=partial`);
+      const list = await w.api.get(`/api/v1/forms/${form.id}/submissions?status=partial`);
       expect(list.body.meta.total).toBe(1);
       expect(list.body.data[0]).toMatchObject({
         status: 'partial',
         fields: { email: 'leaver@example.com', plan: 'team' },
         metadata: { tracking_id: 't-9' },
       });
-      expect((await api.get(`/api/v1/forms/${form.id}/submissions?status=completed`)).body.meta.total).toBe(0);
+      expect((await w.api.get(`/api/v1/forms/${form.id}/submissions?status=completed`)).body.meta.total).toBe(0);
     });
   });
 
@@ -211,9 +191,9 @@ describeWithBrowser('forms in Chromium', () => {
     ])('shows the score on the thank-you page (%s)', async (_name, js) => {
       const slug = `quiz-${js ? 'js' : 'nojs'}`;
       const form = await makeForm(slug, quiz);
-      const context = await browser.newContext({ javaScriptEnabled: js });
+      const context = await w.browser.newContext({ javaScriptEnabled: js });
       const page = await context.newPage();
-      await page.goto(`${app.baseUrl}/f/${slug}`);
+      await page.goto(`${w.app.baseUrl}/f/${slug}`);
       await page.getByLabel('Email').fill(`${slug}@example.com`);
       await page.getByLabel('Paris').check();
       await page.getByLabel('Mars').check();
@@ -221,7 +201,7 @@ describeWithBrowser('forms in Chromium', () => {
       await page.getByText('You scored 1 out of 3.').waitFor({ state: 'visible' });
       expect(await page.getByText('Thanks for playing.').isVisible()).toBe(true);
       await context.close();
-      const list = await api.get(`/api/v1/forms/${form.id}/submissions`);
+      const list = await w.api.get(`/api/v1/forms/${form.id}/submissions`);
       expect(list.body.data[0]).toMatchObject({ status: 'completed', score: 1, max_score: 3 });
     });
   });

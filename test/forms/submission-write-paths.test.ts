@@ -1,28 +1,17 @@
 import type { SubmissionsRow } from '../../db/tables';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { client, http } from '../helpers/http';
+import { http } from '../helpers/http';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * The public submission has two write paths: one autocommit statement (contact, submission,
  * events) when the team has no active webhook subscription, and a transaction with the outbox
  * (recordEvent's fan-out) when it has one. Both must store the same rows.
  */
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let other: TestTeam;
-let api: ReturnType<typeof client>;
 let form: { id: string; slug: string };
 
+const w = useApiWorld({ other: true });
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  other = await createTestTeam(tdb.db);
-  api = client(app.baseUrl, team.apiKey);
-  const res = await api.post('/api/v1/forms', {
+  const res = await w.api.post('/api/v1/forms', {
     title: 'Paths form',
     status: 'published',
     fields: [
@@ -34,15 +23,11 @@ beforeAll(async () => {
   expect(res.status).toBe(201);
   form = res.body.data;
 });
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
 
-const submit = (body: unknown, slug = form.slug) => http(app.baseUrl, 'post', `/api/forms/${slug}/submissions`, { body });
+const submit = (body: unknown, slug = form.slug) => http(w.app.baseUrl, 'post', `/api/forms/${slug}/submissions`, { body });
 
 async function subscription(teamId: string, status: 'active' | 'disabled', formId: string | null = null): Promise<string> {
-  const [row] = await tdb
+  const [row] = await w.tdb
     .db('webhook_subscriptions')
     .insert({
       team_id: teamId,
@@ -57,17 +42,17 @@ async function subscription(teamId: string, status: 'active' | 'disabled', formI
 }
 
 async function stored(id: string) {
-  const submission = await tdb.db('submissions').where({ id }).first();
-  const events = await tdb.db('events').whereRaw(`payload->'data'->>'submission_id' = ?`, [id]).orderBy('type');
-  const deliveries = await tdb.db('webhook_deliveries').whereIn(
+  const submission = await w.tdb.db('submissions').where({ id }).first();
+  const events = await w.tdb.db('events').whereRaw(`payload->'data'->>'submission_id' = ?`, [id]).orderBy('type');
+  const deliveries = await w.tdb.db('webhook_deliveries').whereIn(
     'event_id',
     events.map((e) => e.id),
   );
-  const outbox = await tdb.db('outbox').whereIn(
+  const outbox = await w.tdb.db('outbox').whereIn(
     'workflow_id',
     deliveries.map((d) => `webhook-${d.subscription_id}-${d.event_id}`),
   );
-  const counters = await tdb.db('submission_counts').where({ form_id: form.id }).sum({ n: 'n' }).first();
+  const counters = await w.tdb.db('submission_counts').where({ form_id: form.id }).sum({ n: 'n' }).first();
   return { submission, events, deliveries, outbox, counted: Number(counters?.n) };
 }
 
@@ -92,16 +77,16 @@ function expectPayloads(events: Array<{ type: string; payload: Record<string, un
 
 describe('public submission write paths', () => {
   it('without an active subscription: submission, contact, both events and the counter; no delivery', async () => {
-    await subscription(team.teamId, 'disabled');
-    await subscription(other.teamId, 'active'); // another team's subscription changes nothing
+    await subscription(w.team.teamId, 'disabled');
+    await subscription(w.other.teamId, 'active'); // another team's subscription changes nothing
     const res = await submit({ fields: { email: 'fast@example.com', seats: 60 } });
     expect(res.status).toBe(201);
     const s = await stored(res.body.data.id);
     expect(s.submission).toMatchObject({ status: 'completed', qualified: true, fields: { email: 'fast@example.com', seats: 60 } });
-    const contact = await tdb.db('contacts').where({ id: s.submission!.contact_id! }).first();
-    expect(contact).toMatchObject({ team_id: team.teamId, email: 'fast@example.com' });
+    const contact = await w.tdb.db('contacts').where({ id: s.submission!.contact_id! }).first();
+    expect(contact).toMatchObject({ team_id: w.team.teamId, email: 'fast@example.com' });
     expectPayloads(s.events, s.submission!);
-    expect(s.events.every((e) => e.team_id === team.teamId && e.form_id === form.id)).toBe(true);
+    expect(s.events.every((e) => e.team_id === w.team.teamId && e.form_id === form.id)).toBe(true);
     expect(s.deliveries).toHaveLength(0);
     expect(s.counted).toBe(1);
   });
@@ -116,7 +101,7 @@ describe('public submission write paths', () => {
   });
 
   it('with an active subscription: the same rows plus one delivery and one outbox row per event', async () => {
-    const sub = await subscription(team.teamId, 'active', form.id);
+    const sub = await subscription(w.team.teamId, 'active', form.id);
     const res = await submit({ fields: { email: 'hooked@example.com', seats: 70 } });
     expect(res.status).toBe(201);
     const s = await stored(res.body.data.id);
@@ -128,11 +113,11 @@ describe('public submission write paths', () => {
       [sub, 'submission.qualified'],
     ]);
     expect(s.outbox).toHaveLength(2);
-    await tdb.db('webhook_subscriptions').where({ id: sub }).update({ status: 'disabled' });
+    await w.tdb.db('webhook_subscriptions').where({ id: sub }).update({ status: 'disabled' });
   });
 
   it('a form unpublished by someone else within the cache time gets 404 and nothing is written', async () => {
-    const res = await api.post('/api/v1/forms', {
+    const res = await w.api.post('/api/v1/forms', {
       title: 'Short-lived',
       status: 'published',
       fields: [{ type: 'email', label: 'Email', name: 'email' }],
@@ -140,22 +125,22 @@ describe('public submission write paths', () => {
     const first = await submit({ fields: { email: 'one@example.com' } }, res.body.data.slug);
     expect(first.status).toBe(201); // the form is now cached by this process
     // Another process archives it: no in-process invalidation.
-    await tdb.db('forms').where({ id: res.body.data.id }).update({ status: 'archived' });
-    const before = [await tdb.db('submissions').count({ n: '*' }).first(), await tdb.db('contacts').count({ n: '*' }).first()];
+    await w.tdb.db('forms').where({ id: res.body.data.id }).update({ status: 'archived' });
+    const before = [await w.tdb.db('submissions').count({ n: '*' }).first(), await w.tdb.db('contacts').count({ n: '*' }).first()];
     const second = await submit({ fields: { email: 'two@example.com' } }, res.body.data.slug);
     expect(second.status).toBe(404);
     expect(second.body.error.code).toBe('not_found');
-    expect([await tdb.db('submissions').count({ n: '*' }).first(), await tdb.db('contacts').count({ n: '*' }).first()]).toEqual(before);
+    expect([await w.tdb.db('submissions').count({ n: '*' }).first(), await w.tdb.db('contacts').count({ n: '*' }).first()]).toEqual(before);
   });
 
   it('an edit through the API is seen by the next submission at once', async () => {
-    const res = await api.post('/api/v1/forms', {
+    const res = await w.api.post('/api/v1/forms', {
       title: 'Edited',
       status: 'published',
       fields: [{ type: 'email', label: 'Email', name: 'email' }],
     });
     expect((await submit({ fields: { email: 'a@example.com' } }, res.body.data.slug)).status).toBe(201);
-    const patched = await api.patch(`/api/v1/forms/${res.body.data.id}`, {
+    const patched = await w.api.patch(`/api/v1/forms/${res.body.data.id}`, {
       fields: [
         { type: 'email', label: 'Email', name: 'email' },
         { type: 'text', label: 'Company', name: 'company', required: true },
@@ -165,7 +150,7 @@ describe('public submission write paths', () => {
     const missing = await submit({ fields: { email: 'b@example.com' } }, res.body.data.slug);
     expect(missing.status).toBe(400);
     expect(missing.body.error.details[0].path).toBe('fields.company');
-    expect((await api.delete(`/api/v1/forms/${res.body.data.id}`)).status).toBe(204);
+    expect((await w.api.delete(`/api/v1/forms/${res.body.data.id}`)).status).toBe(204);
     expect((await submit({ fields: { email: 'c@example.com', company: 'x' } }, res.body.data.slug)).status).toBe(404);
   });
 });

@@ -1,23 +1,14 @@
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client, http } from '../helpers/http';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof client>;
 let formId: string;
 
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120 Safari/537.36';
 const MOBILE_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36';
 
+const w = useApiWorld();
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  api = client(app.baseUrl, team.apiKey);
-  const f = await api.post('/api/v1/forms', {
+  const f = await w.api.post('/api/v1/forms', {
     title: 'Survey',
     status: 'published',
     fields: [
@@ -28,23 +19,19 @@ beforeAll(async () => {
   });
   formId = f.body.data.id;
 });
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
 
 const submit = (fields: Record<string, unknown>, status = 'completed', qs = '', ua = DESKTOP_UA) =>
-  http(app.baseUrl, 'post', `/api/forms/${formId}/submissions${qs}`, { body: { fields, status }, headers: { 'user-agent': ua } });
+  http(w.app.baseUrl, 'post', `/api/forms/${formId}/submissions${qs}`, { body: { fields, status }, headers: { 'user-agent': ua } });
 
 describe('submissions API and analytics', () => {
   let ids: string[] = [];
 
   beforeAll(async () => {
     for (let i = 0; i < 3; i++)
-      await http(app.baseUrl, 'get', `/f/${formId}?utm_source=news`, { headers: { 'user-agent': DESKTOP_UA } }).then((r) =>
+      await http(w.app.baseUrl, 'get', `/f/${formId}?utm_source=news`, { headers: { 'user-agent': DESKTOP_UA } }).then((r) =>
         expect(r.status).toBe(200),
       );
-    await http(app.baseUrl, 'get', `/f/${formId}`, { headers: { 'user-agent': MOBILE_UA } });
+    await http(w.app.baseUrl, 'get', `/f/${formId}`, { headers: { 'user-agent': MOBILE_UA } });
     const a = await submit({ email: 'a@example.com', size: 'small' }, 'completed', '?utm_source=news');
     const b = await submit({ email: 'b@example.com' }, 'partial', '?utm_source=news', MOBILE_UA);
     const c = await submit({ email: 'c@example.com', size: 'large' }, 'completed', '', MOBILE_UA);
@@ -52,7 +39,7 @@ describe('submissions API and analytics', () => {
   });
 
   it('lists newest first with metadata, filters by status and since/until', async () => {
-    const all = await api.get(`/api/v1/forms/${formId}/submissions`);
+    const all = await w.api.get(`/api/v1/forms/${formId}/submissions`);
     expect(all.status).toBe(200);
     expect(all.body.meta).toEqual({ total: 3, page: 1, per_page: 20, total_pages: 1 });
     expect(all.body.data.map((s: { id: string }) => s.id)).toEqual([...ids].reverse());
@@ -63,20 +50,20 @@ describe('submissions API and analytics', () => {
       fields: { email: 'c@example.com', size: 'large' },
     });
     expect(all.body.data[0].metadata.device_type).toBe('mobile');
-    const partial = await api.get(`/api/v1/forms/${formId}/submissions?status=partial`);
+    const partial = await w.api.get(`/api/v1/forms/${formId}/submissions?status=partial`);
     expect(partial.body.data.map((s: { id: string }) => s.id)).toEqual([ids[1]]);
     const middle = all.body.data[1].submitted_at;
-    const since = await api.get(`/api/v1/forms/${formId}/submissions?since=${encodeURIComponent(middle)}`);
+    const since = await w.api.get(`/api/v1/forms/${formId}/submissions?since=${encodeURIComponent(middle)}`);
     expect(since.body.data.map((s: { id: string }) => s.id)).toEqual([ids[2]]);
-    const until = await api.get(`/api/v1/forms/${formId}/submissions?until=${encodeURIComponent(middle)}`);
+    const until = await w.api.get(`/api/v1/forms/${formId}/submissions?until=${encodeURIComponent(middle)}`);
     expect(until.body.data.map((s: { id: string }) => s.id)).toEqual([ids[0]]);
-    const paged = await api.get(`/api/v1/forms/${formId}/submissions?per_page=2&page=2`);
+    const paged = await w.api.get(`/api/v1/forms/${formId}/submissions?per_page=2&page=2`);
     expect(paged.body.data.map((s: { id: string }) => s.id)).toEqual([ids[0]]);
-    expect((await api.get(`/api/v1/forms/${formId}/submissions?since=yesterday`)).status).toBe(400);
+    expect((await w.api.get(`/api/v1/forms/${formId}/submissions?since=yesterday`)).status).toBe(400);
   });
 
   it('counts views, starts, partial and completed, by utm_source and device_type', async () => {
-    const res = await client(app.baseUrl, await team.keyWith(['analytics:read'])).get(`/api/v1/forms/${formId}/analytics`);
+    const res = await client(w.app.baseUrl, await w.team.keyWith(['analytics:read'])).get(`/api/v1/forms/${formId}/analytics`);
     expect(res.status).toBe(200);
     const d = res.body.data;
     expect(d).toMatchObject({ views: 4, starts: 3, partial: 1, completed: 2, completion_rate: 0.6667, conversion_rate: 0.5 });
@@ -92,38 +79,38 @@ describe('submissions API and analytics', () => {
         { device_type: 'mobile', views: 1, starts: 2, partial: 1, completed: 1 },
       ]),
     );
-    const future = await api.get(
+    const future = await w.api.get(
       `/api/v1/forms/${formId}/analytics?since=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`,
     );
     expect(future.body.data).toMatchObject({ views: 0, starts: 0, completed: 0, completion_rate: 0 });
   });
 
   it('patches fields (merge, null removes), re-qualifies, and records submission.updated', async () => {
-    const before = Number((await tdb.db('events').count({ n: '*' }).first())?.n);
-    const res = await api.patch(`/api/v1/submissions/${ids[0]}`, { fields: { size: 'large' } });
+    const before = Number((await w.tdb.db('events').count({ n: '*' }).first())?.n);
+    const res = await w.api.patch(`/api/v1/submissions/${ids[0]}`, { fields: { size: 'large' } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ fields: { email: 'a@example.com', size: 'large' }, qualified: true });
-    const removed = await api.patch(`/api/v1/submissions/${ids[0]}`, { fields: { size: null } });
+    const removed = await w.api.patch(`/api/v1/submissions/${ids[0]}`, { fields: { size: null } });
     expect(removed.body.data.fields).toEqual({ email: 'a@example.com' });
     expect(removed.body.data.qualified).toBe(false);
-    const types = (await tdb.db('events').orderBy('created_at').offset(before)).map((e) => e.type);
+    const types = (await w.tdb.db('events').orderBy('created_at').offset(before)).map((e) => e.type);
     expect(types).toEqual(['submission.updated', 'submission.qualified', 'submission.updated']);
-    const bad = await api.patch(`/api/v1/submissions/${ids[0]}`, { fields: { email: null } });
+    const bad = await w.api.patch(`/api/v1/submissions/${ids[0]}`, { fields: { email: null } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0]).toEqual({ path: 'body.fields.email', message: 'is required' });
-    expect((await api.patch(`/api/v1/submissions/${ids[0]}`, { fields: { size: 'huge' } })).status).toBe(400);
+    expect((await w.api.patch(`/api/v1/submissions/${ids[0]}`, { fields: { size: 'huge' } })).status).toBe(400);
   });
 
   it('deletes with 204 and records submission.deleted with the old data', async () => {
-    const res = await api.delete(`/api/v1/submissions/${ids[2]}`);
+    const res = await w.api.delete(`/api/v1/submissions/${ids[2]}`);
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    expect((await api.get(`/api/v1/submissions/${ids[2]}`)).status).toBe(404);
-    const ev = await tdb.db('events').where({ type: 'submission.deleted' }).first();
+    expect((await w.api.get(`/api/v1/submissions/${ids[2]}`)).status).toBe(404);
+    const ev = await w.tdb.db('events').where({ type: 'submission.deleted' }).first();
     expect(ev!.payload).toMatchObject({
       event: 'submission.deleted',
       data: { submission_id: ids[2], form_id: formId, form_title: 'Survey', submission_data: { email: 'c@example.com', size: 'large' } },
     });
-    expect((await api.delete(`/api/v1/submissions/${ids[2]}`)).status).toBe(404);
+    expect((await w.api.delete(`/api/v1/submissions/${ids[2]}`)).status).toBe(404);
   });
 });

@@ -3,11 +3,9 @@ import twilio from 'twilio';
 import { z } from 'zod';
 import { allRoutes } from '../../api/routes';
 import { isDashboardOnly, type RouteDef } from '../../api/http/route';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { http } from '../helpers/http';
 import { buildOpenApiDocument, operationOf } from '../../api/http/openapi';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * Bad input on every route in the route table: malformed JSON, the wrong content type, a 2 MB
@@ -19,27 +17,14 @@ const routes = allRoutes();
 const key = (r: RouteDef) => `${r.method.toUpperCase()} ${r.path}`;
 const TWILIO_TOKEN = 'bad-input-twilio-token';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  // Twilio callbacks check the signature first: sign them, so that their input checks run.
-  app = await startTestApp(tdb.db, { env: { TWILIO_AUTH_TOKEN: TWILIO_TOKEN } });
-  team = await createTestTeam(tdb.db);
-  // Staff routes (`auth: {staff: true}`) take the same session: make its user staff so their input checks run.
-  await tdb.db('users').where({ id: team.userId }).update({ is_staff: true });
-});
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
+// Twilio callbacks check the signature first: sign them, so that their input checks run.
+// Staff routes (`auth: {staff: true}`) take the same session: make its user staff so their input checks run.
+const w = useApiWorld({ env: { TWILIO_AUTH_TOKEN: TWILIO_TOKEN }, staff: true });
 
 function tokenFor(r: RouteDef): string | undefined {
   if (r.auth === 'public') return undefined;
-  if (isDashboardOnly(r.auth) || 'staff' in r.auth) return team.session;
-  return team.apiKey;
+  if (isDashboardOnly(r.auth) || 'staff' in r.auth) return w.team.session;
+  return w.team.apiKey;
 }
 
 function path(r: RouteDef): string {
@@ -101,24 +86,28 @@ function formPost(r: RouteDef, raw: string) {
   if (p.startsWith('/api/hooks/twilio/')) {
     headers['x-twilio-signature'] = twilio.getExpectedTwilioSignature(
       TWILIO_TOKEN,
-      `${app.baseUrl}${p}`,
+      `${w.app.baseUrl}${p}`,
       Object.fromEntries(new URLSearchParams(raw)),
     );
   }
-  return http(app.baseUrl, r.method, p, { token: tokenFor(r), raw, headers });
+  return http(w.app.baseUrl, r.method, p, { token: tokenFor(r), raw, headers });
 }
 
 describe.each(withBody.map((r) => [key(r), r] as const))('body of %s', (_n, r) => {
   const json = accepts(r).includes('json');
   it(`rejects a text/plain body with ${r.errorShape === 'oauth' ? '415 (RFC 6749 invalid_request)' : '415 unsupported_media_type'}`, async () => {
-    const res = await http(app.baseUrl, r.method, path(r), { token: tokenFor(r), raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    const res = await http(w.app.baseUrl, r.method, path(r), {
+      token: tokenFor(r),
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
     if (r.errorShape === 'oauth') expect(res.body.error).toBe('invalid_request');
     else expectDocumentedShape(res, 'unsupported_media_type');
   });
   it('rejects a 2 MB body with 413 payload_too_large', async () => {
     const big = JSON.stringify({ blob: 'x'.repeat(2 * 1024 * 1024) });
-    const res = await http(app.baseUrl, r.method, path(r), {
+    const res = await http(w.app.baseUrl, r.method, path(r), {
       token: tokenFor(r),
       raw: big,
       headers: { 'content-type': json ? 'application/json' : FORM },
@@ -137,7 +126,7 @@ function expectDocumentedShape(res: { body: any }, code: string) {
 
 describe.each(jsonRoutes.map((r) => [key(r), r] as const))('JSON body of %s', (_n, r) => {
   it('rejects malformed JSON with 400 invalid_request', async () => {
-    const res = await http(app.baseUrl, r.method, path(r), {
+    const res = await http(w.app.baseUrl, r.method, path(r), {
       token: tokenFor(r),
       raw: '{"a": ',
       headers: { 'content-type': 'application/json' },
@@ -149,7 +138,7 @@ describe.each(jsonRoutes.map((r) => [key(r), r] as const))('JSON body of %s', (_
     ['an array', [1, 2]],
     ['wrong types', { title: 12, name: false, email: 7, url: [], status: {} }],
   ])('rejects %s with 400 validation_failed', async (_what, body) => {
-    const res = await http(app.baseUrl, r.method, path(r), { token: tokenFor(r), body });
+    const res = await http(w.app.baseUrl, r.method, path(r), { token: tokenFor(r), body });
     expectDocumented(res, r, 400, 'validation_failed');
     expect(res.body.error.details.length).toBeGreaterThan(0);
   });
@@ -161,7 +150,7 @@ describe.each(formRoutes.map((r) => [key(r), r, formBad(r)] as const))('form-enc
   });
   if (!accepts(r).includes('json')) {
     it('rejects a JSON body with 415', async () => {
-      const res = await http(app.baseUrl, r.method, path(r), { token: tokenFor(r), body: { a: 1 } });
+      const res = await http(w.app.baseUrl, r.method, path(r), { token: tokenFor(r), body: { a: 1 } });
       expect(res.status).toBe(415);
     });
   }
@@ -171,7 +160,7 @@ describe.each(withPaging.map((r) => [key(r), r] as const))('paging of %s', (_n, 
   it.each(['per_page=0', 'per_page=101', 'page=0', 'page=-1', 'per_page=abc', 'limit=1000'])(
     'rejects %s with 400 validation_failed',
     async (qs) => {
-      const res = await http(app.baseUrl, 'get', `${path(r)}?${qs}`, { token: tokenFor(r) });
+      const res = await http(w.app.baseUrl, 'get', `${path(r)}?${qs}`, { token: tokenFor(r) });
       expectDocumented(res, r, 400, 'validation_failed');
       expect(res.body.error.details[0].path).toMatch(/^query\./);
     },

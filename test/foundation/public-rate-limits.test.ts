@@ -1,48 +1,35 @@
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client, http } from '../helpers/http';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * Each public bucket counts on its own (api/http/rate-limit.ts): pages, availability, submissions
  * and bookings per IP, submissions per form and bookings per page from all IPs, and the static
  * embed script not at all. Clients are told apart by X-Forwarded-For (TRUST_PROXY_HOPS=1).
  */
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
 let ipSeq = 0;
 /** A client IP no other test has used. */
 const newIp = () => `198.51.100.${++ipSeq}`;
 
 const LIMITS = { PUBLIC: 5, PAGES: 8, AVAILABILITY: 4, SUBMIT: 3, SUBMIT_PER_TARGET: 5 };
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db, {
-    env: {
-      RATE_LIMIT_DISABLED: 'false',
-      RATE_LIMIT_SYNC_MS: '0',
-      TRUST_PROXY_HOPS: '1',
-      RATE_LIMIT_PUBLIC_PER_MINUTE: String(LIMITS.PUBLIC),
-      RATE_LIMIT_PAGES_PER_MINUTE: String(LIMITS.PAGES),
-      RATE_LIMIT_AVAILABILITY_PER_MINUTE: String(LIMITS.AVAILABILITY),
-      RATE_LIMIT_SUBMIT_PER_MINUTE: String(LIMITS.SUBMIT),
-      RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(LIMITS.SUBMIT_PER_TARGET),
-    },
-  });
-  team = await createTestTeam(tdb.db);
-});
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
+const w = useApiWorld({
+  env: {
+    RATE_LIMIT_DISABLED: 'false',
+    RATE_LIMIT_SYNC_MS: '0',
+    TRUST_PROXY_HOPS: '1',
+    RATE_LIMIT_PUBLIC_PER_MINUTE: String(LIMITS.PUBLIC),
+    RATE_LIMIT_PAGES_PER_MINUTE: String(LIMITS.PAGES),
+    RATE_LIMIT_AVAILABILITY_PER_MINUTE: String(LIMITS.AVAILABILITY),
+    RATE_LIMIT_SUBMIT_PER_MINUTE: String(LIMITS.SUBMIT),
+    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(LIMITS.SUBMIT_PER_TARGET),
+  },
 });
 
 const from = (ip: string, method: string, path: string, body?: unknown) =>
-  http(app.baseUrl, method, path, { body, headers: { 'x-forwarded-for': ip } });
+  http(w.app.baseUrl, method, path, { body, headers: { 'x-forwarded-for': ip } });
 
 async function publishedForm(slug: string): Promise<string> {
-  const res = await client(app.baseUrl, team.apiKey).post('/api/v1/forms', {
+  const res = await client(w.app.baseUrl, w.team.apiKey).post('/api/v1/forms', {
     title: slug,
     slug,
     status: 'published',
@@ -86,13 +73,14 @@ test('the embed script is not counted: it is static, with ETag and Cache-Control
   expect(res.headers.get('cache-control')).toMatch(/max-age=/);
   expect(res.headers.get('ratelimit-limit')).toBeNull();
   expect(
-    (await http(app.baseUrl, 'get', '/embed.js', { headers: { 'x-forwarded-for': ip, 'if-none-match': res.headers.get('etag')! } })).status,
+    (await http(w.app.baseUrl, 'get', '/embed.js', { headers: { 'x-forwarded-for': ip, 'if-none-match': res.headers.get('etag')! } }))
+      .status,
   ).toBe(304);
 });
 
 test('availability has its own per-IP bucket', async () => {
   const ip = newIp();
-  const q = `/api/calendar/availability?user_id=${team.userId}&team_id=${team.teamId}&date=2030-01-07`;
+  const q = `/api/calendar/availability?user_id=${w.team.userId}&team_id=${w.team.teamId}&date=2030-01-07`;
   const got = await statuses(LIMITS.AVAILABILITY + 1, () => from(ip, 'get', q));
   expect(got.slice(0, LIMITS.AVAILABILITY).every((s) => s === 200)).toBe(true);
   expect(got[LIMITS.AVAILABILITY]).toBe(429);

@@ -8,10 +8,8 @@ import { ROLES, scopesForRole, type Role } from '../../core/scopes';
 import { createApiKey } from '../../services/api-keys';
 import { createSession } from '../../services/sessions';
 import { addMember } from '../../services/team';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { http } from '../helpers/http';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * Roles on the route table (docs/accounts.md "Roles by route"): every authenticated route, called
@@ -23,31 +21,24 @@ const routes = allRoutes().filter((r) => r.auth !== 'public' && !(typeof r.auth 
 const key = (r: RouteDef) => `${r.method.toUpperCase()} ${r.path}`;
 const fillPath = (p: string) => p.replace(/:([A-Za-z0-9_]+)/g, () => randomUUID());
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
 const users = {} as Record<Role, string>;
 const keys = {} as Record<Role, string>;
 
+const w = useApiWorld();
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  users.owner = team.userId;
+  users.owner = w.team.userId;
   for (const role of ['admin', 'member'] as const) {
     const u = await addMember(
-      { db: tdb.db },
-      { teamId: team.teamId, values: { email: `${role}-${randomUUID()}@example.com`, role, password: 'a long password 1' } },
+      { db: w.tdb.db },
+      { teamId: w.team.teamId, values: { email: `${role}-${randomUUID()}@example.com`, role, password: 'a long password 1' } },
     );
     users[role] = u.id;
   }
   for (const role of ROLES) {
-    keys[role] = (await createApiKey({ db: tdb.db }, { teamId: team.teamId, scopes: scopesForRole(role), createdBy: users[role] })).secret;
+    keys[role] = (
+      await createApiKey({ db: w.tdb.db }, { teamId: w.team.teamId, scopes: scopesForRole(role), createdBy: users[role] })
+    ).secret;
   }
-});
-afterAll(async () => {
-  await app?.close();
-  await tdb?.drop();
 });
 
 test('every authenticated route declares its roles (a scope, or auth.roles)', () => {
@@ -65,8 +56,8 @@ describe.each(routes.map((r) => [key(r), r] as const))('%s', (_name, route) => {
   const allowed = routeRoles(route.auth) ?? [];
   it.each(ROLES.flatMap((role) => [[role, 'session'] as const, [role, 'key'] as const]))('%s %s', async (role, kind) => {
     // A fresh session for each call: logout and revoke-others must not end the others' sessions.
-    const token = kind === 'session' ? (await createSession(tdb.db, { userId: users[role] })).token : keys[role];
-    const res = await http(app.baseUrl, route.method, fillPath(route.path), { token, body: route.body ? {} : undefined });
+    const token = kind === 'session' ? (await createSession(w.tdb.db, { userId: users[role] })).token : keys[role];
+    const res = await http(w.app.baseUrl, route.method, fillPath(route.path), { token, body: route.body ? {} : undefined });
     if (kind === 'key' && isDashboardOnly(route.auth)) {
       expect(res.body.error?.code).toBe('dashboard_only');
     } else if (!allowed.includes(role)) {

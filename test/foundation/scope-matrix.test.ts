@@ -3,11 +3,9 @@ import { z } from 'zod';
 import { allRoutes } from '../../api/routes';
 import { isDashboardOnly, routeScope, type RouteDef } from '../../api/http/route';
 import { ALL_SCOPES } from '../../core/scopes';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { http } from '../helpers/http';
 import { recordFixtures } from '../fixtures';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * Built from the router's own route table: a new route is covered without a new test.
@@ -21,29 +19,14 @@ function fillPath(path: string, params: Record<string, string>): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? randomUUID()));
 }
 
-let tdb: TestDatabase;
-let app: TestApp;
-let teamA: TestTeam;
-let teamB: TestTeam;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  teamA = await createTestTeam(tdb.db);
-  teamB = await createTestTeam(tdb.db);
-  // Staff routes take a staff session: make team A's owner staff so the path checks of those routes run.
-  await tdb.db('users').where({ id: teamA.userId }).update({ is_staff: true });
-});
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
+// Staff routes take a staff session: make team A's owner staff so the path checks of those routes run.
+const w = useApiWorld({ other: true, staff: true });
 
 describe.each(routes.map((r) => [key(r), r] as const))('%s', (_name, route) => {
   const needsSession = isDashboardOnly(route.auth) || (typeof route.auth === 'object' && 'staff' in route.auth);
 
   it('answers 401 invalid_token without a credential', async () => {
-    const res = await http(app.baseUrl, route.method, fillPath(route.path, {}));
+    const res = await http(w.app.baseUrl, route.method, fillPath(route.path, {}));
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('invalid_token');
     expect(res.headers.get('www-authenticate')).toContain('Bearer');
@@ -54,14 +37,14 @@ describe.each(routes.map((r) => [key(r), r] as const))('%s', (_name, route) => {
     let token: string;
     let code: string;
     if (needsSession) {
-      token = teamA.apiKey; // every scope, but not a dashboard session
+      token = w.team.apiKey; // every scope, but not a dashboard session
       code = 'dashboard_only';
     } else {
       expect(scope).toBeDefined();
-      token = await teamA.keyWith(ALL_SCOPES.filter((s) => s !== scope));
+      token = await w.team.keyWith(ALL_SCOPES.filter((s) => s !== scope));
       code = 'insufficient_scope';
     }
-    const res = await http(app.baseUrl, route.method, fillPath(route.path, {}), { token });
+    const res = await http(w.app.baseUrl, route.method, fillPath(route.path, {}), { token });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe(code);
   });
@@ -72,15 +55,15 @@ describe.each(routes.map((r) => [key(r), r] as const))('%s', (_name, route) => {
     it("answers 404 to another team's credential on this team's records", async () => {
       const fixture = recordFixtures[key(route)];
       if (!fixture) throw new Error(`Add a record fixture for "${key(route)}" in test/fixtures/`);
-      const { params, body, query } = await fixture({ db: tdb.db, baseUrl: app.baseUrl, team: teamA });
+      const { params, body, query } = await fixture({ db: w.tdb.db, baseUrl: w.app.baseUrl, team: w.team });
       const qs = query ? `?${new URLSearchParams(query)}` : '';
-      const token = needsSession ? teamB.session : teamB.apiKey;
-      const res = await http(app.baseUrl, route.method, fillPath(route.path, params) + qs, { token, body });
+      const token = needsSession ? w.other.session : w.other.apiKey;
+      const res = await http(w.app.baseUrl, route.method, fillPath(route.path, params) + qs, { token, body });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
       // And the owning team can reach the same record (so the 404 is about tenancy, not a bad fixture).
-      const own = await http(app.baseUrl, route.method, fillPath(route.path, params) + qs, {
-        token: needsSession ? teamA.session : teamA.apiKey,
+      const own = await http(w.app.baseUrl, route.method, fillPath(route.path, params) + qs, {
+        token: needsSession ? w.team.session : w.team.apiKey,
         body: body ?? (route.body ? {} : undefined),
       });
       expect(own.status).not.toBe(404);
@@ -93,8 +76,8 @@ describe.each(routes.map((r) => [key(r), r] as const))('%s', (_name, route) => {
       const shape = (route.params as z.ZodObject).shape as Record<string, z.ZodType>;
       const bad = Object.fromEntries(Object.keys(shape).map((k) => [k, 'not-a-uuid']));
       if (route.params!.safeParse(bad).success) return; // slugs and free-text params accept this
-      const token = needsSession ? teamA.session : teamA.apiKey;
-      const res = await http(app.baseUrl, route.method, fillPath(route.path, bad), { token, body: route.body ? {} : undefined });
+      const token = needsSession ? w.team.session : w.team.apiKey;
+      const res = await http(w.app.baseUrl, route.method, fillPath(route.path, bad), { token, body: route.body ? {} : undefined });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
     });

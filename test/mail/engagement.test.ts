@@ -1,10 +1,8 @@
 import { classifyClick, classifyOpen, isAppleNetwork, SCANNER_CLICK_WINDOW_MS } from '../../domain/engagement';
 import { sendgridIdPrefixes, smtpQueueId } from '../../domain/mail-address';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { makeContact, makeEnrollment, makeSequence } from '../sequences/support/factory';
+import { useApiWorld } from '../helpers/world';
 
 /** Machine opens and scanner clicks are counted apart from people's (docs/sequences.md). */
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -80,26 +78,15 @@ describe('the heuristics (domain/engagement.ts)', () => {
 });
 
 describe('the tracking routes and analytics', () => {
-  let tdb: TestDatabase;
-  let app: TestApp;
-  let team: TestTeam;
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-    app = await startTestApp(tdb.db);
-    team = await createTestTeam(tdb.db);
-  });
-  afterAll(async () => {
-    await app.close();
-    await tdb.drop();
-  });
+  const w = useApiWorld();
 
   /** A sent email of a one-step sequence, accepted `acceptedAgoMs` ago. */
   async function sent(sequenceId: string, stepId: string, acceptedAgoMs: number) {
-    const contact = await makeContact(tdb.db, team.teamId);
-    const enrollmentId = await makeEnrollment(tdb.db, team.teamId, sequenceId, contact);
+    const contact = await makeContact(w.tdb.db, w.team.teamId);
+    const enrollmentId = await makeEnrollment(w.tdb.db, w.team.teamId, sequenceId, contact);
     const token = `tok${Math.random().toString(36).slice(2)}xxxxxxxx`;
-    await tdb.db('sequence_sends').insert({
-      team_id: team.teamId,
+    await w.tdb.db('sequence_sends').insert({
+      team_id: w.team.teamId,
       sequence_id: sequenceId,
       enrollment_id: enrollmentId,
       step_id: stepId,
@@ -115,10 +102,10 @@ describe('the tracking routes and analytics', () => {
     return token;
   }
   const hit = (path: string, userAgent: string, method = 'GET') =>
-    fetch(`${app.baseUrl}${path}`, { method, redirect: 'manual', headers: { 'user-agent': userAgent } });
+    fetch(`${w.app.baseUrl}${path}`, { method, redirect: 'manual', headers: { 'user-agent': userAgent } });
 
   test('opened vs machine_opened and clicked vs scanner_clicked, per step', async () => {
-    const seq = await makeSequence(tdb.db, team.teamId);
+    const seq = await makeSequence(w.tdb.db, w.team.teamId);
     const step = seq.steps![0].id;
     const hour = 3_600_000;
     // 1: Apple's proxy fetches the pixel, then the reader opens it and clicks an hour later.
@@ -135,7 +122,7 @@ describe('the tracking routes and analytics', () => {
     // 3: a person opens it on an iPhone (Mail's full user agent, not from Apple's network).
     const c = await sent(seq.id, step, hour);
     await hit(`/t/o/${c}`, APPLE_MAIL.replace('Macintosh', 'iPhone'));
-    const rows = await tdb.db('sequence_sends').whereIn('token', [a, b, c]);
+    const rows = await w.tdb.db('sequence_sends').whereIn('token', [a, b, c]);
     const byToken = Object.fromEntries(rows.map((r) => [r.token, r]));
     expect(byToken[a]).toMatchObject({ opened_at: expect.any(Date), machine_opened_at: expect.any(Date), clicked_at: expect.any(Date) });
     expect(byToken[a].scanner_clicked_at).toBeNull();
@@ -145,7 +132,7 @@ describe('the tracking routes and analytics', () => {
       scanner_clicked_at: expect.any(Date),
       machine_opened_at: expect.any(Date),
     });
-    const api = client(app.baseUrl, team.apiKey);
+    const api = client(w.app.baseUrl, w.team.apiKey);
     const stats = (await api.get(`/api/v1/sequences/${seq.id}/analytics`)).body.data.steps[0];
     expect(stats).toMatchObject({ sent: 3, opened: 2, machine_opened: 2, clicked: 1, scanner_clicked: 1 });
   });

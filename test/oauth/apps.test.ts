@@ -1,26 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { decodeIcon, readPngHeader, redirectUriMatches, submissionChecklist } from '../../domain/app-checklist';
 import { checkChallenge, s256Challenge } from '../../domain/pkce';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { createTestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { authorizeWithForms } from './forms';
 import { approveDirectly, completeAppInput, pngDataUrl } from './helpers';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db, { env: { RATE_LIMIT_DISABLED: 'false', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000' } });
-  team = await createTestTeam(tdb.db);
-});
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
+const w = useApiWorld({ env: { RATE_LIMIT_DISABLED: 'false', RATE_LIMIT_PUBLIC_PER_MINUTE: '1000' } });
 
 describe('pure rules', () => {
   it('reads width and height from the PNG IHDR header', () => {
@@ -71,7 +58,7 @@ describe('pure rules', () => {
 
 describe('developer portal', () => {
   it('creates an app with a secret shown once, rotates it, and lists every missing item on submit', async () => {
-    const dash = client(app.baseUrl, team.session);
+    const dash = client(w.app.baseUrl, w.team.session);
     const created = await dash.post('/api/v1/apps', {
       name: 'Half Done',
       description: 'Not ready yet',
@@ -107,7 +94,7 @@ describe('developer portal', () => {
       'short_description',
       'terms_url',
     ]);
-    expect((await tdb.db('outbox').where({ workflow_id: `app-review-${id}` })).length).toBe(0);
+    expect((await w.tdb.db('outbox').where({ workflow_id: `app-review-${id}` })).length).toBe(0);
 
     expect((await dash.patch(`/api/v1/apps/${id}`, { icon: 'data:image/png;base64,bm90IGEgcG5n' })).status).toBe(400);
     expect((await dash.patch(`/api/v1/apps/${id}`, { redirect_uris: ['http://evil.example.com/cb'] })).status).toBe(400);
@@ -117,14 +104,14 @@ describe('developer portal', () => {
     const ok = await dash.post(`/api/v1/apps/${id}/submit`);
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ status: 'in_review', review_stage: 'submission', review_round: 1 });
-    expect((await tdb.db('outbox').where({ workflow_id: `app-review-${id}` })).length).toBe(1);
+    expect((await w.tdb.db('outbox').where({ workflow_id: `app-review-${id}` })).length).toBe(1);
 
     expect((await dash.delete(`/api/v1/apps/${id}`)).status).toBe(204);
     expect((await dash.get(`/api/v1/apps/${id}`)).status).toBe(404);
   });
 
   it('an API key cannot use the developer portal', async () => {
-    const res = await client(app.baseUrl, team.apiKey).get('/api/v1/apps');
+    const res = await client(w.app.baseUrl, w.team.apiKey).get('/api/v1/apps');
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('dashboard_only');
   });
@@ -132,14 +119,14 @@ describe('developer portal', () => {
 
 describe('marketplace', () => {
   it('lists approved apps only, filters by category, searches, and shows ratings and installs', async () => {
-    const dash = client(app.baseUrl, team.session);
+    const dash = client(w.app.baseUrl, w.team.session);
     const mk = async (over: Record<string, unknown>) => (await dash.post('/api/v1/apps', completeAppInput(over))).body.data.id as string;
     const crm = await mk({ name: 'Pipeline Pal', category: 'CRM' });
     const pay = await mk({ name: 'Coin Counter', category: 'Payments', short_description: 'Payments <b>bold</b> reports' });
     const hidden = await mk({ name: 'Not Yet', category: 'CRM' });
-    await approveDirectly(tdb.db, crm);
-    await approveDirectly(tdb.db, pay);
-    const pub = client(app.baseUrl);
+    await approveDirectly(w.tdb.db, crm);
+    await approveDirectly(w.tdb.db, pay);
+    const pub = client(w.app.baseUrl);
     const names = async (qs: string) => (await pub.get(`/api/marketplace/apps${qs}`)).body.data.map((a: { name: string }) => a.name).sort();
     expect(await names('')).toEqual(['Coin Counter', 'Pipeline Pal']);
     expect(await names('?category=CRM')).toEqual(['Pipeline Pal']);
@@ -149,19 +136,19 @@ describe('marketplace', () => {
     expect((await pub.get(`/api/marketplace/apps/${hidden}`)).status).toBe(404);
     expect((await pub.get(`/api/marketplace/apps/${crm}/icon.png`)).headers.get('content-type')).toBe('image/png');
 
-    const other = await createTestTeam(tdb.db);
-    const rate = (t: string, body: Record<string, unknown>) => client(app.baseUrl, t).post('/api/v1/me/app-reviews', body);
-    expect((await rate(team.apiKey, { app_id: crm, rating: 5, title: 'Great', body: 'Works well' })).status).toBe(201);
+    const other = await createTestTeam(w.tdb.db);
+    const rate = (t: string, body: Record<string, unknown>) => client(w.app.baseUrl, t).post('/api/v1/me/app-reviews', body);
+    expect((await rate(w.team.apiKey, { app_id: crm, rating: 5, title: 'Great', body: 'Works well' })).status).toBe(201);
     expect((await rate(other.session, { app_id: crm, rating: 2 })).status).toBe(201);
-    expect((await rate(team.session, { app_id: crm, rating: 1 })).status).toBe(409); // one per user per app
-    expect((await rate(team.apiKey, { app_id: hidden, rating: 3 })).status).toBe(404);
-    expect((await rate(team.apiKey, { app_id: crm, rating: 6 })).status).toBe(400);
+    expect((await rate(w.team.session, { app_id: crm, rating: 1 })).status).toBe(409); // one per user per app
+    expect((await rate(w.team.apiKey, { app_id: hidden, rating: 3 })).status).toBe(404);
+    expect((await rate(w.team.apiKey, { app_id: crm, rating: 6 })).status).toBe(400);
     const one = (await pub.get(`/api/marketplace/apps/${crm}`)).body.data;
     expect(one.rating).toEqual({ average: 3.5, count: 2 });
     expect(one.installs).toBe(0);
     const reviews = await pub.get(`/api/marketplace/apps/${crm}/reviews`);
     expect(reviews.body.meta.total).toBe(2);
-    expect((await client(app.baseUrl, team.apiKey).delete(`/api/v1/me/app-reviews/${crm}`)).status).toBe(204);
+    expect((await client(w.app.baseUrl, w.team.apiKey).delete(`/api/v1/me/app-reviews/${crm}`)).status).toBe(204);
     expect((await pub.get(`/api/marketplace/apps/${crm}`)).body.data.rating).toEqual({ average: 2, count: 1 });
   });
 });
@@ -170,11 +157,14 @@ describe('rate limits by app status', () => {
   it('allows 100 requests a minute in development and 10,000 once approved', async () => {
     const redirect = 'http://127.0.0.1:9/cb';
     const created = (
-      await client(app.baseUrl, team.session).post('/api/v1/apps', completeAppInput({ redirect_uris: [redirect], scopes: ['user:read'] }))
+      await client(w.app.baseUrl, w.team.session).post(
+        '/api/v1/apps',
+        completeAppInput({ redirect_uris: [redirect], scopes: ['user:read'] }),
+      )
     ).body.data;
     const getToken = async () => {
       const verifier = randomBytes(32).toString('base64url');
-      const u = new URL(`${app.baseUrl}/api/oauth/authorize`);
+      const u = new URL(`${w.app.baseUrl}/api/oauth/authorize`);
       u.search = new URLSearchParams({
         client_id: created.client_id,
         redirect_uri: redirect,
@@ -184,8 +174,8 @@ describe('rate limits by app status', () => {
         code_challenge: s256Challenge(verifier),
         code_challenge_method: 'S256',
       }).toString();
-      const code = new URL((await authorizeWithForms(u.toString(), team)).location!).searchParams.get('code')!;
-      const res = await fetch(`${app.baseUrl}/api/oauth/token`, {
+      const code = new URL((await authorizeWithForms(u.toString(), w.team)).location!).searchParams.get('code')!;
+      const res = await fetch(`${w.app.baseUrl}/api/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
@@ -200,7 +190,7 @@ describe('rate limits by app status', () => {
       return (await res.json()).access_token as string;
     };
     const token = await getToken();
-    const api = client(app.baseUrl, token);
+    const api = client(w.app.baseUrl, token);
     const first = await api.get('/api/v1/me');
     expect(first.headers.get('ratelimit-limit')).toBe('100');
     for (let i = 0; i < 99; i++) expect((await api.get('/api/v1/me')).status).toBe(200);
@@ -209,7 +199,7 @@ describe('rate limits by app status', () => {
     expect(limited.body.error.code).toBe('rate_limited');
     expect(limited.headers.get('retry-after')).toBeTruthy();
 
-    await approveDirectly(tdb.db, created.id);
+    await approveDirectly(w.tdb.db, created.id);
     const approved = await api.get('/api/v1/me');
     expect(approved.status).toBe(200);
     expect(approved.headers.get('ratelimit-limit')).toBe('10000');

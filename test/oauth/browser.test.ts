@@ -1,27 +1,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import type { Browser } from 'playwright-core';
 import { s256Challenge } from '../../domain/pkce';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { itWithBrowser, launchChromium } from '../helpers/browser';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { itWithBrowser } from '../helpers/browser';
 import { client } from '../helpers/http';
 import { completeAppInput } from './helpers';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let browser: Browser | undefined;
 let callbackServer: http.Server;
 let callbackUrl: string;
 const received: URL[] = [];
 
+const w = useApiWorld({ browser: true });
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
   callbackServer = http.createServer((req, res) => {
     const u = new URL(req.url!, 'http://127.0.0.1');
     if (u.pathname === '/callback') received.push(u);
@@ -30,17 +21,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => callbackServer.listen(0, '127.0.0.1', () => r()));
   callbackUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
-  browser = await launchChromium(); // only when itWithBrowser runs the test: hooks of skipped tests do not run
 });
-afterAll(async () => {
-  await browser?.close();
-  await new Promise<void>((r) => callbackServer.close(() => r()));
-  await app.close();
-  await tdb.drop();
-});
+afterAll(() => new Promise<void>((r) => callbackServer.close(() => r())));
 
 itWithBrowser('logs in, approves on the consent page, and lands on the callback with the code and the state', async () => {
-  const created = await client(app.baseUrl, team.session).post(
+  const created = await client(w.app.baseUrl, w.team.session).post(
     '/api/v1/apps',
     completeAppInput({
       name: 'Browser <Test> App',
@@ -52,7 +37,7 @@ itWithBrowser('logs in, approves on the consent page, and lands on the callback 
   const { client_id, client_secret } = created.body.data;
   const verifier = randomBytes(32).toString('base64url');
   const state = `state-${randomBytes(8).toString('hex')}`;
-  const url = new URL(`${app.baseUrl}/api/oauth/authorize`);
+  const url = new URL(`${w.app.baseUrl}/api/oauth/authorize`);
   url.search = new URLSearchParams({
     client_id,
     redirect_uri: callbackUrl,
@@ -63,17 +48,17 @@ itWithBrowser('logs in, approves on the consent page, and lands on the callback 
     code_challenge_method: 'S256',
   }).toString();
 
-  const context = await browser!.newContext();
+  const context = await w.browser!.newContext();
   const page = await context.newPage();
   await page.goto(url.toString());
-  await page.getByLabel('Email').fill(team.email);
-  await page.getByLabel('Password').fill(team.password);
+  await page.getByLabel('Email').fill(w.team.email);
+  await page.getByLabel('Password').fill(w.team.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 
   await page.getByRole('heading', { name: 'Browser <Test> App wants to access your account' }).waitFor();
   expect(await page.getByText('See your contacts and their tags').count()).toBe(1);
   expect(await page.getByText('See your profile').count()).toBe(1);
-  const cookies = await context.cookies(app.baseUrl + '/api/oauth');
+  const cookies = await context.cookies(w.app.baseUrl + '/api/oauth');
   const sid = cookies.find((c) => c.name === 'svc_oauth_sid');
   expect(sid).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
 
@@ -86,7 +71,7 @@ itWithBrowser('logs in, approves on the consent page, and lands on the callback 
   expect(code).toBeTruthy();
 
   // The code the browser delivered is real: it buys a token once.
-  const tokenRes = await fetch(`${app.baseUrl}/api/oauth/token`, {
+  const tokenRes = await fetch(`${w.app.baseUrl}/api/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({

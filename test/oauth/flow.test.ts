@@ -3,20 +3,16 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { s256Challenge } from '../../domain/pkce';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { createTestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { authorizeWithForms } from './forms';
 import { completeAppInput } from './helpers';
+import { useApiWorld } from '../helpers/world';
 
 const run = promisify(execFile);
 const CLIENT = path.join(__dirname, 'client', 'oauth4webapi-client.mjs');
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
 let oauthApp: { id: string; client_id: string; client_secret: string };
 
 async function oauthClient(input: Record<string, unknown>) {
@@ -28,7 +24,7 @@ function form(body: Record<string, string>) {
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() };
 }
 const token = (body: Record<string, string>) =>
-  fetch(`${app.baseUrl}/api/oauth/token`, form(body)).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${w.app.baseUrl}/api/oauth/token`, form(body)).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 function authUrl(over: Record<string, string | undefined> = {}, verifier = randomBytes(32).toString('base64url')) {
   const q: Record<string, string | undefined> = {
@@ -41,7 +37,7 @@ function authUrl(over: Record<string, string | undefined> = {}, verifier = rando
     code_challenge_method: 'S256',
     ...over,
   };
-  const u = new URL(`${app.baseUrl}/api/oauth/authorize`);
+  const u = new URL(`${w.app.baseUrl}/api/oauth/authorize`);
   for (const [k, v] of Object.entries(q)) if (v !== undefined) u.searchParams.set(k, v);
   return { url: u.toString(), verifier, state: q.state! };
 }
@@ -49,7 +45,7 @@ function authUrl(over: Record<string, string | undefined> = {}, verifier = rando
 /** A fresh authorization code (and its verifier) for the test team's owner. */
 async function freshCode(scope = 'user:read forms:read') {
   const a = authUrl({ scope });
-  const res = await authorizeWithForms(a.url, team);
+  const res = await authorizeWithForms(a.url, w.team);
   const loc = new URL(res.location!);
   return { code: loc.searchParams.get('code')!, verifier: a.verifier };
 }
@@ -63,35 +59,29 @@ const exchange = (code: string, verifier: string | undefined, over: Record<strin
     ...(verifier ? { code_verifier: verifier } : {}),
     ...over,
   });
-const me = (accessToken: string) => client(app.baseUrl, accessToken).get('/api/v1/me');
+const me = (accessToken: string) => client(w.app.baseUrl, accessToken).get('/api/v1/me');
 
+const w = useApiWorld();
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  const res = await client(app.baseUrl, team.session).post(
+  const res = await w.session.post(
     '/api/v1/apps',
     completeAppInput({ redirect_uris: [REDIRECT], scopes: ['user:read', 'forms:read', 'contacts:read'] }),
   );
   expect(res.status).toBe(201);
   oauthApp = res.body.data;
 });
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
 
 describe('the full authorization code flow with oauth4webapi (PKCE)', () => {
   it('authorizes, exchanges the code, calls the API, refreshes, revokes, and the call then fails', async () => {
     const base = {
-      base: app.baseUrl,
+      base: w.app.baseUrl,
       client_id: oauthApp.client_id,
       client_secret: oauthApp.client_secret,
       redirect_uri: REDIRECT,
       scope: 'user:read forms:read',
     };
     const started = await oauthClient({ ...base, step: 'start' });
-    const consent = await authorizeWithForms(started.authorization_url, team);
+    const consent = await authorizeWithForms(started.authorization_url, w.team);
     expect(consent.status).toBe(303);
     expect(consent.consentHtml).toContain('Acme Sync');
     expect(consent.consentHtml).toContain('See your profile');
@@ -113,7 +103,7 @@ describe('the full authorization code flow with oauth4webapi (PKCE)', () => {
     expect(out.tokens.expires_in).toBe(3600);
     expect(out.tokens.scope).toBe('user:read forms:read');
     expect(out.api.status).toBe(200);
-    expect(out.api.body.data).toMatchObject({ id: team.userId, team_id: team.teamId, credential: 'oauth' });
+    expect(out.api.body.data).toMatchObject({ id: w.team.userId, team_id: w.team.teamId, credential: 'oauth' });
     expect(out.api.body.data.scopes.sort()).toEqual(['forms:read', 'user:read']);
     expect(out.refreshed.access_token).not.toBe(out.tokens.access_token);
     expect(out.refreshed.refresh_token).not.toBe(out.tokens.refresh_token);
@@ -124,11 +114,11 @@ describe('the full authorization code flow with oauth4webapi (PKCE)', () => {
     expect(out.refreshAfterRevoke).toBe('invalid_grant');
 
     // Only hashes are stored.
-    const rows = await tdb.db('oauth_tokens').select('access_hash', 'refresh_hash');
+    const rows = await w.tdb.db('oauth_tokens').select('access_hash', 'refresh_hash');
     const stored = JSON.stringify(rows);
     expect(stored).not.toContain(out.tokens.access_token);
     expect(stored).not.toContain(out.tokens.refresh_token.slice(7));
-    const appRow = await tdb.db('apps').where({ id: oauthApp.id }).first('client_secret_hash');
+    const appRow = await w.tdb.db('apps').where({ id: oauthApp.id }).first('client_secret_hash');
     expect(appRow!.client_secret_hash).not.toContain(oauthApp.client_secret.slice(7));
   });
 
@@ -224,7 +214,7 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
 
   it('an expired code is refused', async () => {
     const { code, verifier } = await freshCode();
-    await tdb.db('oauth_codes').update({ expires_at: new Date(Date.now() - 1000) });
+    await w.tdb.db('oauth_codes').update({ expires_at: new Date(Date.now() - 1000) });
     const res = await exchange(code, verifier);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
@@ -251,7 +241,7 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
   it('an expired access token gets 401 token_expired', async () => {
     const { code, verifier } = await freshCode();
     const t = (await exchange(code, verifier)).body;
-    await tdb.db('oauth_tokens').update({ access_expires_at: new Date(Date.now() - 1000) });
+    await w.tdb.db('oauth_tokens').update({ access_expires_at: new Date(Date.now() - 1000) });
     const res = await me(t.access_token);
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('token_expired');
@@ -263,7 +253,7 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_client');
     noToken(res.body);
-    const basic = await fetch(`${app.baseUrl}/api/oauth/token`, {
+    const basic = await fetch(`${w.app.baseUrl}/api/oauth/token`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -296,7 +286,7 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
     expect(wider.body.error).toBe('invalid_scope');
     noToken(wider.body);
 
-    const api = await client(app.baseUrl, t.access_token).get('/api/v1/forms');
+    const api = await client(w.app.baseUrl, t.access_token).get('/api/v1/forms');
     expect(api.status).toBe(403);
     expect(api.body.error.code).toBe('insufficient_scope');
     expect(api.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
@@ -304,7 +294,7 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
 
   it('denying consent redirects with access_denied and the state', async () => {
     const a = authUrl();
-    const res = await authorizeWithForms(a.url, team, 'deny');
+    const res = await authorizeWithForms(a.url, w.team, 'deny');
     const loc = new URL(res.location!);
     expect(loc.searchParams.get('error')).toBe('access_denied');
     expect(loc.searchParams.get('state')).toBe(a.state);
@@ -345,13 +335,13 @@ describe('negative cases: each gets the RFC 6749 error and no token', () => {
       expect(typeof res.body.error_description).toBe('string');
     }
     const revoke = await fetch(
-      `${app.baseUrl}/api/oauth/revoke`,
+      `${w.app.baseUrl}/api/oauth/revoke`,
       form({ token: 'x', client_id: oauthApp.client_id, client_secret: 'wrong' }),
     );
     expect(revoke.status).toBe(401);
     expect((await revoke.json()).error).toBe('invalid_client');
     const unknown = await fetch(
-      `${app.baseUrl}/api/oauth/revoke`,
+      `${w.app.baseUrl}/api/oauth/revoke`,
       form({ token: 'svc_at_unknown', client_id: oauthApp.client_id, client_secret: oauthApp.client_secret }),
     );
     expect(unknown.status).toBe(200);
@@ -362,19 +352,19 @@ describe('installs', () => {
   it('lists installed apps, counts installs, and disconnecting revokes the tokens', async () => {
     const { code, verifier } = await freshCode();
     const t = (await exchange(code, verifier)).body;
-    const list = await client(app.baseUrl, team.apiKey).get('/api/v1/me/apps');
+    const list = await client(w.app.baseUrl, w.team.apiKey).get('/api/v1/me/apps');
     expect(list.status).toBe(200);
     expect(list.body.data.map((a: { app_id: string }) => a.app_id)).toEqual([oauthApp.id]);
-    expect((await client(app.baseUrl, team.session).get(`/api/v1/apps/${oauthApp.id}`)).body.data.installs).toBe(1);
-    expect((await client(app.baseUrl, team.apiKey).delete(`/api/v1/me/apps/${oauthApp.id}`)).status).toBe(204);
+    expect((await client(w.app.baseUrl, w.team.session).get(`/api/v1/apps/${oauthApp.id}`)).body.data.installs).toBe(1);
+    expect((await client(w.app.baseUrl, w.team.apiKey).delete(`/api/v1/me/apps/${oauthApp.id}`)).status).toBe(204);
     expect((await me(t.access_token)).status).toBe(401);
-    expect((await client(app.baseUrl, team.apiKey).get('/api/v1/me/apps')).body.data).toEqual([]);
-    expect((await client(app.baseUrl, team.session).get(`/api/v1/apps/${oauthApp.id}`)).body.data.installs).toBe(0);
-    expect((await client(app.baseUrl, team.apiKey).delete(`/api/v1/me/apps/${oauthApp.id}`)).status).toBe(404);
+    expect((await client(w.app.baseUrl, w.team.apiKey).get('/api/v1/me/apps')).body.data).toEqual([]);
+    expect((await client(w.app.baseUrl, w.team.session).get(`/api/v1/apps/${oauthApp.id}`)).body.data.installs).toBe(0);
+    expect((await client(w.app.baseUrl, w.team.apiKey).delete(`/api/v1/me/apps/${oauthApp.id}`)).status).toBe(404);
   });
 
   it('a development app cannot be authorized by a user of another team', async () => {
-    const other = await createTestTeam(tdb.db);
+    const other = await createTestTeam(w.tdb.db);
     const a = authUrl();
     const res = await authorizeWithForms(a.url, other);
     const loc = new URL(res.location!);

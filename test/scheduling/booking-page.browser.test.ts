@@ -1,39 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { itWithBrowser, launchChromium } from '../helpers/browser';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { alwaysAvailable, publishedEventType } from './helpers';
+import { itWithBrowser } from '../helpers/browser';
+import { publishedEventType } from './helpers';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let browser: Browser;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  await alwaysAvailable(tdb.db, team.userId, 'America/New_York');
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app.close();
-  await tdb.drop();
-});
+const w = useApiWorld({ available: 'America/New_York', browser: true });
 
 describe('booking page /book/:page_slug', () => {
   itWithBrowser('lists event types, shows free days and slots in the visitor timezone, books, and confirms', async () => {
     const { slug } = await publishedEventType(
-      app.baseUrl,
-      team,
+      w.app.baseUrl,
+      w.team,
       { title: 'Book <b>me</b>', settings: { confirmation_message: 'See you soon!' } },
       { title: 'Discovery call', start_time_increment: 60 },
     );
-    const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    const context = await w.browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
     const page = await context.newPage();
-    const res = await page.goto(`${app.baseUrl}/book/${slug}`);
+    const res = await page.goto(`${w.app.baseUrl}/book/${slug}`);
     expect(res?.status()).toBe(200);
     await expect(page.locator('h1').textContent()).resolves.toBe('Book <b>me</b>');
     await expect(page.locator('#tz').textContent()).resolves.toBe('Asia/Tokyo');
@@ -52,10 +33,10 @@ describe('booking page /book/:page_slug', () => {
     await page.getByRole('button', { name: 'Book' }).click();
     await page.locator('#confirmation').waitFor({ state: 'visible' });
     await expect(page.locator('#confirmation').textContent()).resolves.toContain('See you soon!');
-    const m = await tdb.db('meetings').where({ attendee_email: 'priya@example.com' }).first();
-    expect(m).toMatchObject({ status: 'scheduled', timezone: 'Asia/Tokyo', attendee_name: 'Priya Visitor', host_user_id: team.userId });
+    const m = await w.tdb.db('meetings').where({ attendee_email: 'priya@example.com' }).first();
+    expect(m).toMatchObject({ status: 'scheduled', timezone: 'Asia/Tokyo', attendee_name: 'Priya Visitor', host_user_id: w.team.userId });
     expect(new Date(m!.start_time).getTime()).toBe(Date.parse(start!));
-    const missing = await page.goto(`${app.baseUrl}/book/no-such-page`);
+    const missing = await page.goto(`${w.app.baseUrl}/book/no-such-page`);
     expect(missing?.status()).toBe(404);
     await context.close();
   });

@@ -1,43 +1,27 @@
 import type { MeetingsRow } from '../../db/tables';
 import ICAL from 'ical.js';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { createTestTeam } from '../helpers/fixtures';
 import { client, http } from '../helpers/http';
 import { addMember } from '../../services/team';
 import { alwaysAvailable, dayFromNow, publishedEventType } from './helpers';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let pub: ReturnType<typeof client>;
+const w = useApiWorld({ available: true });
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  await alwaysAvailable(tdb.db, team.userId);
-  pub = client(app.baseUrl);
-});
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
-
-const availA = (q: Record<string, string>) => pub.get(`/api/calendar/availability?${new URLSearchParams(q)}`);
+const availA = (q: Record<string, string>) => w.pub.get(`/api/calendar/availability?${new URLSearchParams(q)}`);
 
 describe('public calendar, variant A', () => {
   it('offers slots, books one with contact and field_values, and answers 409 for the taken slot', async () => {
-    const { eventTypeId, pageId } = await publishedEventType(app.baseUrl, team, {}, { location_type: 'video_provider_2' });
+    const { eventTypeId, pageId } = await publishedEventType(w.app.baseUrl, w.team, {}, { location_type: 'video_provider_2' });
     const date = dayFromNow(2);
-    const av = await availA({ user_id: team.userId, team_id: team.teamId, date, event_type_id: eventTypeId, timezone: 'UTC' });
+    const av = await availA({ user_id: w.team.userId, team_id: w.team.teamId, date, event_type_id: eventTypeId, timezone: 'UTC' });
     expect(av.status).toBe(200);
     expect(av.body).toMatchObject({ date, duration: 30, timezone: 'UTC' });
     expect(av.body.available_slots.length).toBe(96); // 15-minute increments over 24h (the next day is available too)
     const slot = av.body.available_slots[40];
     const body = {
-      user_id: team.userId,
-      team_id: team.teamId,
+      user_id: w.team.userId,
+      team_id: w.team.teamId,
       start: slot.start,
       end: slot.end,
       attendee_email: 'Lead@Example.com',
@@ -47,14 +31,14 @@ describe('public calendar, variant A', () => {
       lead_capture_data: { phone: '+4915112345678' },
       custom_fields: { company: 'Acme' },
     };
-    const res = await pub.post('/api/calendar/book', body);
+    const res = await w.pub.post('/api/calendar/book', body);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       success: true,
       meeting: {
         event_type_id: eventTypeId,
         scheduling_page_id: pageId,
-        host_user_id: team.userId,
+        host_user_id: w.team.userId,
         start_time: slot.start,
         end_time: slot.end,
         status: 'scheduled',
@@ -65,7 +49,7 @@ describe('public calendar, variant A', () => {
     // a Jitsi Meet room (the default for providers 1 and 2) whose name nobody can guess
     expect(res.body.meeting_link).toMatch(/^https:\/\/meet\.jit\.si\/fss-[a-z2-7]{26}$/);
     expect(res.body.meeting.meeting_link).toBe(res.body.meeting_link);
-    const contact = await tdb.db('contacts').where({ id: res.body.meeting.contact_id }).first();
+    const contact = await w.tdb.db('contacts').where({ id: res.body.meeting.contact_id }).first();
     expect(contact).toMatchObject({
       email: 'Lead@Example.com',
       first_name: 'Lea',
@@ -73,17 +57,17 @@ describe('public calendar, variant A', () => {
       phone: '+4915112345678',
       custom_fields: { company: 'Acme' },
     });
-    const m = await client(app.baseUrl, team.apiKey).get(`/api/v1/meetings/${res.body.meeting.id}`);
+    const m = await client(w.app.baseUrl, w.team.apiKey).get(`/api/v1/meetings/${res.body.meeting.id}`);
     expect(m.body.data.field_values).toEqual({ phone: '+4915112345678', company: 'Acme' });
-    expect(await tdb.db('outbox').where({ workflow_id: `booking-${res.body.meeting.id}` })).toHaveLength(1);
+    expect(await w.tdb.db('outbox').where({ workflow_id: `booking-${res.body.meeting.id}` })).toHaveLength(1);
 
-    const again = await pub.post('/api/calendar/book', { ...body, attendee_email: 'other@example.com' });
+    const again = await w.pub.post('/api/calendar/book', { ...body, attendee_email: 'other@example.com' });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('slot_unavailable');
-    const after = await availA({ user_id: team.userId, team_id: team.teamId, date, event_type_id: eventTypeId });
+    const after = await availA({ user_id: w.team.userId, team_id: w.team.teamId, date, event_type_id: eventTypeId });
     expect(after.body.available_slots.map((s: { start: string }) => s.start)).not.toContain(slot.start);
     // A second booking by the same email links the same contact.
-    const other = await pub.post('/api/calendar/book', {
+    const other = await w.pub.post('/api/calendar/book', {
       ...body,
       start: av.body.available_slots[60].start,
       end: av.body.available_slots[60].end,
@@ -93,14 +77,14 @@ describe('public calendar, variant A', () => {
   });
 
   it('answers bad input with clear 4xx, never 500', async () => {
-    const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 30 });
-    const other = await createTestTeam(tdb.db);
-    const otherEt = await publishedEventType(app.baseUrl, other);
+    const { eventTypeId } = await publishedEventType(w.app.baseUrl, w.team, {}, { start_time_increment: 30 });
+    const other = await createTestTeam(w.tdb.db);
+    const otherEt = await publishedEventType(w.app.baseUrl, other);
     const date = dayFromNow(3);
     const start = `${date}T10:00:00.000Z`;
     const base = {
-      user_id: team.userId,
-      team_id: team.teamId,
+      user_id: w.team.userId,
+      team_id: w.team.teamId,
       start,
       end: `${date}T10:30:00.000Z`,
       attendee_email: 'a@example.com',
@@ -117,10 +101,10 @@ describe('public calendar, variant A', () => {
       [{ ...base, start: `${dayFromNow(40)}T10:00:00.000Z`, end: `${dayFromNow(40)}T10:30:00.000Z` }, 400, 'slot_not_offered'],
     ];
     for (const [body, status, code] of cases) {
-      const res = await pub.post('/api/calendar/book', body);
+      const res = await w.pub.post('/api/calendar/book', body);
       expect([res.status, res.body.error?.code, JSON.stringify(body)]).toEqual([status, code, JSON.stringify(body)]);
     }
-    const q = { user_id: team.userId, team_id: team.teamId, date, event_type_id: eventTypeId };
+    const q = { user_id: w.team.userId, team_id: w.team.teamId, date, event_type_id: eventTypeId };
     expect((await availA({ ...q, timezone: 'Nowhere/Land' })).status).toBe(400);
     expect((await availA({ ...q, date: '2020-01-01' })).status).toBe(400);
     expect((await availA({ ...q, date: '2031-02-30' })).status).toBe(400);
@@ -133,19 +117,21 @@ describe('public calendar, variant A', () => {
 
 describe('public calendar, variant B', () => {
   it('answers in its own shape with offset-bearing times, and books', async () => {
-    const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { duration_minutes: 45, start_time_increment: 60 });
+    const { eventTypeId } = await publishedEventType(w.app.baseUrl, w.team, {}, { duration_minutes: 45, start_time_increment: 60 });
     const d = dayFromNow(4);
-    const av = await pub.get(`/api/calendar/availability?event_type_id=${eventTypeId}&start_date=${d}&end_date=${d}&timezone=Asia/Kolkata`);
+    const av = await w.pub.get(
+      `/api/calendar/availability?event_type_id=${eventTypeId}&start_date=${d}&end_date=${d}&timezone=Asia/Kolkata`,
+    );
     expect(av.status).toBe(200);
     expect(av.body.data.event_type).toEqual({ id: eventTypeId, title: 'Intro call', duration_minutes: 45 });
     expect(av.body.data.timezone).toBe('Asia/Kolkata');
     const slot = av.body.data.slots[3];
     expect(slot.start).toMatch(/\+05:30$/);
-    const bad = await pub.get(
+    const bad = await w.pub.get(
       `/api/calendar/availability?event_type_id=${eventTypeId}&start_date=${d}&end_date=${dayFromNow(1)}&timezone=UTC`,
     );
     expect(bad.status).toBe(400);
-    const res = await pub.post('/api/calendar/book', {
+    const res = await w.pub.post('/api/calendar/book', {
       event_type_id: eventTypeId,
       start_time: slot.start,
       end_time: slot.end,
@@ -162,7 +148,7 @@ describe('public calendar, variant B', () => {
       status: 'scheduled',
       start_time: new Date(slot.start).toISOString(),
     });
-    const wrongLen = await pub.post('/api/calendar/book', {
+    const wrongLen = await w.pub.post('/api/calendar/book', {
       event_type_id: eventTypeId,
       start_time: av.body.data.slots[5].start,
       end_time: av.body.data.slots[4].end,
@@ -176,14 +162,14 @@ describe('public calendar, variant B', () => {
 
 describe('race-free booking', () => {
   it('50 concurrent bookings of one slot: exactly one 201, 49 × 409, one meeting row', async () => {
-    const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { start_time_increment: 60 });
+    const { eventTypeId } = await publishedEventType(w.app.baseUrl, w.team, {}, { start_time_increment: 60 });
     const d = dayFromNow(5);
     const start = `${d}T13:00:00.000Z`;
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        pub.post('/api/calendar/book', {
-          user_id: team.userId,
-          team_id: team.teamId,
+        w.pub.post('/api/calendar/book', {
+          user_id: w.team.userId,
+          team_id: w.team.teamId,
           start,
           end: `${d}T13:30:00.000Z`,
           attendee_email: `racer${i}@example.com`,
@@ -195,13 +181,13 @@ describe('race-free booking', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.error.code === 'slot_unavailable')).toBe(true);
-    expect(await tdb.db('meetings').where({ host_user_id: team.userId, start_time: new Date(start) })).toHaveLength(1);
+    expect(await w.tdb.db('meetings').where({ host_user_id: w.team.userId, start_time: new Date(start) })).toHaveLength(1);
   });
 
   it('the exclusion constraint itself refuses overlapping active meetings (buffers included)', async () => {
     const row = (startIso: string, endIso: string, blockEndIso: string, status: MeetingsRow['status'] = 'scheduled') => ({
-      team_id: team.teamId,
-      host_user_id: team.userId,
+      team_id: w.team.teamId,
+      host_user_id: w.team.userId,
       title: 't',
       attendee_name: 'a',
       attendee_email: 'a@example.com',
@@ -211,24 +197,24 @@ describe('race-free booking', () => {
       block_start: new Date(startIso),
       block_end: new Date(blockEndIso),
     });
-    await tdb.db('meetings').insert(row('2035-01-01T10:00:00Z', '2035-01-01T10:30:00Z', '2035-01-01T10:45:00Z'));
+    await w.tdb.db('meetings').insert(row('2035-01-01T10:00:00Z', '2035-01-01T10:30:00Z', '2035-01-01T10:45:00Z'));
     await expect(
-      tdb.db('meetings').insert(row('2035-01-01T10:40:00Z', '2035-01-01T11:00:00Z', '2035-01-01T11:00:00Z')),
+      w.tdb.db('meetings').insert(row('2035-01-01T10:40:00Z', '2035-01-01T11:00:00Z', '2035-01-01T11:00:00Z')),
     ).rejects.toMatchObject({ code: '23P01' });
-    await tdb.db('meetings').insert(row('2035-01-01T10:40:00Z', '2035-01-01T11:00:00Z', '2035-01-01T11:00:00Z', 'cancelled'));
-    await tdb.db('meetings').insert(row('2035-01-01T10:45:00Z', '2035-01-01T11:15:00Z', '2035-01-01T11:15:00Z'));
+    await w.tdb.db('meetings').insert(row('2035-01-01T10:40:00Z', '2035-01-01T11:00:00Z', '2035-01-01T11:00:00Z', 'cancelled'));
+    await w.tdb.db('meetings').insert(row('2035-01-01T10:45:00Z', '2035-01-01T11:15:00Z', '2035-01-01T11:15:00Z'));
   });
 
   it('round-robin gives the slot to a free host until none is left', async () => {
-    const t = await createTestTeam(tdb.db);
+    const t = await createTestTeam(w.tdb.db);
     const members = [t.userId];
     for (let i = 0; i < 2; i++)
       members.push(
-        (await addMember({ db: tdb.db }, { teamId: t.teamId, values: { email: `rr${i}-${t.teamId}@example.com`, role: 'member' } })).id,
+        (await addMember({ db: w.tdb.db }, { teamId: t.teamId, values: { email: `rr${i}-${t.teamId}@example.com`, role: 'member' } })).id,
       );
-    for (const id of members) await alwaysAvailable(tdb.db, id);
+    for (const id of members) await alwaysAvailable(w.tdb.db, id);
     const { eventTypeId, pageId } = await publishedEventType(
-      app.baseUrl,
+      w.app.baseUrl,
       t,
       { page_type: 'round_robin', host_user_ids: members },
       { start_time_increment: 60 },
@@ -239,7 +225,7 @@ describe('race-free booking', () => {
     expect(slot).toMatchObject({ round_robin: true, available_host_count: 3 });
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        pub.post('/api/calendar/book', {
+        w.pub.post('/api/calendar/book', {
           user_id: t.userId,
           team_id: t.teamId,
           scheduling_page_id: pageId,
@@ -259,20 +245,20 @@ describe('race-free booking', () => {
   });
 
   it('group pages need every host free, and a group booking blocks every host', async () => {
-    const t = await createTestTeam(tdb.db);
-    const second = (await addMember({ db: tdb.db }, { teamId: t.teamId, values: { email: `g-${t.teamId}@example.com`, role: 'member' } }))
+    const t = await createTestTeam(w.tdb.db);
+    const second = (await addMember({ db: w.tdb.db }, { teamId: t.teamId, values: { email: `g-${t.teamId}@example.com`, role: 'member' } }))
       .id;
-    await alwaysAvailable(tdb.db, t.userId);
-    await alwaysAvailable(tdb.db, second);
+    await alwaysAvailable(w.tdb.db, t.userId);
+    await alwaysAvailable(w.tdb.db, second);
     const group = await publishedEventType(
-      app.baseUrl,
+      w.app.baseUrl,
       t,
       { page_type: 'group', host_user_ids: [t.userId, second] },
       { start_time_increment: 60 },
     );
-    const solo = await publishedEventType(app.baseUrl, t, { host_user_ids: [second] }, { start_time_increment: 60 });
+    const solo = await publishedEventType(w.app.baseUrl, t, { host_user_ids: [second] }, { start_time_increment: 60 });
     const d = dayFromNow(7);
-    await tdb.db('calendar_events').insert({
+    await w.tdb.db('calendar_events').insert({
       team_id: t.teamId,
       host_user_id: second,
       source: 'external',
@@ -284,7 +270,7 @@ describe('race-free booking', () => {
     const starts = av.body.available_slots.map((s: { start: string }) => s.start);
     expect(starts).not.toContain(`${d}T09:00:00.000Z`);
     expect(starts).toContain(`${d}T11:00:00.000Z`);
-    const b = await pub.post('/api/calendar/book', {
+    const b = await w.pub.post('/api/calendar/book', {
       user_id: t.userId,
       team_id: t.teamId,
       start: `${d}T11:00:00.000Z`,
@@ -293,7 +279,7 @@ describe('race-free booking', () => {
       event_type_id: group.eventTypeId,
     });
     expect(b.status).toBe(201);
-    const soloBook = await pub.post('/api/calendar/book', {
+    const soloBook = await w.pub.post('/api/calendar/book', {
       user_id: second,
       team_id: t.teamId,
       start: `${d}T11:00:00.000Z`,
@@ -307,10 +293,10 @@ describe('race-free booking', () => {
 
 describe('buffers, overrides and the feed', () => {
   it('widens meetings by buffers and honours date overrides', async () => {
-    const { eventTypeId } = await publishedEventType(app.baseUrl, team, {}, { buffer_time_after: 15, start_time_increment: 15 });
+    const { eventTypeId } = await publishedEventType(w.app.baseUrl, w.team, {}, { buffer_time_after: 15, start_time_increment: 15 });
     const d = dayFromNow(8);
-    const q = { user_id: team.userId, team_id: team.teamId, date: d, event_type_id: eventTypeId };
-    const b = await pub.post('/api/calendar/book', {
+    const q = { user_id: w.team.userId, team_id: w.team.teamId, date: d, event_type_id: eventTypeId };
+    const b = await w.pub.post('/api/calendar/book', {
       ...q,
       date: undefined,
       start: `${d}T10:00:00.000Z`,
@@ -323,29 +309,29 @@ describe('buffers, overrides and the feed', () => {
     expect(starts).toContain('10:45');
     expect(starts).not.toContain('09:30');
     expect(starts).toContain('09:15');
-    const schedule = await tdb.db('availability_schedules').where({ user_id: team.userId }).first('id');
-    await tdb.db('availability_date_overrides').insert({ schedule_id: schedule!.id, date: dayFromNow(9), is_unavailable: true });
+    const schedule = await w.tdb.db('availability_schedules').where({ user_id: w.team.userId }).first('id');
+    await w.tdb.db('availability_date_overrides').insert({ schedule_id: schedule!.id, date: dayFromNow(9), is_unavailable: true });
     expect((await availA({ ...q, date: dayFromNow(9) })).body.available_slots).toEqual([]);
   });
 
   it('serves each host an iCalendar feed at a secret URL (parsed with ical.js)', async () => {
-    const api = client(app.baseUrl, team.apiKey);
+    const api = client(w.app.baseUrl, w.team.apiKey);
     const f = await api.post('/api/v1/calendar-feeds', {});
     expect(f.status).toBe(201);
     const url = new URL(f.body.data.url);
-    const feed = await http(app.baseUrl, 'get', url.pathname);
+    const feed = await http(w.app.baseUrl, 'get', url.pathname);
     expect(feed.status).toBe(200);
     expect(feed.headers.get('content-type')).toContain('text/calendar');
     const cal = new ICAL.Component(ICAL.parse(feed.text));
     const events = cal.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
-    const meetings = await tdb.db('meeting_hosts').where({ host_user_id: team.userId }).pluck('meeting_id');
+    const meetings = await w.tdb.db('meeting_hosts').where({ host_user_id: w.team.userId }).pluck('meeting_id');
     expect(events.map((e) => e.uid).sort()).toEqual(meetings.map((id: string) => `meeting-${id}@forms-scheduling-sequences`).sort());
-    const m = await tdb.db('meetings').where({ attendee_email: 'buf@example.com' }).first();
+    const m = await w.tdb.db('meetings').where({ attendee_email: 'buf@example.com' }).first();
     const ev = events.find((e) => e.uid.includes(m!.id))!;
     expect(ev.startDate.toJSDate().toISOString()).toBe(new Date(m!.start_time).toISOString());
-    expect((await http(app.baseUrl, 'get', '/api/calendar/feeds/cal_wrongtoken.ics')).status).toBe(404);
+    expect((await http(w.app.baseUrl, 'get', '/api/calendar/feeds/cal_wrongtoken.ics')).status).toBe(404);
     const rotated = await api.post('/api/v1/calendar-feeds', {});
-    expect((await http(app.baseUrl, 'get', url.pathname)).status).toBe(404);
-    expect((await http(app.baseUrl, 'get', new URL(rotated.body.data.url).pathname)).status).toBe(200);
+    expect((await http(w.app.baseUrl, 'get', url.pathname)).status).toBe(404);
+    expect((await http(w.app.baseUrl, 'get', new URL(rotated.body.data.url).pathname)).status).toBe(200);
   });
 });

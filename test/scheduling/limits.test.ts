@@ -1,27 +1,14 @@
 // Booking limits per event type (at most N a day / a week per host, in the host's timezone):
 // the availability answers honour them and the booking transaction enforces them under races.
 import { DateTime } from 'luxon';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { nextOpenDay } from '../helpers/open-day';
 import { addMember } from '../../services/team';
 import { alwaysAvailable, publishedEventType } from './helpers';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let app: TestApp;
-let pub: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  pub = client(app.baseUrl);
-});
-afterAll(async () => {
-  await app.close();
-  await tdb.drop();
-});
+const w = useApiWorld({ team: false });
 
 /** A Monday 10 days or more ahead, as a local date in `zone`. */
 function nextMondayAhead(zone: string): DateTime {
@@ -29,7 +16,7 @@ function nextMondayAhead(zone: string): DateTime {
 }
 
 const book = (t: TestTeam, eventTypeId: string, start: DateTime, i: number, pageId?: string) =>
-  pub.post('/api/calendar/book', {
+  w.pub.post('/api/calendar/book', {
     user_id: t.userId,
     team_id: t.teamId,
     event_type_id: eventTypeId,
@@ -40,7 +27,7 @@ const book = (t: TestTeam, eventTypeId: string, start: DateTime, i: number, page
   });
 
 const slotsOn = async (t: TestTeam, eventTypeId: string, date: string, timezone: string) => {
-  const res = await pub.get(
+  const res = await w.pub.get(
     `/api/calendar/availability?${new URLSearchParams({ user_id: t.userId, team_id: t.teamId, date, event_type_id: eventTypeId, timezone })}`,
   );
   expect(res.status).toBe(200);
@@ -49,9 +36,9 @@ const slotsOn = async (t: TestTeam, eventTypeId: string, date: string, timezone:
 
 describe('booking limits', () => {
   test('validation: limits are whole numbers ≥ 1, null removes one, and they are shown on the event type', async () => {
-    const t = await createTestTeam(tdb.db);
-    const api = client(app.baseUrl, t.apiKey);
-    const { pageId, eventTypeId } = await publishedEventType(app.baseUrl, t, {}, { max_bookings_per_day: 3 });
+    const t = await createTestTeam(w.tdb.db);
+    const api = client(w.app.baseUrl, t.apiKey);
+    const { pageId, eventTypeId } = await publishedEventType(w.app.baseUrl, t, {}, { max_bookings_per_day: 3 });
     const path = `/api/v1/scheduling-pages/${pageId}/event-types/${eventTypeId}`;
     for (const bad of [{ max_bookings_per_day: 0 }, { max_bookings_per_week: 1.5 }, { max_bookings_per_day: '2' }]) {
       const res = await api.patch(path, bad);
@@ -67,10 +54,10 @@ describe('booking limits', () => {
 
   test('a day limit of 2 under a race of 10 bookings on distinct slots of one day: exactly 2 are made, counted in the host timezone', async () => {
     const zone = 'America/New_York';
-    const t = await createTestTeam(tdb.db);
-    await alwaysAvailable(tdb.db, t.userId, zone);
+    const t = await createTestTeam(w.tdb.db);
+    await alwaysAvailable(w.tdb.db, t.userId, zone);
     const { eventTypeId } = await publishedEventType(
-      app.baseUrl,
+      w.app.baseUrl,
       t,
       {},
       { max_bookings_per_day: 2, start_time_increment: 60, max_booking_days: 30 },
@@ -83,7 +70,7 @@ describe('booking limits', () => {
     const refused = results.filter((r) => r.status !== 201);
     expect(refused).toHaveLength(8);
     for (const r of refused) expect(r.body.error.code).toBe('slot_unavailable');
-    expect(await tdb.db('meetings').where({ event_type_id: eventTypeId }).count('* as n').first()).toMatchObject({ n: 2 });
+    expect(await w.tdb.db('meetings').where({ event_type_id: eventTypeId }).count('* as n').first()).toMatchObject({ n: 2 });
 
     // the day offers nothing more; the next local day does, and 23:00 the evening before is another day
     expect(await slotsOn(t, eventTypeId, monday.toISODate()!, zone)).toEqual([]);
@@ -92,17 +79,17 @@ describe('booking limits', () => {
     expect(late.status).toBe(201);
 
     // a cancelled booking frees its place
-    const made = await tdb.db('meetings').where({ event_type_id: eventTypeId }).where('start_time', '>=', monday.toJSDate()).first('id');
-    await client(app.baseUrl, t.apiKey).patch(`/api/v1/meetings/${made!.id}`, { status: 'cancelled' });
+    const made = await w.tdb.db('meetings').where({ event_type_id: eventTypeId }).where('start_time', '>=', monday.toJSDate()).first('id');
+    await client(w.app.baseUrl, t.apiKey).patch(`/api/v1/meetings/${made!.id}`, { status: 'cancelled' });
     expect((await slotsOn(t, eventTypeId, monday.toISODate()!, zone)).length).toBeGreaterThan(0);
   });
 
   test('a week limit counts Monday to Sunday in the host timezone', async () => {
     const zone = 'Europe/Berlin';
-    const t = await createTestTeam(tdb.db);
-    await alwaysAvailable(tdb.db, t.userId, zone);
+    const t = await createTestTeam(w.tdb.db);
+    await alwaysAvailable(w.tdb.db, t.userId, zone);
     const { eventTypeId } = await publishedEventType(
-      app.baseUrl,
+      w.app.baseUrl,
       t,
       {},
       { max_bookings_per_week: 3, start_time_increment: 60, max_booking_days: 30 },
@@ -117,15 +104,15 @@ describe('booking limits', () => {
   });
 
   test('round robin: the limit is per host, so the day fills one host at a time', async () => {
-    const t = await createTestTeam(tdb.db);
+    const t = await createTestTeam(w.tdb.db);
     const members = [t.userId];
     for (let i = 0; i < 2; i++)
       members.push(
-        (await addMember({ db: tdb.db }, { teamId: t.teamId, values: { email: `lim${i}-${t.teamId}@example.com`, role: 'member' } })).id,
+        (await addMember({ db: w.tdb.db }, { teamId: t.teamId, values: { email: `lim${i}-${t.teamId}@example.com`, role: 'member' } })).id,
       );
-    for (const id of members) await alwaysAvailable(tdb.db, id);
+    for (const id of members) await alwaysAvailable(w.tdb.db, id);
     const { eventTypeId, pageId } = await publishedEventType(
-      app.baseUrl,
+      w.app.baseUrl,
       t,
       { page_type: 'round_robin', host_user_ids: members },
       { max_bookings_per_day: 1, start_time_increment: 60, max_booking_days: 30 },

@@ -1,36 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { hasChromium, itWithBrowser, launchChromium } from '../helpers/browser';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { itWithBrowser } from '../helpers/browser';
 import { makeContact, makeEnrollment, makeSequence } from './support/factory';
+import { useApiWorld } from '../helpers/world';
 
 /** The `/u/<token>` one-click page in headless Chromium, and its RFC 8058 POST. */
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let browser: Browser | undefined;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  team = await createTestTeam(tdb.db);
-  if (hasChromium) browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app.close();
-  await tdb.drop();
-});
+const w = useApiWorld({ browser: true });
 
 /** An email send of a running enrollment, as the activity records it; returns its token. */
 async function sentEmail(email: string): Promise<{ token: string; contactId: string; enrollmentId: string }> {
-  const seq = await makeSequence(tdb.db, team.teamId);
-  const contactId = await makeContact(tdb.db, team.teamId, { email });
-  const enrollmentId = await makeEnrollment(tdb.db, team.teamId, seq.id, contactId);
+  const seq = await makeSequence(w.tdb.db, w.team.teamId);
+  const contactId = await makeContact(w.tdb.db, w.team.teamId, { email });
+  const enrollmentId = await makeEnrollment(w.tdb.db, w.team.teamId, seq.id, contactId);
   const token = `tok${Math.random().toString(36).slice(2)}xyz`;
-  await tdb.db('sequence_sends').insert({
-    team_id: team.teamId,
+  await w.tdb.db('sequence_sends').insert({
+    team_id: w.team.teamId,
     sequence_id: seq.id,
     enrollment_id: enrollmentId,
     step_id: seq.steps![0].id,
@@ -45,30 +28,30 @@ async function sentEmail(email: string): Promise<{ token: string; contactId: str
 
 itWithBrowser('the page shows whom it unsubscribes, and its button unsubscribes and exits the enrollment', async () => {
   const { token, contactId, enrollmentId } = await sentEmail('reader@example.com');
-  const page = await browser!.newPage();
-  const res = await page.goto(`${app.baseUrl}/u/${token}`);
+  const page = await w.browser!.newPage();
+  const res = await page.goto(`${w.app.baseUrl}/u/${token}`);
   expect(res?.status()).toBe(200);
   expect(await page.title()).toBe('Unsubscribe');
   await expect(page.getByRole('heading', { name: 'Unsubscribe' }).textContent()).resolves.toBe('Unsubscribe');
   expect(await page.textContent('main')).toContain('re***@example.com');
   // A GET alone (a link scanner) changes nothing.
-  expect((await tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(false);
-  await Promise.all([page.waitForURL(`${app.baseUrl}/u/${token}`), page.getByRole('button', { name: 'Unsubscribe' }).click()]);
+  expect((await w.tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(false);
+  await Promise.all([page.waitForURL(`${w.app.baseUrl}/u/${token}`), page.getByRole('button', { name: 'Unsubscribe' }).click()]);
   expect(await page.getByRole('status').textContent()).toBe('You are unsubscribed');
-  expect((await tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(true);
-  expect(await tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({
+  expect((await w.tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(true);
+  expect(await w.tdb.db('sequence_enrollments').where({ id: enrollmentId }).first()).toMatchObject({
     status: 'exited',
     exit_reason: 'unsubscribed',
   });
   // Visiting again says so, without a button.
-  await page.goto(`${app.baseUrl}/u/${token}`);
+  await page.goto(`${w.app.baseUrl}/u/${token}`);
   expect(await page.getByRole('button').count()).toBe(0);
   await page.close();
 });
 
 itWithBrowser('an unknown token gets a 404 page, and values are escaped', async () => {
-  const page = await browser!.newPage();
-  const res = await page.goto(`${app.baseUrl}/u/unknown-token-123`);
+  const page = await w.browser!.newPage();
+  const res = await page.goto(`${w.app.baseUrl}/u/unknown-token-123`);
   expect(res?.status()).toBe(404);
   expect(await page.textContent('h1')).toBe('Link not found');
   const { token } = await sentEmail('"<img src=x onerror=alert(1)>"@example.com');
@@ -77,7 +60,7 @@ itWithBrowser('an unknown token gets a 404 page, and values are escaped', async 
     dialogs++;
     await d.dismiss();
   });
-  await page.goto(`${app.baseUrl}/u/${token}`);
+  await page.goto(`${w.app.baseUrl}/u/${token}`);
   expect(await page.locator('img').count()).toBe(0);
   expect(dialogs).toBe(0);
   await page.close();
@@ -85,13 +68,13 @@ itWithBrowser('an unknown token gets a 404 page, and values are escaped', async 
 
 test('RFC 8058: a one-click POST with List-Unsubscribe=One-Click unsubscribes without a browser', async () => {
   const { token, contactId } = await sentEmail('mailbox@example.com');
-  const res = await fetch(`${app.baseUrl}/u/${token}`, {
+  const res = await fetch(`${w.app.baseUrl}/u/${token}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: 'List-Unsubscribe=One-Click',
   });
   expect(res.status).toBe(200);
-  expect((await tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(true);
-  const rows = await tdb.db('sequence_unsubscribes').where({ contact_id: contactId });
+  expect((await w.tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(true);
+  const rows = await w.tdb.db('sequence_unsubscribes').where({ contact_id: contactId });
   expect(rows).toEqual([expect.objectContaining({ channel: 'email', source: 'one_click' })]);
 });
