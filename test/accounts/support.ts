@@ -1,55 +1,19 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { accountsActivities } from '../../activities/accounts';
-import { createMailer, type Mailer } from '../../core/mailer';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { http, type HttpResult } from '../helpers/http';
-import { eventually, startSmtp, type Mail, type SmtpSink } from '../helpers/smtp';
-import { createTimeSkippingEnv, createTestWorker } from '../helpers/temporal';
+import { eventually, type Mail, type SmtpSink } from '../helpers/smtp';
+import { useApiWorld, type ApiWorld } from '../helpers/world';
 
 /** A suite's database, Temporal time-skipping server, worker with the accounts activities, real SMTP server and app. */
-export interface AccountsWorld {
-  tdb: TestDatabase;
-  env: TestWorkflowEnvironment;
-  app: TestApp;
-  smtp: SmtpSink;
-  mailer: Mailer;
-  team: TestTeam;
-}
+export type AccountsWorld = ApiWorld;
 
 export function useAccountsWorld(opts: { env?: Record<string, string> } = {}): AccountsWorld {
-  const w = {} as AccountsWorld;
-  let worker: Worker | undefined;
-  let running: Promise<void> | undefined;
-  beforeAll(async () => {
-    w.tdb = await createTestDatabase();
-    w.env = await createTimeSkippingEnv();
-    w.app = await startTestApp(w.tdb.db, { temporal: w.env.client, env: opts.env });
-    w.smtp = await startSmtp();
-    w.mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Accounts <accounts@example.com>', dataDir: '/tmp' });
-    w.team = await createTestTeam(w.tdb.db);
-    const activities = accountsActivities({
-      db: w.tdb.db,
-      config: w.app.config,
-      mailer: w.mailer,
-      sms: undefined as never,
-      outbox: w.app.deps.outbox,
-    });
-    worker = await createTestWorker(w.env, activities);
-    running = worker.run();
-  }, 120_000);
-  afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    w.mailer?.close();
-    await w.smtp?.close();
-    await w.app?.close();
-    await w.env?.teardown();
-    await w.tdb?.drop();
+  return useApiWorld({
+    temporal: 'time-skipping',
+    env: opts.env,
+    smtp: { mailFrom: 'Accounts <accounts@example.com>' },
+    worker: (w) =>
+      accountsActivities({ db: w.tdb.db, config: w.app.config, mailer: w.mailer, sms: undefined as never, outbox: w.app.deps.outbox }),
   });
-  return w;
 }
 
 /** Post an HTML form (application/x-www-form-urlencoded), as a browser without JavaScript does. */

@@ -1,33 +1,19 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createMailer } from '../../core/mailer';
 import { createSmsSender } from '../../core/sms';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { client } from '../helpers/http';
 import { useRadicale, type Radicale } from '../helpers/radicale';
-import { createTestWorker, createTimeSkippingEnv } from '../helpers/temporal';
+import { useApiWorld, type ApiWorld } from '../helpers/world';
 
 /**
  * A suite's calendar world: database, Temporal test server with a worker running the real calendar
  * sync workflow and every activity, the API, a Radicale (user alice), and a team whose owner is the host.
  * Everything is driven through the public API; the sync runs in the worker as in production.
  */
-export interface CalendarWorld {
-  tdb: TestDatabase;
-  env: TestWorkflowEnvironment;
-  app: TestApp;
-  team: TestTeam;
+export interface CalendarWorld extends ApiWorld {
   readonly radicale: Radicale;
-  /** The owner's dashboard session. */
-  session: ReturnType<typeof client>;
-  /** An API key with every scope. */
-  api: ReturnType<typeof client>;
   /** POST a connection as the owner's session; returns its id (the first sync is under way). */
   connect(body: Record<string, unknown>): Promise<string>;
   /** Waits until a sync that finished after `since` shows (status ok or error); returns the connection. */
@@ -41,38 +27,20 @@ export const RADICALE_PASSWORD = 'alice-app-password';
 
 export function useCalendarWorld(opts: { env?: Record<string, string> } = {}): CalendarWorld {
   const radicale = useRadicale({ users: { [RADICALE_USER]: RADICALE_PASSWORD } });
-  const w = {
-    get radicale() {
-      return radicale.server;
-    },
-  } as CalendarWorld;
-  let worker: Worker;
-  let running: Promise<void>;
-  beforeAll(async () => {
-    w.tdb = await createTestDatabase();
-    w.env = await createTimeSkippingEnv();
-    w.app = await startTestApp(w.tdb.db, { temporal: w.env.client, env: opts.env });
-    w.team = await createTestTeam(w.tdb.db);
-    w.session = client(w.app.baseUrl, w.team.session);
-    w.api = client(w.app.baseUrl, w.team.apiKey);
+  const w = useApiWorld<CalendarWorld>({
+    temporal: 'time-skipping',
+    env: opts.env,
     // Every activity (the booking workflows that bookings start run too), mail and SMS to files.
-    const activities = createActivities({
-      db: w.tdb.db,
-      config: w.app.config,
-      mailer: createMailer({ ...w.app.config, SMTP_URL: undefined }),
-      sms: createSmsSender({ ...w.app.config, TWILIO_ACCOUNT_SID: undefined }),
-      outbox: w.app.deps.outbox,
-    });
-    worker = await createTestWorker(w.env, activities);
-    running = worker.run();
-  }, 120_000);
-  afterAll(async () => {
-    worker?.shutdown();
-    await running?.catch(() => undefined);
-    await w.app?.close();
-    await w.env?.teardown();
-    await w.tdb?.drop();
-  }, 60_000);
+    worker: (world) =>
+      createActivities({
+        db: world.tdb.db,
+        config: world.app.config,
+        mailer: createMailer({ ...world.app.config, SMTP_URL: undefined }),
+        sms: createSmsSender({ ...world.app.config, TWILIO_ACCOUNT_SID: undefined }),
+        outbox: world.app.deps.outbox,
+      }),
+  });
+  Object.defineProperty(w, 'radicale', { get: () => radicale.server });
   w.connect = async (body) => {
     const res = await w.session.post('/api/v1/calendar-connections', body);
     if (res.status !== 201) throw new Error(`connect: ${res.status} ${res.text}`);

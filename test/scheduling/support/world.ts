@@ -1,20 +1,10 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { schedulingActivities } from '../../../activities/scheduling';
 import { createMailer } from '../../../core/mailer';
-import { startTestApp, type TestApp } from '../../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db';
-import { createTestTeam, type TestTeam } from '../../helpers/fixtures';
-import { startSmtp, type Mail, type SmtpSink } from '../../helpers/smtp';
-import { createTimeSkippingEnv } from '../../helpers/temporal';
-import { alwaysAvailable } from '../helpers';
+import type { Mail } from '../../helpers/smtp';
+import { useApiWorld, type ApiWorld } from '../../helpers/world';
 
 /** A suite's scheduling world: database, SMTP sink, Temporal test server, API, one available host. */
-export interface SchedulingWorld {
-  tdb: TestDatabase;
-  smtp: SmtpSink;
-  env: TestWorkflowEnvironment;
-  app: TestApp;
-  team: TestTeam;
+export interface SchedulingWorld extends ApiWorld {
   /** The real scheduling activities, mailing to the suite's SMTP sink. */
   activities(): ReturnType<typeof schedulingActivities>;
   /** Messages about one meeting, of one X-Meeting-Email kind. */
@@ -25,21 +15,7 @@ export interface SchedulingWorld {
 
 /** Set up in beforeAll, torn down in afterAll; read the fields inside tests. */
 export function useSchedulingWorld(opts: { env?: Record<string, string>; timezone?: string } = {}): SchedulingWorld {
-  const w = {} as SchedulingWorld;
-  beforeAll(async () => {
-    w.tdb = await createTestDatabase();
-    w.smtp = await startSmtp();
-    w.env = await createTimeSkippingEnv();
-    w.app = await startTestApp(w.tdb.db, { temporal: w.env.client, env: opts.env });
-    w.team = await createTestTeam(w.tdb.db);
-    await alwaysAvailable(w.tdb.db, w.team.userId, opts.timezone);
-  });
-  afterAll(async () => {
-    await w.app.close();
-    await w.env.teardown();
-    await w.smtp.close();
-    await w.tdb.drop();
-  });
+  const w = useApiWorld<SchedulingWorld>({ temporal: 'time-skipping', smtp: true, env: opts.env, available: opts.timezone ?? true });
   w.activities = () =>
     schedulingActivities({
       db: w.tdb.db,
