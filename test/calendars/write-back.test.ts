@@ -1,96 +1,68 @@
+import { useApiWorld } from '../helpers/world';
 /**
  * Write-back of bookings to the host's CalDAV booking calendar, end to end: bookings through the
  * public endpoint, status changes and reschedules through the API, the booking and cleanup
  * workflows on the Temporal test server, and a real Radicale read back with CalDAV REPORTs.
  */
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import ICAL from 'ical.js';
 import { createActivities } from '../../activities';
 import { createMailer } from '../../core/mailer';
 import { createSmsSender } from '../../core/sms';
 import { icalUidOf, meetingUid } from '../../domain/ics';
-import { startTestApp, type TestApp } from '../helpers/app';
 import { connectCaldav, type TestCalendarConnection } from '../helpers/calendars';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { useRadicale, type RadicaleObject } from '../helpers/radicale';
-import { eventually, startSmtp } from '../helpers/smtp';
-import { createTimeSkippingEnv, createTestWorker } from '../helpers/temporal';
-import { alwaysAvailable, bookHoursAhead } from '../scheduling/helpers';
-import type { Worker } from '@temporalio/worker';
+import { eventually } from '../helpers/smtp';
+import { bookHoursAhead } from '../scheduling/helpers';
 
 const HOUR = 3_600_000;
 const radicale = useRadicale({ users: { host: 'host-app-password' } });
 
-let tdb: TestDatabase;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let env: TestWorkflowEnvironment;
-let app: TestApp;
-let team: TestTeam;
 let conn: TestCalendarConnection;
-let worker: Worker;
-let running: Promise<void>;
 let calendarNo = 0;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtp();
-});
-afterAll(async () => {
-  await smtp.close();
-  await tdb.drop();
-});
+// Temporal, the app, the team and the worker anew for each test. The worker polls in the
+// background; the tests never await a workflow result, so the test server's clock is not skipped
+// ahead (the reminders stay days away).
+const w = useApiWorld({ smtp: true, temporal: 'time-skipping', available: true, eachTest: true, worker: (): object => activities() });
 
 /** Every activity (the calendar sync workflow runs too, as in production), mail to the test SMTP server. */
 function activities() {
-  const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  const sms = createSmsSender({ ...app.config, TWILIO_ACCOUNT_SID: undefined });
-  return createActivities({ db: tdb.db, config: app.config, mailer, sms, outbox: app.deps.outbox });
+  const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
+  const sms = createSmsSender({ ...w.app.config, TWILIO_ACCOUNT_SID: undefined });
+  return createActivities({ db: w.tdb.db, config: w.app.config, mailer, sms, outbox: w.app.deps.outbox });
 }
 
 /** The calendar of this test: a new collection on Radicale, so tests never see each other's events. */
 let calendarUrl: string;
 
 beforeEach(async () => {
-  env = await createTimeSkippingEnv();
-  app = await startTestApp(tdb.db, { temporal: env.client });
-  team = await createTestTeam(tdb.db);
-  await alwaysAvailable(tdb.db, team.userId);
   const s = radicale.server;
   calendarNo++;
   calendarUrl = await s.mkcalendar('host', `bookings-${calendarNo}`, `Bookings ${calendarNo}`);
-  // The worker polls in the background; the tests never await a workflow result, so the test
-  // server's clock is not skipped ahead (the reminders stay days away).
-  worker = await createTestWorker(env, activities());
-  running = worker.run();
   conn = await connect(`Bookings ${calendarNo}`);
 });
 
 /** Connect the host's Radicale account through the API and choose `calendarName` as the booking calendar. */
 const connect = (calendarName: string | null) =>
-  connectCaldav(app.baseUrl, team.session, {
+  connectCaldav(w.app.baseUrl, w.team.session, {
     serverUrl: radicale.server.url,
     username: 'host',
     password: 'host-app-password',
     calendarName,
   });
 afterEach(async () => {
-  worker.shutdown();
-  await running;
-  await app.close();
-  await env.teardown();
   if (!radicale.server.running()) await radicale.server.start();
   // The next test's host (a new team) must not find this test's events as busy time.
   await radicale.server.remove('host', calendarUrl);
 });
 
-const api = () => client(app.baseUrl, team.apiKey);
+const api = () => client(w.app.baseUrl, w.team.apiKey);
 const objects = (): Promise<RadicaleObject[]> => radicale.server.report('host', calendarUrl);
 
 /** Book through the public endpoint (variant A) `hoursAhead` from now, on the hour. */
 async function book(hoursAhead: number, eventType: Record<string, unknown> = {}) {
-  return bookHoursAhead(app.baseUrl, team, { hoursAhead, eventType, attendeeEmail: 'ada@example.com' });
+  return bookHoursAhead(w.app.baseUrl, w.team, { hoursAhead, eventType, attendeeEmail: 'ada@example.com' });
 }
 
 function vevent(o: RadicaleObject): ICAL.Component {
@@ -114,7 +86,7 @@ async function workflowClosed(id: string): Promise<void> {
   await eventually(
     async () => {
       try {
-        return (await env.client.workflow.getHandle(id).describe()).status.name === 'COMPLETED';
+        return (await w.env.client.workflow.getHandle(id).describe()).status.name === 'COMPLETED';
       } catch {
         return false;
       }
@@ -144,7 +116,7 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     expect(object.data).not.toMatch(/^METHOD:/m);
 
     // The record follows the PUT's answer.
-    const rec = await eventually(() => tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first(), 'the write recorded');
+    const rec = await eventually(() => w.tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first(), 'the write recorded');
     expect(rec).toMatchObject({
       calendar_id: conn.calendarId,
       connection_id: conn.connectionId,
@@ -164,7 +136,7 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     expect(cancel.status).toBe(200);
     await eventually(async () => (await objects()).length === 0, 'the event removed from Radicale', 45_000);
     await eventually(
-      async () => (await tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first())?.state === 'removed',
+      async () => (await w.tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first())?.state === 'removed',
       'the write marked removed',
     );
   });
@@ -195,42 +167,42 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     const id: string = res.body.meeting.id;
     // The rest of the workflow goes on: the confirmation email is sent while the calendar is down.
     await eventually(
-      () => smtp.messages.some((m) => m.headers.get('x-meeting-id') === id && m.headers.get('x-meeting-email') === 'confirmation'),
+      () => w.smtp.messages.some((m) => m.headers.get('x-meeting-id') === id && m.headers.get('x-meeting-email') === 'confirmation'),
       'the confirmation email',
     );
     const failing = await eventually(async () => {
-      const c = await tdb.db('calendar_connections').where({ id: conn.connectionId }).first();
+      const c = await w.tdb.db('calendar_connections').where({ id: conn.connectionId }).first();
       return c!.status === 'error' ? c : undefined;
     }, 'the connection in error');
     expect(failing.status_message).toMatch(/^could not write a booking to the calendar "Bookings \d+": .*refused the connection/);
-    expect(await tdb.db('meeting_calendar_writes').where({ meeting_id: id })).toHaveLength(0);
+    expect(await w.tdb.db('meeting_calendar_writes').where({ meeting_id: id })).toHaveLength(0);
 
     await radicale.server.start();
     await onCalendar(meetingUid(id));
     await eventually(
-      async () => (await tdb.db('calendar_connections').where({ id: conn.connectionId }).first())!.status === 'ok',
+      async () => (await w.tdb.db('calendar_connections').where({ id: conn.connectionId }).first())!.status === 'ok',
       'the connection ok again after the write',
     );
-    expect((await tdb.db('calendar_connections').where({ id: conn.connectionId }).first())!.status_message).toBeNull();
+    expect((await w.tdb.db('calendar_connections').where({ id: conn.connectionId }).first())!.status_message).toBeNull();
   });
 
   it('a retried write (also one whose record was lost) gives no duplicate', async () => {
     const { res } = await book(72);
     const id: string = res.body.meeting.id;
     const first = await onCalendar(meetingUid(id));
-    await eventually(() => tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first(), 'the workflow’s write recorded');
+    await eventually(() => w.tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first(), 'the workflow’s write recorded');
     const acts = activities();
     expect(await acts.writeMeetingToCalendar(id)).toBe('written');
     // The answer of an earlier PUT lost: no record, the object exists (If-None-Match: * answers 412).
-    await tdb.db('meeting_calendar_writes').where({ meeting_id: id }).delete();
+    await w.tdb.db('meeting_calendar_writes').where({ meeting_id: id }).delete();
     expect(await acts.writeMeetingToCalendar(id)).toBe('written');
     // A stale ETag on record (the host edited the event meanwhile): If-Match answers 412, the write still lands once.
-    await tdb.db('meeting_calendar_writes').where({ meeting_id: id }).update({ etag: '"stale"' });
+    await w.tdb.db('meeting_calendar_writes').where({ meeting_id: id }).update({ etag: '"stale"' });
     expect(await acts.writeMeetingToCalendar(id)).toBe('written');
     const after = await objects();
     expect(after).toHaveLength(1);
     expect(after[0].href).toBe(first.object.href);
-    const rec = await tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first();
+    const rec = await w.tdb.db('meeting_calendar_writes').where({ meeting_id: id }).first();
     expect(rec!.etag).toBe(after[0].etag);
   });
 
@@ -244,7 +216,7 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     const moved = await api().patch(`/api/v1/meetings/${id}`, { start_time: new Date(newStart).toISOString() });
     expect(moved.status).toBe(200);
     const newId: string = moved.body.data.rescheduled_to_id;
-    const newMeeting = await tdb.db('meetings').where({ id: newId }).first();
+    const newMeeting = await w.tdb.db('meetings').where({ id: newId }).first();
     expect(icalUidOf(newMeeting!)).toBe(uid);
 
     const { all, object } = await onCalendar(uid, (ev) => startOf(ev) === newStart, 'the event moved to the new time');
@@ -253,7 +225,7 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     expect(vevent(object).getFirstPropertyValue('sequence')).toBe(newMeeting!.ical_sequence);
     expect(newMeeting!.ical_sequence).toBe(1);
     const states = async () =>
-      (await tdb.db('meeting_calendar_writes').whereIn('meeting_id', [id, newId]).orderBy('created_at')).map(
+      (await w.tdb.db('meeting_calendar_writes').whereIn('meeting_id', [id, newId]).orderBy('created_at')).map(
         (r: { meeting_id: string; state: string }) => [r.meeting_id, r.state],
       );
     // The old meeting's record hands the event over to the new one.
@@ -278,7 +250,7 @@ describe('write-back to the host booking calendar (Radicale)', () => {
   });
 
   it('a host without a booking calendar: nothing is written', async () => {
-    const none = await client(app.baseUrl, team.session).patch(`/api/v1/calendar-connections/${conn.connectionId}`, {
+    const none = await client(w.app.baseUrl, w.team.session).patch(`/api/v1/calendar-connections/${conn.connectionId}`, {
       booking_calendar_id: null,
     });
     expect(none.status).toBe(200);
@@ -286,11 +258,11 @@ describe('write-back to the host booking calendar (Radicale)', () => {
     expect(res.status).toBe(201);
     const id: string = res.body.meeting.id;
     await eventually(
-      () => smtp.messages.some((m) => m.headers.get('x-meeting-id') === id && m.headers.get('x-meeting-email') === 'confirmation'),
+      () => w.smtp.messages.some((m) => m.headers.get('x-meeting-id') === id && m.headers.get('x-meeting-email') === 'confirmation'),
       'the confirmation email',
     );
     expect(await activities().writeMeetingToCalendar(id)).toBe('no_calendar');
     expect(await objects()).toEqual([]);
-    expect(await tdb.db('meeting_calendar_writes').where({ meeting_id: id })).toHaveLength(0);
+    expect(await w.tdb.db('meeting_calendar_writes').where({ meeting_id: id })).toHaveLength(0);
   });
 });

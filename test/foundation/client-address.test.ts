@@ -1,29 +1,22 @@
 import { parseConfig } from '../../core/config';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * TRUST_PROXY_HOPS=N (README "Configuration", docs/decisions.md "Client address"): the client's
  * address is the Nth X-Forwarded-For value from the right; what a client writes to the left of
  * that changes nothing. Read back where the service records it: a session's `ip`.
  */
-let tdb: TestDatabase;
-let team: TestTeam;
 const apps: TestApp[] = [];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  team = await createTestTeam(tdb.db);
-});
-afterAll(async () => {
+const w = useApiWorld({ app: false });
+w.onTeardown(async () => {
   for (const a of apps) await a.close();
-  await tdb?.drop();
 });
 
 async function appWithHops(hops: number): Promise<TestApp> {
-  const app = await startTestApp(tdb.db, { env: { TRUST_PROXY_HOPS: String(hops) } });
+  const app = await startTestApp(w.tdb.db, { env: { TRUST_PROXY_HOPS: String(hops) } });
   apps.push(app);
   return app;
 }
@@ -31,7 +24,7 @@ async function appWithHops(hops: number): Promise<TestApp> {
 /** Sign in with the given X-Forwarded-For (or none) and answer the address the new session recorded. */
 async function addressSeen(app: TestApp, xff?: string): Promise<string> {
   const headers: Record<string, string> = xff === undefined ? {} : { 'x-forwarded-for': xff };
-  const login = await client(app.baseUrl).post('/api/auth/login', { email: team.email, password: team.password }, headers);
+  const login = await client(app.baseUrl).post('/api/auth/login', { email: w.team.email, password: w.team.password }, headers);
   expect(login.status).toBe(200);
   const sessions = await client(app.baseUrl, login.body.data.token).get('/api/v1/me/sessions');
   const current = sessions.body.data.find((s: { current: boolean }) => s.current);

@@ -38,8 +38,11 @@ export interface ApiWorld {
 }
 
 export interface WorldOptions {
-  /** Extra environment for the app's config (test/helpers/app.ts has the defaults). */
-  env?: Record<string, string>;
+  /**
+   * Extra environment for the app's config (test/helpers/app.ts has the defaults); a function is
+   * called when the app starts, after the beforeAll hooks declared before this call.
+   */
+  env?: Record<string, string> | (() => Record<string, string>);
   /** A Temporal test server: the time-skipping one, the real CLI's dev server (`local`), or one the suite builds. */
   temporal?: 'time-skipping' | 'local' | (() => Promise<TestWorkflowEnvironment>);
   /** A worker polling `env` with the activities this builds from the world, run until teardown. */
@@ -115,7 +118,10 @@ export function useApiWorld<W extends ApiWorld = ApiWorld>(opts: WorldOptions = 
       parts.env = await make();
     }
     if (opts.app !== false) {
-      parts.app = await startTestApp(db, { temporal: opts.temporal ? w.env.client : undefined, env: opts.env });
+      parts.app = await startTestApp(db, {
+        temporal: opts.temporal ? w.env.client : undefined,
+        env: typeof opts.env === 'function' ? opts.env() : opts.env,
+      });
       parts.pub = client(w.app.baseUrl);
     }
     if (opts.team !== false) {

@@ -1,30 +1,16 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { maintenanceActivities } from '../../activities/maintenance';
 import { ensureMaintenanceSchedules } from '../../services/maintenance/schedules';
 import { maintenanceTasks, type MaintenanceTask } from '../../services/maintenance/tasks';
 import { expireRateLimits, RATE_LIMIT_GRACE_MS } from '../../services/rate-limits/expire';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createLocalEnv, createTestWorker } from '../helpers/temporal';
+import { createTestWorker } from '../helpers/temporal';
+import { useApiWorld } from '../helpers/world';
 
 /** Maintenance as Temporal Schedules, on the dev server (the time-skipping server has no Schedules). */
-let tdb: TestDatabase;
-let env: TestWorkflowEnvironment;
-let app: TestApp;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  env = await createLocalEnv();
-  app = await startTestApp(tdb.db, { temporal: env.client });
-}, 90_000);
-afterAll(async () => {
-  await app?.close();
-  await env?.teardown();
-  await tdb?.drop();
-});
+const w = useApiWorld({ temporal: 'local', team: false });
 
 async function maintenanceScheduleIds(): Promise<string[]> {
   const ids: string[] = [];
-  for await (const s of env.client.schedule.list()) if (s.scheduleId.startsWith('maintenance-')) ids.push(s.scheduleId);
+  for await (const s of w.env.client.schedule.list()) if (s.scheduleId.startsWith('maintenance-')) ids.push(s.scheduleId);
   return ids.sort();
 }
 
@@ -40,7 +26,7 @@ async function eventuallyScheduleIds(expected: string[]): Promise<string[]> {
 }
 
 async function seedRateLimits(nowMs: number) {
-  await tdb.db('rate_limits').insert([
+  await w.tdb.db('rate_limits').insert([
     { key: 'old', points: 1, expire: nowMs - RATE_LIMIT_GRACE_MS - 1 },
     { key: 'recent', points: 1, expire: nowMs - RATE_LIMIT_GRACE_MS + 60_000 },
     { key: 'forever', points: 1, expire: null },
@@ -50,22 +36,22 @@ async function seedRateLimits(nowMs: number) {
 test('expireRateLimits deletes counters whose window ended over an hour ago, and only those', async () => {
   const nowMs = Date.now();
   await seedRateLimits(nowMs);
-  expect(await expireRateLimits(tdb, { nowMs })).toEqual({ deleted: 1 });
-  expect((await tdb.db('rate_limits').orderBy('key').select('key')).map((r) => r.key)).toEqual(['forever', 'recent']);
-  await tdb.db('rate_limits').delete();
+  expect(await expireRateLimits(w.tdb, { nowMs })).toEqual({ deleted: 1 });
+  expect((await w.tdb.db('rate_limits').orderBy('key').select('key')).map((r) => r.key)).toEqual(['forever', 'recent']);
+  await w.tdb.db('rate_limits').delete();
 });
 
 test('one Schedule per task, created at worker start; a second start makes no duplicate and keeps a pause', async () => {
   const expected = Object.keys(maintenanceTasks)
     .map((n) => `maintenance-${n}`)
     .sort();
-  const first = await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss' });
+  const first = await ensureMaintenanceSchedules({ client: w.env.client }, { taskQueue: 'fss' });
   expect(first.created.sort()).toEqual(expected);
   expect(await eventuallyScheduleIds(expected)).toEqual(expected);
 
-  const handle = env.client.schedule.getHandle('maintenance-rate-limit-expiry');
+  const handle = w.env.client.schedule.getHandle('maintenance-rate-limit-expiry');
   await handle.pause('paused by an operator');
-  const second = await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss' });
+  const second = await ensureMaintenanceSchedules({ client: w.env.client }, { taskQueue: 'fss' });
   expect({ ...second, unchanged: [...second.unchanged].sort() }).toEqual({ created: [], updated: [], unchanged: expected, deleted: [] });
   expect(await maintenanceScheduleIds()).toEqual(expected);
   const d = await handle.describe();
@@ -79,11 +65,11 @@ test('one Schedule per task, created at worker start; a second start makes no du
     'rate-limit-expiry': { ...maintenanceTasks['rate-limit-expiry'], every: '2m' },
     'gone-task': { every: '1h', description: 'about to leave the table', run: async () => null },
   };
-  const third = await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss', tasks: changed });
+  const third = await ensureMaintenanceSchedules({ client: w.env.client }, { taskQueue: 'fss', tasks: changed });
   expect(third.updated).toEqual(['maintenance-rate-limit-expiry']);
   expect(third.created).toEqual(['maintenance-gone-task']);
   await eventuallyScheduleIds([...expected, 'maintenance-gone-task'].sort());
-  const fourth = await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss' });
+  const fourth = await ensureMaintenanceSchedules({ client: w.env.client }, { taskQueue: 'fss' });
   expect(fourth.updated).toEqual(['maintenance-rate-limit-expiry']);
   expect(fourth.deleted).toEqual(['maintenance-gone-task']);
   const after = await handle.describe();
@@ -94,11 +80,11 @@ test('one Schedule per task, created at worker start; a second start makes no du
 });
 
 test('a triggered run executes the task through the maintenance workflow and its activity', async () => {
-  await ensureMaintenanceSchedules({ client: env.client }, { taskQueue: 'fss' });
+  await ensureMaintenanceSchedules({ client: w.env.client }, { taskQueue: 'fss' });
   await seedRateLimits(Date.now());
-  const worker = await createTestWorker(env, maintenanceActivities(app.deps));
+  const worker = await createTestWorker(w.env, maintenanceActivities(w.app.deps));
   await worker.runUntil(async () => {
-    const handle = env.client.schedule.getHandle('maintenance-rate-limit-expiry');
+    const handle = w.env.client.schedule.getHandle('maintenance-rate-limit-expiry');
     const before = (await handle.describe()).info.recentActions.length;
     await handle.trigger();
     let workflowId: string | undefined;
@@ -108,11 +94,11 @@ test('a triggered run executes the task through the maintenance workflow and its
       else await new Promise((r) => setTimeout(r, 100));
     }
     expect(workflowId).toMatch(/^maintenance-rate-limit-expiry-/);
-    expect(await env.client.workflow.getHandle(workflowId!).result()).toEqual({ deleted: 1 });
-    const run = await env.client.workflow.getHandle(workflowId!).describe();
+    expect(await w.env.client.workflow.getHandle(workflowId!).result()).toEqual({ deleted: 1 });
+    const run = await w.env.client.workflow.getHandle(workflowId!).describe();
     expect(await run.staticSummary()).toBe(`Maintenance rate-limit-expiry, every 1m: ${maintenanceTasks['rate-limit-expiry'].description}`);
-    const meta = await env.client.workflow.getHandle(workflowId!).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    const meta = await w.env.client.workflow.getHandle(workflowId!).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
     expect(meta.currentDetails).toBe('done: {"deleted":1}');
   });
-  expect((await tdb.db('rate_limits').orderBy('key').select('key')).map((r) => r.key)).toEqual(['forever', 'recent']);
+  expect((await w.tdb.db('rate_limits').orderBy('key').select('key')).map((r) => r.key)).toEqual(['forever', 'recent']);
 });

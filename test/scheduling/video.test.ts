@@ -1,61 +1,43 @@
 // Video links that open a room: the default Jitsi-compatible link, and the Daily adapter (rooms
 // created by the booking workflow and deleted by the cleanup workflow), against a local stand-in
 // for Daily's REST API.
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { schedulingActivities } from '../../activities/scheduling';
 import { parseConfig } from '../../core/config';
 import { createMailer } from '../../core/mailer';
 import { linkFromTemplate, newRoomName, roomOfLink } from '../../core/video';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
-import { startSmtp } from '../helpers/smtp';
-import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
-import { alwaysAvailable, bookHoursAhead } from './helpers';
+import { withWorker } from '../helpers/temporal';
+import { bookHoursAhead } from './helpers';
 import { startDailyStandin } from './support/daily-standin';
+import { useApiWorld } from '../helpers/world';
 
 const HOUR = 3_600_000;
 const KEY = 'daily-test-key';
-let tdb: TestDatabase;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let daily: Awaited<ReturnType<typeof startDailyStandin>>;
-let env: TestWorkflowEnvironment;
-let app: TestApp;
-let team: TestTeam;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtp();
   daily = await startDailyStandin(KEY);
-  env = await createTimeSkippingEnv();
-  app = await startTestApp(tdb.db, {
-    temporal: env.client,
-    env: {
-      VIDEO_PROVIDER_2_ADAPTER: 'daily',
-      VIDEO_PROVIDER_2_URL_TEMPLATE: 'https://example-team.daily.co/{room}',
-      DAILY_API_URL: daily.url,
-      DAILY_API_KEY: KEY,
-    },
-  });
-  team = await createTestTeam(tdb.db);
-  await alwaysAvailable(tdb.db, team.userId);
 });
-afterAll(async () => {
-  await app.close();
-  await env.teardown();
-  await daily.close();
-  await smtp.close();
-  await tdb.drop();
+afterAll(() => daily.close());
+const w = useApiWorld({
+  temporal: 'time-skipping',
+  smtp: true,
+  available: true,
+  env: () => ({
+    VIDEO_PROVIDER_2_ADAPTER: 'daily',
+    VIDEO_PROVIDER_2_URL_TEMPLATE: 'https://example-team.daily.co/{room}',
+    DAILY_API_URL: daily.url,
+    DAILY_API_KEY: KEY,
+  }),
 });
 
 function activities() {
-  const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  return schedulingActivities({ db: tdb.db, config: app.config, mailer, sms: undefined as never, outbox: app.deps.outbox });
+  const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
+  return schedulingActivities({ db: w.tdb.db, config: w.app.config, mailer, sms: undefined as never, outbox: w.app.deps.outbox });
 }
 
 async function book(locationType: string, hoursAhead: number): Promise<{ id: string; link: string }> {
-  const { res } = await bookHoursAhead(app.baseUrl, team, {
+  const { res } = await bookHoursAhead(w.app.baseUrl, w.team, {
     hoursAhead,
     eventType: { location_type: locationType },
     attendeeEmail: 'attendee@example.com',
@@ -67,7 +49,7 @@ async function book(locationType: string, hoursAhead: number): Promise<{ id: str
 async function describeWhenStarted(id: string) {
   for (let i = 0; i < 100; i++) {
     try {
-      return await env.client.workflow.getHandle(id).describe();
+      return await w.env.client.workflow.getHandle(id).describe();
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -108,7 +90,7 @@ describe('video providers on bookings', () => {
   });
 
   test('provider 2 on Daily: the booking workflow creates the room (retrying a failing API) before the confirmation; cancelling deletes it', async () => {
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, activities(), async () => {
       daily.state.failNext = 2;
       const { id, link } = await book('video_provider_2', 30);
       const room = roomOfLink(link).name;
@@ -119,22 +101,22 @@ describe('video providers on bookings', () => {
       const posts = daily.calls.filter((c) => c.method === 'POST' && c.body?.name === room);
       expect(posts.length).toBe(3); // two 503s, then created
       expect(posts[2].authorization).toBe(`Bearer ${KEY}`);
-      const start = (await tdb.db('meetings').where({ id }).first())!.start_time as Date;
+      const start = (await w.tdb.db('meetings').where({ id }).first())!.start_time as Date;
       expect(posts[2].body!.properties.nbf).toBe(Math.floor((start.getTime() - HOUR) / 1000));
 
       // the confirmation went out after the room existed, and carries the link
-      for (let i = 0; i < 100 && !smtp.messages.some((m) => m.headers.get('x-meeting-id') === id); i++)
+      for (let i = 0; i < 100 && !w.smtp.messages.some((m) => m.headers.get('x-meeting-id') === id); i++)
         await new Promise((r) => setTimeout(r, 100));
-      const confirmation = smtp.messages.find((m) => m.headers.get('x-meeting-id') === id)!;
+      const confirmation = w.smtp.messages.find((m) => m.headers.get('x-meeting-id') === id)!;
       expect(String(confirmation.text)).toContain(link);
 
-      const res = await client(app.baseUrl, team.apiKey).patch(`/api/v1/meetings/${id}`, {
+      const res = await client(w.app.baseUrl, w.team.apiKey).patch(`/api/v1/meetings/${id}`, {
         status: 'cancelled',
         cancellation_reason: 'cannot make it',
       });
       expect(res.status).toBe(200);
       await describeWhenStarted(`meeting-cleanup-${id}`); // started right after the PATCH's commit
-      await env.client.workflow.getHandle(`meeting-cleanup-${id}`).result();
+      await w.env.client.workflow.getHandle(`meeting-cleanup-${id}`).result();
       expect(daily.rooms.has(room)).toBe(false);
       expect(daily.calls.some((c) => c.method === 'DELETE' && c.path === `/v1/rooms/${room}`)).toBe(true);
     });

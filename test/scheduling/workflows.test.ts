@@ -1,62 +1,39 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import ICAL from 'ical.js';
 import { schedulingActivities, type MeetingEmailKind } from '../../activities/scheduling';
 import { createMailer } from '../../core/mailer';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
-import { createTimeSkippingEnv, withWorker } from '../helpers/temporal';
-import { alwaysAvailable, bookHoursAhead } from './helpers';
-import { startSmtp, type Mail } from '../helpers/smtp';
+import { withWorker } from '../helpers/temporal';
+import { bookHoursAhead } from './helpers';
+import { type Mail } from '../helpers/smtp';
+import { useApiWorld } from '../helpers/world';
 
 const HOUR = 3_600_000;
-let tdb: TestDatabase;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let env: TestWorkflowEnvironment;
-let app: TestApp;
-let team: TestTeam;
 /** Workflow-clock time at which each email activity ran, by meeting and kind. */
 let sentAt: Array<{ meetingId: string; kind: string; at: number }>;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtp();
-});
-afterAll(async () => {
-  await smtp.close();
-  await tdb.drop();
-});
-beforeEach(async () => {
-  env = await createTimeSkippingEnv();
-  app = await startTestApp(tdb.db, { temporal: env.client });
-  team = await createTestTeam(tdb.db);
-  await alwaysAvailable(tdb.db, team.userId);
+const w = useApiWorld({ smtp: true, temporal: 'time-skipping', available: true, eachTest: true });
+beforeEach(() => {
   sentAt = [];
-});
-afterEach(async () => {
-  await app.close();
-  await env.teardown();
 });
 
 function activities() {
-  const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  const acts = schedulingActivities({ db: tdb.db, config: app.config, mailer, sms: undefined as never, outbox: app.deps.outbox });
+  const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
+  const acts = schedulingActivities({ db: w.tdb.db, config: w.app.config, mailer, sms: undefined as never, outbox: w.app.deps.outbox });
   return {
     ...acts,
     async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind) {
       const sent = await acts.sendMeetingEmail(meetingId, kind);
-      if (sent) sentAt.push({ meetingId, kind, at: await env.currentTimeMs() });
+      if (sent) sentAt.push({ meetingId, kind, at: await w.env.currentTimeMs() });
       return sent;
     },
     async cancelUnconfirmed(meetingId: string) {
       // the workflow clock when the lapse fired (read first: an activity in flight does not hold the test server's clock)
-      sentAt.push({ meetingId, kind: 'lapse', at: await env.currentTimeMs() });
+      sentAt.push({ meetingId, kind: 'lapse', at: await w.env.currentTimeMs() });
       return acts.cancelUnconfirmed(meetingId);
     },
     async sendCancellationEmail(input: Parameters<typeof acts.sendCancellationEmail>[0]) {
       const sent = await acts.sendCancellationEmail(input);
-      if (sent) sentAt.push({ meetingId: input.meetingId, kind: 'cancellation', at: await env.currentTimeMs() });
+      if (sent) sentAt.push({ meetingId: input.meetingId, kind: 'cancellation', at: await w.env.currentTimeMs() });
       return sent;
     },
   };
@@ -64,12 +41,12 @@ function activities() {
 
 /** Book through the public endpoint `hoursAhead` from now (on the hour), answering the meeting id. */
 async function bookIn(hoursAhead: number, eventType: Record<string, unknown> = {}): Promise<{ id: string; startMs: number }> {
-  const { res, startMs } = await bookHoursAhead(app.baseUrl, team, { hoursAhead, eventType, attendeeEmail: 'attendee@example.com' });
+  const { res, startMs } = await bookHoursAhead(w.app.baseUrl, w.team, { hoursAhead, eventType, attendeeEmail: 'attendee@example.com' });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   return { id: res.body.meeting.id, startMs };
 }
 
-const handle = (id: string) => env.client.workflow.getHandle(id);
+const handle = (id: string) => w.env.client.workflow.getHandle(id);
 async function started(id: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
@@ -79,10 +56,10 @@ async function started(id: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const row = await tdb.db('outbox').where({ workflow_id: id }).first();
+  const row = await w.tdb.db('outbox').where({ workflow_id: id }).first();
   throw new Error(`workflow ${id} did not start: ${row?.last_error ?? 'no outbox row'}`);
 }
-const mailsOf = (meetingId: string): Mail[] => smtp.messages.filter((m) => m.headers.get('x-meeting-id') === meetingId);
+const mailsOf = (meetingId: string): Mail[] => w.smtp.messages.filter((m) => m.headers.get('x-meeting-id') === meetingId);
 const kinds = (meetingId: string) =>
   mailsOf(meetingId).map((m) => `${m.headers.get('x-meeting-email')}:${(m.to as { text: string }).text}`);
 function ics(m: Mail): ICAL.Component {
@@ -92,7 +69,7 @@ function ics(m: Mail): ICAL.Component {
 
 describe('booking workflow', () => {
   it('confirms with an .ics invite, reminds 24 h and 1 h before, and completes after the end', async () => {
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, activities(), async () => {
       const { id, startMs } = await bookIn(72);
       await started(`booking-${id}`);
       expect(await handle(`booking-${id}`).result()).toBe('completed');
@@ -104,11 +81,11 @@ describe('booking workflow', () => {
       expect(kinds(id).sort()).toEqual(
         [
           'confirmation:attendee@example.com',
-          `confirmation:${team.email}`,
+          `confirmation:${w.team.email}`,
           'reminder_1h:attendee@example.com',
-          `reminder_1h:${team.email}`,
+          `reminder_1h:${w.team.email}`,
           'reminder_24h:attendee@example.com',
-          `reminder_24h:${team.email}`,
+          `reminder_24h:${w.team.email}`,
         ].sort(),
       );
       const invite = ics(mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'confirmation')!);
@@ -116,20 +93,20 @@ describe('booking workflow', () => {
       const ev = new ICAL.Event(invite.getFirstSubcomponent('vevent')!);
       expect(ev.uid).toBe(`meeting-${id}@forms-scheduling-sequences`);
       expect(ev.startDate.toJSDate().getTime()).toBe(startMs);
-      const row = await tdb.db('meetings').where({ id }).first();
+      const row = await w.tdb.db('meetings').where({ id }).first();
       expect(row).toMatchObject({ status: 'completed', confirmation_email_sent: true });
     });
   });
 
   it('an unconfirmed request: the attendee hears it was received, the host is asked, and it lapses ("not confirmed") an hour before the start', async () => {
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, activities(), async () => {
       const { id, startMs } = await bookIn(10, { requires_confirmation: true });
-      expect((await tdb.db('meetings').where({ id }).first())!.status).toBe('pending_confirmation');
+      expect((await w.tdb.db('meetings').where({ id }).first())!.status).toBe('pending_confirmation');
       await started(`booking-${id}`);
       expect(await handle(`booking-${id}`).result()).toBe('not_confirmed');
       await started(`meeting-cleanup-${id}`);
       await handle(`meeting-cleanup-${id}`).result();
-      expect(await tdb.db('meetings').where({ id }).first()).toMatchObject({ status: 'cancelled', cancellation_reason: 'not confirmed' });
+      expect(await w.tdb.db('meetings').where({ id }).first()).toMatchObject({ status: 'cancelled', cancellation_reason: 'not confirmed' });
       // the lapse timer, read from the workflow's history: it fires an hour before the start
       const history = await handle(`booking-${id}`).fetchHistory();
       const timerEvent = history.events!.find((e) => e.timerStartedEventAttributes)!;
@@ -141,7 +118,7 @@ describe('booking workflow', () => {
       expect(sentAt.find((s) => s.meetingId === id && s.kind === 'cancellation')!.at).toBeGreaterThanOrEqual(startMs - HOUR);
       // only the attendee had heard of it: nobody else gets the CANCEL
       expect(kinds(id).sort()).toEqual(
-        ['cancellation:attendee@example.com', `confirm_request:${team.email}`, 'request_received:attendee@example.com'].sort(),
+        ['cancellation:attendee@example.com', `confirm_request:${w.team.email}`, 'request_received:attendee@example.com'].sort(),
       );
       const lapsed = mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'cancellation')!;
       expect(lapsed.subject).toMatch(/^Not confirmed: /);
@@ -150,15 +127,15 @@ describe('booking workflow', () => {
       const ask = mailsOf(id).find((m) => m.headers.get('x-meeting-email') === 'confirm_request')!;
       expect(ask.text).toMatch(/Confirm: http:\/\/127\.0\.0\.1:\d+\/booking\/\S+/);
       expect(ask.text).toMatch(/Decline: http:\/\/127\.0\.0\.1:\d+\/booking\/\S+/);
-      expect(await tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
+      expect(await w.tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
     });
   });
 
   it('sends the confirmation once the host confirms', async () => {
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, activities(), async () => {
       const { id } = await bookIn(30, { requires_confirmation: true });
       await started(`booking-${id}`);
-      const res = await client(app.baseUrl, team.apiKey).patch(`/api/v1/meetings/${id}`, { status: 'scheduled' });
+      const res = await client(w.app.baseUrl, w.team.apiKey).patch(`/api/v1/meetings/${id}`, { status: 'scheduled' });
       expect(res.status).toBe(200);
       expect(await handle(`booking-${id}`).result()).toBe('completed');
       expect(kinds(id).filter((k) => k.startsWith('confirmation')).length).toBe(2);
@@ -166,26 +143,26 @@ describe('booking workflow', () => {
   });
 
   it('cleans up a cancelled meeting exactly once and never sends its reminders', async () => {
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, activities(), async () => {
       const { id } = await bookIn(72);
       await started(`booking-${id}`);
       // The confirmation sent first, and recorded (the CANCEL goes to every party only once the meeting is marked invited).
-      const invited = async () => (await tdb.db('meetings').where({ id }).first('confirmation_email_sent'))!.confirmation_email_sent;
+      const invited = async () => (await w.tdb.db('meetings').where({ id }).first('confirmation_email_sent'))!.confirmation_email_sent;
       for (let i = 0; i < 100 && (kinds(id).length < 2 || !(await invited())); i++) await new Promise((r) => setTimeout(r, 100));
-      const api = client(app.baseUrl, team.apiKey);
+      const api = client(w.app.baseUrl, w.team.apiKey);
       expect((await api.patch(`/api/v1/meetings/${id}`, { status: 'cancelled', cancellation_reason: 'Changed plans' })).status).toBe(200);
       expect((await api.patch(`/api/v1/meetings/${id}`, { status: 'cancelled' })).status).toBe(200);
       expect(await handle(`booking-${id}`).result()).toBe('cancelled');
       await started(`meeting-cleanup-${id}`);
       await handle(`meeting-cleanup-${id}`).result();
-      await env.sleep(4 * 24 * HOUR); // past the start: nothing else may arrive
+      await w.env.sleep(4 * 24 * HOUR); // past the start: nothing else may arrive
       // every party that had the invite gets the CANCEL (the host too, so the event leaves their calendar)
       expect(kinds(id).sort()).toEqual(
         [
           'cancellation:attendee@example.com',
-          `cancellation:${team.email}`,
+          `cancellation:${w.team.email}`,
           'confirmation:attendee@example.com',
-          `confirmation:${team.email}`,
+          `confirmation:${w.team.email}`,
         ].sort(),
       );
       const cancel = mailsOf(id).find(
@@ -195,23 +172,23 @@ describe('booking workflow', () => {
       const ev = new ICAL.Event(ics(cancel).getFirstSubcomponent('vevent')!);
       expect(ev.uid).toBe(`meeting-${id}@forms-scheduling-sequences`);
       expect(ev.component.getFirstPropertyValue('status')).toBe('CANCELLED');
-      expect(await tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
-      expect(await tdb.db('outbox').where({ workflow_id: `meeting-cleanup-${id}` })).toHaveLength(1);
+      expect(await w.tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
+      expect(await w.tdb.db('outbox').where({ workflow_id: `meeting-cleanup-${id}` })).toHaveLength(1);
     });
   });
 
   it('DELETE removes the record and runs the cleanup', async () => {
-    await withWorker(env, activities(), async () => {
+    await withWorker(w.env, activities(), async () => {
       const { id } = await bookIn(72);
       await started(`booking-${id}`);
-      expect((await client(app.baseUrl, team.apiKey).delete(`/api/v1/meetings/${id}`)).status).toBe(204);
+      expect((await client(w.app.baseUrl, w.team.apiKey).delete(`/api/v1/meetings/${id}`)).status).toBe(204);
       await started(`meeting-cleanup-${id}`);
       await handle(`meeting-cleanup-${id}`).result();
       // Signalled while waiting ('cancelled'), or it found the row gone ('deleted'): it ends either way.
       expect(['cancelled', 'deleted']).toContain(await handle(`booking-${id}`).result());
       expect(kinds(id).some((k) => k.startsWith('reminder'))).toBe(false);
-      expect(await tdb.db('meetings').where({ id })).toHaveLength(0);
-      expect(await tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
+      expect(await w.tdb.db('meetings').where({ id })).toHaveLength(0);
+      expect(await w.tdb.db('calendar_events').where({ meeting_id: id })).toHaveLength(0);
       expect(kinds(id)).toContain('cancellation:attendee@example.com');
     });
   });

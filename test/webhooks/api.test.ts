@@ -2,40 +2,27 @@ import { openWebhookSecret } from '../../services/webhooks/secrets';
 import { recordEvent } from '../../services/events';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
+import { createTestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let app: TestApp;
 let strict: TestApp; // ALLOW_LOOPBACK_WEBHOOK_URLS=false, ALLOW_PRIVATE_WEBHOOK_URLS=false (production defaults)
 let privateOnly: TestApp;
 let both: TestApp;
-let team: TestTeam;
-let other: TestTeam;
 
+const w = useApiWorld({ other: true });
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db);
-  strict = await startTestApp(tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'false' } });
-  privateOnly = await startTestApp(tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'false', ALLOW_PRIVATE_WEBHOOK_URLS: 'true' } });
-  both = await startTestApp(tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'true', ALLOW_PRIVATE_WEBHOOK_URLS: 'true' } });
-  team = await createTestTeam(tdb.db);
-  other = await createTestTeam(tdb.db);
-  app.deps.outbox.fastPath = false; // no Temporal here: starts wait in the outbox
-});
-afterAll(async () => {
-  await app.close();
-  await strict.close();
-  await privateOnly.close();
-  await both.close();
-  await tdb.drop();
+  strict = await startTestApp(w.tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'false' } });
+  privateOnly = await startTestApp(w.tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'false', ALLOW_PRIVATE_WEBHOOK_URLS: 'true' } });
+  both = await startTestApp(w.tdb.db, { env: { ALLOW_LOOPBACK_WEBHOOK_URLS: 'true', ALLOW_PRIVATE_WEBHOOK_URLS: 'true' } });
+  w.app.deps.outbox.fastPath = false; // no Temporal here: starts wait in the outbox
+  w.onTeardown(() => Promise.all([strict.close(), privateOnly.close(), both.close()]));
 });
 
-const api = () => client(app.baseUrl, team.apiKey);
+const api = () => client(w.app.baseUrl, w.team.apiKey);
 
 async function makeForm(teamId: string): Promise<string> {
-  const [row] = await tdb
+  const [row] = await w.tdb
     .db('forms')
     .insert({ team_id: teamId, title: 'F', slug: `f-${Math.random().toString(36).slice(2)}` })
     .returning('id');
@@ -99,7 +86,7 @@ describe('subscriptions', () => {
     'https://build.internal/h',
   ];
   const create = (a: TestApp, url: string) =>
-    client(a.baseUrl, team.apiKey).post('/api/v1/webhooks', { url, events: ['submission.created'] });
+    client(a.baseUrl, w.team.apiKey).post('/api/v1/webhooks', { url, events: ['submission.created'] });
   async function statuses(a: TestApp, urls: string[]): Promise<Array<[string, number]>> {
     const out: Array<[string, number]> = [];
     for (const url of urls) out.push([url, (await create(a, url)).status]);
@@ -125,11 +112,11 @@ describe('subscriptions', () => {
   });
 
   it('ALLOW_LOOPBACK_WEBHOOK_URLS (on under npm run dev): loopback, http included; still no private range, no other http', async () => {
-    expect(await statuses(app, LOOPBACK)).toEqual(all(LOOPBACK, 201));
-    expect(await statuses(app, [...PRIVATE, 'http://example.com/h', 'http://10.1.2.3/h'])).toEqual(
+    expect(await statuses(w.app, LOOPBACK)).toEqual(all(LOOPBACK, 201));
+    expect(await statuses(w.app, [...PRIVATE, 'http://example.com/h', 'http://10.1.2.3/h'])).toEqual(
       all([...PRIVATE, 'http://example.com/h', 'http://10.1.2.3/h'], 400),
     );
-    const res = await create(app, 'https://10.1.2.3/h');
+    const res = await create(w.app, 'https://10.1.2.3/h');
     expect(res.body.error.details[0].message).toMatch(/private address \(ALLOW_PRIVATE_WEBHOOK_URLS/);
   });
 
@@ -151,10 +138,10 @@ describe('subscriptions', () => {
     expect(
       (await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:1/h', events: ['submission.created'], secret: 'x' })).status,
     ).toBe(400);
-    const foreign = await makeForm(other.teamId);
+    const foreign = await makeForm(w.other.teamId);
     const res = await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:1/h', events: ['submission.created'], form_id: foreign });
     expect(res.status).toBe(404);
-    const mine = await makeForm(team.teamId);
+    const mine = await makeForm(w.team.teamId);
     const ok = await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:1/h', events: ['submission.created'], form_id: mine });
     expect(ok.status).toBe(201);
     expect(ok.body.data.form_id).toBe(mine);
@@ -185,8 +172,8 @@ describe('subscriptions', () => {
     expect(res.body.data.secret).not.toBe(body.data.secret);
     const expires = Date.parse(res.body.data.previous_secret_expires_at);
     expect(Math.abs(expires - Date.now() - 24 * 3600 * 1000)).toBeLessThan(60_000);
-    const row = await tdb.db('webhook_subscriptions').where({ id: body.data.id }).first();
-    const open = (which: 'current' | 'previous', sealed: string) => openWebhookSecret(app.config, { id: body.data.id, sealed, which });
+    const row = await w.tdb.db('webhook_subscriptions').where({ id: body.data.id }).first();
+    const open = (which: 'current' | 'previous', sealed: string) => openWebhookSecret(w.app.config, { id: body.data.id, sealed, which });
     expect(open('previous', row!.previous_secret_enc!)).toBe(body.data.secret);
     expect(open('current', row!.secret_enc)).toBe(res.body.data.secret);
     expect(row!.secret_enc).not.toContain(res.body.data.secret);
@@ -194,7 +181,7 @@ describe('subscriptions', () => {
 
   it("hides another team's subscriptions", async () => {
     const { body } = await api().post('/api/v1/webhooks', { url: 'http://127.0.0.1:4000/x', events: ['submission.created'] });
-    const theirs = client(app.baseUrl, other.apiKey);
+    const theirs = client(w.app.baseUrl, w.other.apiKey);
     expect((await theirs.get(`/api/v1/webhooks/${body.data.id}`)).status).toBe(404);
     expect((await theirs.get('/api/v1/webhooks')).body.data).toEqual([]);
   });
@@ -202,8 +189,8 @@ describe('subscriptions', () => {
 
 describe('fan-out', () => {
   it('creates one delivery and one outbox start per matching active subscription', async () => {
-    const t = await createTestTeam(tdb.db);
-    const c = client(app.baseUrl, t.apiKey);
+    const t = await createTestTeam(w.tdb.db);
+    const c = client(w.app.baseUrl, t.apiKey);
     const formA = await makeForm(t.teamId);
     const formB = await makeForm(t.teamId);
     const mk = async (body: object) =>
@@ -213,7 +200,7 @@ describe('fan-out', () => {
     const onlyB = await mk({ events: ['submission.created'], form_id: formB });
     const otherType = await mk({ events: ['submission.deleted'] });
     const disabled = await mk({ events: ['submission.created'], status: 'disabled' });
-    const event = await transactionWithOutbox(tdb.db, app.deps.outbox, (trx, enqueue) =>
+    const event = await transactionWithOutbox(w.tdb.db, w.app.deps.outbox, (trx, enqueue) =>
       recordEvent(trx, enqueue, {
         teamId: t.teamId,
         type: 'submission.created',
@@ -221,15 +208,15 @@ describe('fan-out', () => {
         payload: { event: 'submission.created', timestamp: new Date().toISOString(), data: { form_id: formA } },
       }),
     );
-    const rows = await tdb.db('webhook_deliveries').where({ event_id: event.id });
+    const rows = await w.tdb.db('webhook_deliveries').where({ event_id: event.id });
     expect(rows.map((r) => r.subscription_id).sort()).toEqual([all, onlyA].sort());
     expect(rows.every((r) => r.status === 'pending' && JSON.parse(r.body).data.form_id === formA)).toBe(true);
-    const starts = await tdb.db('outbox').where('workflow_id', 'like', `%-${event.id}`);
+    const starts = await w.tdb.db('outbox').where('workflow_id', 'like', `%-${event.id}`);
     expect(starts.map((s) => s.workflow_id).sort()).toEqual([`webhook-${all}-${event.id}`, `webhook-${onlyA}-${event.id}`].sort());
     expect(starts[0]).toMatchObject({ workflow_type: 'webhookDeliveryWorkflow' });
     expect(starts[0].search_attributes).toMatchObject({ TeamId: t.teamId, EventType: 'submission.created' });
     for (const id of [onlyB, otherType, disabled])
-      expect(await tdb.db('webhook_deliveries').where({ subscription_id: id }).first()).toBeUndefined();
+      expect(await w.tdb.db('webhook_deliveries').where({ subscription_id: id }).first()).toBeUndefined();
 
     const list = await c.get(`/api/v1/webhooks/${all}/deliveries`);
     expect(list.status).toBe(200);
@@ -240,12 +227,12 @@ describe('fan-out', () => {
     // A delivery still being attempted cannot be retried; a finished one can, under a new workflow id.
     const did = list.body.data[0].id;
     expect((await c.post(`/api/v1/webhooks/${all}/deliveries/${did}/retry`)).status).toBe(409);
-    await tdb.db('webhook_deliveries').where({ id: did }).update({ status: 'failed' });
+    await w.tdb.db('webhook_deliveries').where({ id: did }).update({ status: 'failed' });
     const retry = await c.post(`/api/v1/webhooks/${all}/deliveries/${did}/retry`);
     expect(retry.status).toBe(202);
     expect(retry.body.data.status).toBe('pending');
     expect(
-      await tdb
+      await w.tdb
         .db('outbox')
         .where({ workflow_id: `webhook-${all}-${event.id}-retry-1` })
         .first(),
@@ -254,15 +241,15 @@ describe('fan-out', () => {
   });
 
   it('sends a test event to the one subscription only', async () => {
-    const t = await createTestTeam(tdb.db);
-    const c = client(app.baseUrl, t.apiKey);
+    const t = await createTestTeam(w.tdb.db);
+    const c = client(w.app.baseUrl, t.apiKey);
     const a = (await c.post('/api/v1/webhooks', { url: 'http://127.0.0.1:4000/t', events: ['submission.created'] })).body.data.id;
     const b = (await c.post('/api/v1/webhooks', { url: 'http://127.0.0.1:4000/t', events: ['submission.created'] })).body.data.id;
     const res = await c.post(`/api/v1/webhooks/${a}/test`);
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ event_type: 'webhook.test', status: 'pending', subscription_id: a });
     expect(res.body.data.payload).toMatchObject({ event: 'webhook.test', data: { subscription_id: a } });
-    expect(await tdb.db('webhook_deliveries').where({ subscription_id: b })).toHaveLength(0);
+    expect(await w.tdb.db('webhook_deliveries').where({ subscription_id: b })).toHaveLength(0);
     await c.patch(`/api/v1/webhooks/${b}`, { status: 'disabled' });
     expect((await c.post(`/api/v1/webhooks/${b}/test`)).status).toBe(409);
   });

@@ -1,50 +1,41 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
 import { rotateSecret } from '../../services/webhooks/subscriptions';
 import { RETRY_DELAYS_MS } from '../../domain/webhook-retry';
 import { verifyBodySignature } from '../../domain/webhook-signature';
 import type { OutboxStarter } from '../../temporal/outbox';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { eventually } from '../helpers/smtp';
 import { attemptsOf, createWebhookEnv, emit, startWorker, subscribe, testActivities } from './harness';
 import { testConfig } from '../helpers/config';
 import { deadUrl, startReceiver } from './receiver';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let env: TestWorkflowEnvironment;
-let team: TestTeam;
 let outbox: OutboxStarter;
 let worker: { worker: Worker; done: Promise<void> };
 
+const w = useApiWorld({ temporal: createWebhookEnv, app: false });
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  env = await createWebhookEnv();
-  team = await createTestTeam(tdb.db);
-  const t = testActivities(tdb.db, env, { WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '3' });
+  const t = testActivities(w.tdb.db, w.env, { WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '3' });
   outbox = t.outbox;
-  worker = await startWorker(env, t.activities);
-});
-afterAll(async () => {
-  worker?.worker.shutdown();
-  await worker?.done;
-  await env?.teardown();
-  await tdb?.drop();
+  worker = await startWorker(w.env, t.activities);
+  w.onTeardown(async () => {
+    worker.worker.shutdown();
+    await worker.done;
+  });
 });
 
-const result = (subId: string, eventId: string) => env.client.workflow.getHandle(`webhook-${subId}-${eventId}`).result();
+const result = (subId: string, eventId: string) => w.env.client.workflow.getHandle(`webhook-${subId}-${eventId}`).result();
 
 it('retries 500, 500, 500 at the scheduled delays, then succeeds: 4 attempts, 4 logged rows', async () => {
   const rx = await startReceiver((_r, i, res) => {
     res.statusCode = i < 3 ? 500 : 200;
     res.end(i < 3 ? `boom ${i}` : 'thanks');
   });
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
-  const event = await emit(tdb.db, outbox, team.teamId, { n: 1 });
+  const sub = await subscribe(w.tdb.db, w.team.teamId, rx.url);
+  const event = await emit(w.tdb.db, outbox, w.team.teamId, { n: 1 });
   expect(await result(sub.id, event.id)).toBe('success');
   expect(rx.received).toHaveLength(4);
-  const { delivery, attempts } = await attemptsOf(tdb.db, sub.id, event.id);
+  const { delivery, attempts } = await attemptsOf(w.tdb.db, sub.id, event.id);
   expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 4 });
   expect(attempts.map((a) => [a.attempt_number, a.status_code, a.outcome])).toEqual([
     [1, 500, 'failure'],
@@ -64,7 +55,7 @@ it('retries 500, 500, 500 at the scheduled delays, then succeeds: 4 attempts, 4 
   expect(new Set(rx.received.map((r) => r.headers['x-webhook-id'])).size).toBe(1);
   expect(rx.received[0].headers['x-webhook-id']).toBe(delivery!.id);
   expect(new Set(rx.received.map((r) => r.body)).size).toBe(1);
-  const sRow = await tdb.db('webhook_subscriptions').where({ id: sub.id }).first();
+  const sRow = await w.tdb.db('webhook_subscriptions').where({ id: sub.id }).first();
   expect(sRow).toMatchObject({ status: 'active', failing_since: null });
   expect(sRow!.last_success_at).not.toBeNull();
   await rx.close();
@@ -72,8 +63,8 @@ it('retries 500, 500, 500 at the scheduled delays, then succeeds: 4 attempts, 4 
 
 it('signs with X-Webhook-Signature and Standard Webhooks headers; one changed byte fails both', async () => {
   const rx = await startReceiver();
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
-  const event = await emit(tdb.db, outbox, team.teamId, { answer: 'héllo' });
+  const sub = await subscribe(w.tdb.db, w.team.teamId, rx.url);
+  const event = await emit(w.tdb.db, outbox, w.team.teamId, { answer: 'héllo' });
   expect(await result(sub.id, event.id)).toBe('success');
   const [r] = rx.received;
   expect(r.headers['content-type']).toBe('application/json');
@@ -94,9 +85,9 @@ it('signs with X-Webhook-Signature and Standard Webhooks headers; one changed by
 
 it('after a rotation, signs with both secrets for the overlap', async () => {
   const rx = await startReceiver();
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
-  const rotated = await rotateSecret({ db: tdb.db, config: testConfig() }, { teamId: team.teamId, id: sub.id });
-  const event = await emit(tdb.db, outbox, team.teamId);
+  const sub = await subscribe(w.tdb.db, w.team.teamId, rx.url);
+  const rotated = await rotateSecret({ db: w.tdb.db, config: testConfig() }, { teamId: w.team.teamId, id: sub.id });
+  const event = await emit(w.tdb.db, outbox, w.team.teamId);
   expect(await result(sub.id, event.id)).toBe('success');
   const headers = rx.received[0].headers as Record<string, string>;
   expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
@@ -114,10 +105,10 @@ it('honours Retry-After', async () => {
       res.end('slow down');
     } else res.end('ok');
   });
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
-  const event = await emit(tdb.db, outbox, team.teamId);
+  const sub = await subscribe(w.tdb.db, w.team.teamId, rx.url);
+  const event = await emit(w.tdb.db, outbox, w.team.teamId);
   expect(await result(sub.id, event.id)).toBe('success');
-  const { attempts } = await attemptsOf(tdb.db, sub.id, event.id);
+  const { attempts } = await attemptsOf(w.tdb.db, sub.id, event.id);
   expect(attempts).toHaveLength(2);
   const gap = attempts[1].attempted_at.getTime() - attempts[0].attempted_at.getTime();
   expect(gap).toBeGreaterThanOrEqual(3600_000);
@@ -130,37 +121,37 @@ it('a 410 disables the subscription at once', async () => {
     res.statusCode = 410;
     res.end('gone');
   });
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
-  const event = await emit(tdb.db, outbox, team.teamId);
+  const sub = await subscribe(w.tdb.db, w.team.teamId, rx.url);
+  const event = await emit(w.tdb.db, outbox, w.team.teamId);
   expect(await result(sub.id, event.id)).toBe('gone');
   expect(rx.received).toHaveLength(1);
-  expect(await tdb.db('webhook_subscriptions').where({ id: sub.id }).first()).toMatchObject({
+  expect(await w.tdb.db('webhook_subscriptions').where({ id: sub.id }).first()).toMatchObject({
     status: 'disabled',
     disabled_reason: 'endpoint_gone',
   });
-  expect((await attemptsOf(tdb.db, sub.id, event.id)).delivery!.status).toBe('failed');
+  expect((await attemptsOf(w.tdb.db, sub.id, event.id)).delivery!.status).toBe('failed');
   await rx.close();
 });
 
 it('a receiver down for 6 days disables the subscription, with its reason', async () => {
   const url = await deadUrl();
-  const sub = await subscribe(tdb.db, team.teamId, url);
+  const sub = await subscribe(w.tdb.db, w.team.teamId, url);
   const events: string[] = [];
   for (let day = 0; day < 6; day++) {
-    events.push((await emit(tdb.db, outbox, team.teamId, { day })).id);
-    await env.sleep('1 day');
+    events.push((await emit(w.tdb.db, outbox, w.team.teamId, { day })).id);
+    await w.env.sleep('1 day');
   }
-  const after = await emit(tdb.db, outbox, team.teamId, { day: 6 }); // not delivered any more
+  const after = await emit(w.tdb.db, outbox, w.team.teamId, { day: 6 }); // not delivered any more
   await Promise.all(events.map((e) => result(sub.id, e)));
-  const row = await tdb.db('webhook_subscriptions').where({ id: sub.id }).first();
+  const row = await w.tdb.db('webhook_subscriptions').where({ id: sub.id }).first();
   expect(row).toMatchObject({ status: 'disabled', disabled_reason: 'failing_5_days' });
   expect(row!.disabled_at!.getTime() - row!.failing_since!.getTime()).toBeGreaterThanOrEqual(5 * 24 * 3600_000);
-  expect(await tdb.db('webhook_deliveries').where({ subscription_id: sub.id, event_id: after.id }).first()).toBeUndefined();
-  const first = await attemptsOf(tdb.db, sub.id, events[0]);
+  expect(await w.tdb.db('webhook_deliveries').where({ subscription_id: sub.id, event_id: after.id }).first()).toBeUndefined();
+  const first = await attemptsOf(w.tdb.db, sub.id, events[0]);
   expect(first.delivery!.status).toBe('failed');
   expect(first.attempts).toHaveLength(RETRY_DELAYS_MS.length + 1);
   expect(first.attempts[0].error).toMatch(/ECONNREFUSED/);
-  const statuses = (await tdb.db('webhook_deliveries').where({ subscription_id: sub.id })).map((d) => d.status);
+  const statuses = (await w.tdb.db('webhook_deliveries').where({ subscription_id: sub.id })).map((d) => d.status);
   expect(statuses.every((s) => s === 'failed' || s === 'cancelled')).toBe(true);
 });
 
@@ -169,14 +160,14 @@ it('caps the deliveries in flight to one endpoint', async () => {
     await new Promise((r) => setTimeout(r, 150));
     res.end('ok');
   });
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
+  const sub = await subscribe(w.tdb.db, w.team.teamId, rx.url);
   const events = [];
-  for (let i = 0; i < 12; i++) events.push(await emit(tdb.db, outbox, team.teamId, { i }));
+  for (let i = 0; i < 12; i++) events.push(await emit(w.tdb.db, outbox, w.team.teamId, { i }));
   // Poll the deliveries instead of awaiting workflow results: awaiting a result lets the test
   // server skip time, which can fire the attempts' 20 s timeouts while the receiver (real time)
   // is still answering, and a timed-out attempt is retried: a duplicate the cap test must not see.
   await eventually(async () => {
-    const done = await tdb
+    const done = await w.tdb
       .db('webhook_deliveries')
       .where({ subscription_id: sub.id, status: 'succeeded' })
       .count<{ n: number }[]>({ n: '*' })
@@ -186,6 +177,6 @@ it('caps the deliveries in flight to one endpoint', async () => {
   expect(rx.received).toHaveLength(12);
   expect(rx.maxInFlight).toBeLessThanOrEqual(3);
   expect(rx.maxInFlight).toBeGreaterThanOrEqual(2);
-  expect(await tdb.db('webhook_inflight').where({ subscription_id: sub.id })).toHaveLength(0);
+  expect(await w.tdb.db('webhook_inflight').where({ subscription_id: sub.id })).toHaveLength(0);
   await rx.close();
 });

@@ -1,33 +1,22 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ServerResponse } from 'node:http';
 import type { OutboxStarter } from '../../temporal/outbox';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client } from '../helpers/http';
 import { attemptsOf, createWebhookEnv, emit, startWorker, subscribe, testActivities } from './harness';
 import { startReceiver } from './receiver';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let env: TestWorkflowEnvironment;
-let team: TestTeam;
 let outbox: OutboxStarter;
 let activities: object;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  team = await createTestTeam(tdb.db);
+// A fresh time-skipping server (and team) per test: a killed worker can leave the server's
+// time-skipping lock unbalanced, which would stall the next test's skipped timers.
+const world = useApiWorld({ temporal: createWebhookEnv, app: false, eachTest: true });
+beforeEach(() => {
+  ({ outbox, activities } = testActivities(world.tdb.db, world.env));
 });
-afterAll(async () => tdb?.drop());
-// A fresh time-skipping server per test: a killed worker can leave the server's time-skipping
-// lock unbalanced, which would stall the next test's skipped timers.
-beforeEach(async () => {
-  env = await createWebhookEnv();
-  ({ outbox, activities } = testActivities(tdb.db, env));
-});
-afterEach(async () => env?.teardown());
 
-const handle = (subId: string, eventId: string, suffix = '') => env.client.workflow.getHandle(`webhook-${subId}-${eventId}${suffix}`);
+const handle = (subId: string, eventId: string, suffix = '') => world.env.client.workflow.getHandle(`webhook-${subId}-${eventId}${suffix}`);
 /** The handle once its workflow exists (polled every 50 ms, up to 10 s). */
 async function started(h: ReturnType<typeof handle>): Promise<ReturnType<typeof handle>> {
   const deadline = Date.now() + 10_000;
@@ -49,19 +38,19 @@ it('a worker killed in the middle of a delivery: a new worker completes it, same
       held = res; // hold the first request open: the worker dies while waiting
     else res.end('ok');
   });
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
+  const sub = await subscribe(world.tdb.db, world.team.teamId, rx.url);
   // No sticky cache: the test server does not move a dead worker's sticky tasks back to the
   // shared queue (a real cluster does, after stickyQueueScheduleToStartTimeout).
-  const first = await startWorker(env, activities, { maxCachedWorkflows: 0 });
-  const event = await emit(tdb.db, outbox, team.teamId, { kill: true });
+  const first = await startWorker(world.env, activities, { maxCachedWorkflows: 0 });
+  const event = await emit(world.tdb.db, outbox, world.team.teamId, { kill: true });
   await rx.waitFor(1);
   first.worker.shutdown();
   await first.done;
   held?.destroy();
-  const { attempts: during } = await attemptsOf(tdb.db, sub.id, event.id);
+  const { attempts: during } = await attemptsOf(world.tdb.db, sub.id, event.id);
   expect(during.length).toBe(1);
 
-  const second = await startWorker(env, activities);
+  const second = await startWorker(world.env, activities);
   try {
     expect(await handle(sub.id, event.id).result()).toBe('success');
   } finally {
@@ -71,31 +60,31 @@ it('a worker killed in the middle of a delivery: a new worker completes it, same
   expect(rx.received).toHaveLength(2);
   expect(rx.received[1].headers['x-webhook-id']).toBe(rx.received[0].headers['x-webhook-id']);
   expect(rx.received[1].body).toBe(rx.received[0].body);
-  const { delivery, attempts } = await attemptsOf(tdb.db, sub.id, event.id);
+  const { delivery, attempts } = await attemptsOf(world.tdb.db, sub.id, event.id);
   expect(delivery!.status).toBe('succeeded');
   expect(attempts.map((a) => a.outcome)).toEqual(['failure', 'success']);
   expect(attempts[0].error).toMatch(/did not finish|cancel|TIMEOUT/i);
-  expect(await tdb.db('webhook_inflight').where({ subscription_id: sub.id })).toHaveLength(0);
+  expect(await world.tdb.db('webhook_inflight').where({ subscription_id: sub.id })).toHaveLength(0);
   await rx.close();
 });
 
 it('a crash between the commit and the workflow start loses nothing: the relay starts it', async () => {
   const rx = await startReceiver();
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
-  const w = await startWorker(env, activities);
+  const sub = await subscribe(world.tdb.db, world.team.teamId, rx.url);
+  const w = await startWorker(world.env, activities);
   try {
     outbox.fastPath = false;
     const { transactionWithOutbox } = await import('../../temporal/outbox');
     const { recordEvent } = await import('../../services/events');
-    const event = await transactionWithOutbox(tdb.db, outbox, (trx, enqueue) =>
+    const event = await transactionWithOutbox(world.tdb.db, outbox, (trx, enqueue) =>
       recordEvent(trx, enqueue, {
-        teamId: team.teamId,
+        teamId: world.team.teamId,
         type: 'submission.created',
         payload: { event: 'submission.created', timestamp: new Date().toISOString(), data: {} },
       }),
     );
     expect(
-      await tdb
+      await world.tdb
         .db('outbox')
         .where({ workflow_id: `webhook-${sub.id}-${event.id}` })
         .whereNull('started_at'),
@@ -115,15 +104,15 @@ it('a receiver that answers too late gets the delivery again, with the same X-We
     if (i === 0) await new Promise((r) => setTimeout(r, 6000)); // past the 5 s limit: processed, but a failure for us
     res.end('ok');
   });
-  const sub = await subscribe(tdb.db, team.teamId, rx.url);
-  const w = await startWorker(env, activities);
+  const sub = await subscribe(world.tdb.db, world.team.teamId, rx.url);
+  const w = await startWorker(world.env, activities);
   try {
-    const event = await emit(tdb.db, outbox, team.teamId, { slow: true });
+    const event = await emit(world.tdb.db, outbox, world.team.teamId, { slow: true });
     expect(await handle(sub.id, event.id).result()).toBe('success');
     expect(rx.received).toHaveLength(2);
     const ids = rx.received.map((r) => r.headers['x-webhook-id']);
     expect(ids[1]).toBe(ids[0]);
-    const { attempts } = await attemptsOf(tdb.db, sub.id, event.id);
+    const { attempts } = await attemptsOf(world.tdb.db, sub.id, event.id);
     expect(attempts[0]).toMatchObject({ outcome: 'failure', status_code: null });
     expect(attempts[0].error).toMatch(/TIMEOUT/);
     expect(attempts[1]).toMatchObject({ outcome: 'success', status_code: 200 });
@@ -137,7 +126,7 @@ it('a receiver that answers too late gets the delivery again, with the same X-We
 describe('through the API', () => {
   let app: TestApp;
   beforeEach(async () => {
-    app = await startTestApp(tdb.db, { temporal: env.client });
+    app = await startTestApp(world.tdb.db, { temporal: world.env.client });
   });
   afterEach(async () => app.close());
 
@@ -147,11 +136,11 @@ describe('through the API', () => {
       res.statusCode = fail ? 500 : 200;
       res.end(fail ? 'x'.repeat(5000) : 'ok');
     });
-    const api = client(app.baseUrl, team.apiKey);
+    const api = client(app.baseUrl, world.team.apiKey);
     const sub = (await api.post('/api/v1/webhooks', { url: rx.url, events: ['submission.created'] })).body.data;
-    const w = await startWorker(env, activities);
+    const w = await startWorker(world.env, activities);
     try {
-      const event = await emit(tdb.db, outbox, team.teamId, { manual: true });
+      const event = await emit(world.tdb.db, outbox, world.team.teamId, { manual: true });
       expect(await handle(sub.id, event.id).result()).toBe('failed');
       fail = false;
       const list = await api.get(`/api/v1/webhooks/${sub.id}/deliveries`);

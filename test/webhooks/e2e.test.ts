@@ -1,33 +1,15 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Webhook } from 'standardwebhooks';
 import { verifyBodySignature } from '../../domain/webhook-signature';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { client, http } from '../helpers/http';
 import { createWebhookEnv, startWorker, testActivities } from './harness';
 import { startReceiver } from './receiver';
+import { useApiWorld } from '../helpers/world';
 
-let tdb: TestDatabase;
-let env: TestWorkflowEnvironment;
-let app: TestApp;
-let team: TestTeam;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  env = await createWebhookEnv();
-  app = await startTestApp(tdb.db, { temporal: env.client });
-  team = await createTestTeam(tdb.db);
-});
-afterAll(async () => {
-  await app?.close();
-  await env?.teardown();
-  await tdb?.drop();
-});
+const world = useApiWorld({ temporal: createWebhookEnv });
 
 it('a public submission reaches the receiver: API → outbox → Temporal → worker → receiver', async () => {
   const rx = await startReceiver();
-  const api = client(app.baseUrl, team.apiKey);
+  const api = client(world.app.baseUrl, world.team.apiKey);
   const form = (
     await api.post('/api/v1/forms', {
       title: 'Webhook form',
@@ -40,10 +22,10 @@ it('a public submission reaches the receiver: API → outbox → Temporal → wo
   ).body.data;
   const hook = await api.post('/api/v1/webhooks', { url: rx.url, events: ['submission.created'], form_id: form.id });
   expect(hook.status).toBe(201);
-  const { activities } = testActivities(tdb.db, env);
-  const w = await startWorker(env, activities);
+  const { activities } = testActivities(world.tdb.db, world.env);
+  const w = await startWorker(world.env, activities);
   try {
-    const res = await http(app.baseUrl, 'post', `/api/forms/${form.slug}/submissions?utm_source=news&tracking_id=t-1`, {
+    const res = await http(world.app.baseUrl, 'post', `/api/forms/${form.slug}/submissions?utm_source=news&tracking_id=t-1`, {
       body: { fields: { email: 'ada@example.com', name: 'Ada' } },
       headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile', referer: 'https://ref.example.com/' },
     });

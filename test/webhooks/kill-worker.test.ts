@@ -1,15 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createForm } from '../../services/forms/forms';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { http } from '../helpers/http';
-import { createLocalEnv } from '../helpers/temporal';
 import { subscribe } from './harness';
 import { startReceiver } from './receiver';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * A real worker process (bin/worker.ts) killed with SIGKILL in the middle of a burst, then a new
@@ -22,23 +18,11 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const SUBMISSIONS = 300;
 const LEASE_MS = 25_000;
 
-let tdb: TestDatabase;
-let env: TestWorkflowEnvironment;
-let app: TestApp;
-let team: TestTeam;
 const workers: ChildProcess[] = [];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  env = await createLocalEnv();
-  app = await startTestApp(tdb.db, { temporal: env.client, env: { OUTBOX_STARTS_FROM: 'worker' } });
-  team = await createTestTeam(tdb.db);
-}, 120_000);
-afterAll(async () => {
+const world = useApiWorld({ temporal: 'local', env: { OUTBOX_STARTS_FROM: 'worker' } });
+world.onTeardown(() => {
   for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
-  await app?.close();
-  await env?.teardown();
-  await tdb?.drop();
 });
 
 /** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
@@ -49,9 +33,9 @@ async function startWorkerProcess(): Promise<ChildProcess> {
       ...process.env,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
-      DATABASE_URL: tdb.url,
+      DATABASE_URL: world.tdb.url,
       DATABASE_POOL_MAX: '10',
-      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_ADDRESS: world.env.address,
       ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
       OUTBOX_LEASE_MS: String(LEASE_MS),
       DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? path.join(ROOT, '.data', 'test-files'),
@@ -75,9 +59,9 @@ it('SIGKILL of the worker process mid-burst, then a new worker: every delivery a
     res.end('ok');
   });
   const form = await createForm(
-    { db: tdb.db },
+    { db: world.tdb.db },
     {
-      teamId: team.teamId,
+      teamId: world.team.teamId,
       values: {
         title: 'Kill bench',
         status: 'published',
@@ -85,7 +69,10 @@ it('SIGKILL of the worker process mid-burst, then a new worker: every delivery a
       },
     },
   );
-  const subs = [await subscribe(tdb.db, team.teamId, `${rx.url}/a`), await subscribe(tdb.db, team.teamId, `${rx.url}/b`)];
+  const subs = [
+    await subscribe(world.tdb.db, world.team.teamId, `${rx.url}/a`),
+    await subscribe(world.tdb.db, world.team.teamId, `${rx.url}/b`),
+  ];
   const first = await startWorkerProcess();
 
   let next = 0;
@@ -93,7 +80,7 @@ it('SIGKILL of the worker process mid-burst, then a new worker: every delivery a
     Array.from({ length: 8 }, async () => {
       while (next < SUBMISSIONS) {
         const i = next++;
-        const res = await http(app.baseUrl, 'post', `/api/forms/${form.slug}/submissions`, {
+        const res = await http(world.app.baseUrl, 'post', `/api/forms/${form.slug}/submissions`, {
           body: { fields: { email: `k${i}@example.com` } },
         });
         expect(res.status).toBe(201);
@@ -105,7 +92,7 @@ it('SIGKILL of the worker process mid-burst, then a new worker: every delivery a
   await new Promise((r) => first.once('exit', r));
   const atKill = new Set(rx.received.map((r) => r.headers['x-webhook-id'])).size;
   await sent;
-  const expected = (await tdb
+  const expected = (await world.tdb
     .db('webhook_deliveries')
     .whereIn(
       'subscription_id',
@@ -123,12 +110,12 @@ it('SIGKILL of the worker process mid-burst, then a new worker: every delivery a
   await new Promise((r) => second.once('exit', r));
 
   expect([...distinct()].sort()).toEqual([...expected].sort());
-  const statuses = await tdb.db('webhook_deliveries').whereIn('id', expected).groupBy('status').select('status').count('* as n');
+  const statuses = await world.tdb.db('webhook_deliveries').whereIn('id', expected).groupBy('status').select('status').count('* as n');
   expect(statuses).toEqual([{ status: 'succeeded', n: expected.length }]);
   // Only attempts under way at the kill can repeat: at most the per-endpoint cap for each endpoint.
   const repeats = rx.received.length - expected.length;
   expect(repeats).toBeLessThanOrEqual(2 * 10);
-  expect(await tdb.db('outbox').whereNull('started_at')).toHaveLength(0);
+  expect(await world.tdb.db('outbox').whereNull('started_at')).toHaveLength(0);
   process.stdout.write(`kill-worker: ${atKill} of ${expected.length} delivered at the kill, ${repeats} delivered twice (same id)\n`);
   await rx.close();
 }, 300_000);
