@@ -1,26 +1,24 @@
 import { jsonb } from '../../db/jsonb';
 import fc from 'fast-check';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createTestTeam } from '../helpers/fixtures';
 import { makeForm } from '../fixtures/forms';
 import { pageRows, seekPage, type WindowFilters } from '../../services/forms/submission-page';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * The counter-based total and deep-page seek must give exactly what a plain COUNT and
  * OFFSET give, for any window, status and page, after inserts, status changes and deletes.
  */
-let tdb: TestDatabase;
 let formId: string;
 const T0 = Date.parse('2025-03-10T00:00:00Z');
 const HOUR = 3_600_000;
 
+const w = useApiWorld({ app: false });
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  const team = await createTestTeam(tdb.db);
-  const form = await makeForm(tdb.db, team.teamId);
+  const { team } = w;
+  const form = await makeForm(w.tdb.db, team.teamId);
   formId = form.id;
   // 400 rows over ~12 days, several per hour, some at identical times (ties broken by id).
-  await tdb.db.raw(
+  await w.tdb.db.raw(
     `INSERT INTO submissions (team_id, form_id, status, fields, submitted_at)
      SELECT ?, ?, CASE WHEN g % 3 = 0 THEN 'partial' ELSE 'completed' END, '{}', to_timestamp(? / 1000.0) + ((g / 2) * interval '43 minutes')
        FROM generate_series(1, 400) g`,
@@ -28,22 +26,21 @@ beforeAll(async () => {
   );
   // Single-row statements too, then completions (moves status and day) and deletes.
   for (let i = 0; i < 20; i++) {
-    await tdb
+    await w.tdb
       .db('submissions')
       .insert({ team_id: team.teamId, form_id: formId, status: 'partial', fields: jsonb({}), submitted_at: new Date(T0 + i * 7 * HOUR) });
   }
-  const partial = await tdb.db('submissions').where({ form_id: formId, status: 'partial' }).orderBy('id').limit(30).pluck('id');
-  await tdb
+  const partial = await w.tdb.db('submissions').where({ form_id: formId, status: 'partial' }).orderBy('id').limit(30).pluck('id');
+  await w.tdb
     .db('submissions')
     .whereIn('id', partial.slice(0, 15))
-    .update({ status: 'completed', submitted_at: tdb.db.raw(`submitted_at + interval '30 hours'`) });
-  await tdb.db('submissions').whereIn('id', partial.slice(15)).delete();
-  await tdb.db('submissions').where({ form_id: formId }).whereRaw(`extract(hour from submitted_at) = 5`).delete();
+    .update({ status: 'completed', submitted_at: w.tdb.db.raw(`submitted_at + interval '30 hours'`) });
+  await w.tdb.db('submissions').whereIn('id', partial.slice(15)).delete();
+  await w.tdb.db('submissions').where({ form_id: formId }).whereRaw(`extract(hour from submitted_at) = 5`).delete();
 });
-afterAll(() => tdb.drop());
 
 async function naive(f: WindowFilters, offset: number, limit: number) {
-  const q = tdb.db('submissions').where({ form_id: formId });
+  const q = w.tdb.db('submissions').where({ form_id: formId });
   if (f.status) q.where({ status: f.status });
   if (f.since) q.where('submitted_at', '>', f.since);
   if (f.until) q.where('submitted_at', '<', f.until);
@@ -75,11 +72,11 @@ it('matches COUNT and OFFSET for random windows, statuses and pages', async () =
       async (since, until, status, offset, limit) => {
         const f: WindowFilters = { since, until, status };
         const want = await naive(f, offset, limit);
-        const seek = await seekPage({ db: tdb.db }, { formId: formId, filters: f, offset: offset });
+        const seek = await seekPage({ db: w.tdb.db }, { formId: formId, filters: f, offset: offset });
         expect(seek.total).toBe(want.total);
         const got =
           seek.total > offset
-            ? await pageRows({ db: tdb.db }, { formId: formId, filters: f, seek: seek, limit: limit, columns: ['id'] }).then((r) =>
+            ? await pageRows({ db: w.tdb.db }, { formId: formId, filters: f, seek: seek, limit: limit, columns: ['id'] }).then((r) =>
                 r.map((x: { id: string }) => x.id),
               )
             : [];

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../../core/config';
 import { migrationConfig } from '../../db/migrate';
 import { openWebhookSecret } from '../../services/webhooks/secrets';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { type TestDatabase } from '../helpers/db';
 import { createTestTeam } from '../helpers/fixtures';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * Migration 019_roles_secrets on rows that existed before it: a webhook's signing secrets in the
  * clear become sealed (and only sealed), and a key without a recorded creator gets the team's
  * first owner. Run down to 018, write rows as the old code did, and up again.
  */
-let tdb: TestDatabase;
 
 /** Down, one migration at a time (later ones included), until `last` is the newest one applied. */
 async function downTo(db: TestDatabase['db'], last: string): Promise<void> {
@@ -21,16 +21,11 @@ async function downTo(db: TestDatabase['db'], last: string): Promise<void> {
     await db.migrate.down(migrationConfig);
   }
 }
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
+const w = useApiWorld({ app: false, team: false });
 
 test('seals existing webhook secrets and gives creatorless keys the first owner', async () => {
-  const team = await createTestTeam(tdb.db);
-  const db = tdb.db;
+  const team = await createTestTeam(w.tdb.db);
+  const db = w.tdb.db;
   await downTo(db, '018_mail_truth');
   const secret = `whsec_${randomUUID().replace(/-/g, '')}`;
   const previous = `whsec_${randomUUID().replace(/-/g, '')}`;

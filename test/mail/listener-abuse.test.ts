@@ -5,7 +5,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import nodemailer from 'nodemailer';
 import { freePort } from '../../core/ports';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * bin/inbound.ts in its own process under abuse, with a real SMTP client (raw sockets): a 100 MB
@@ -17,12 +17,19 @@ const IDLE_MS = 1500;
 const PER_IP = 10;
 const TOTAL = 100;
 const TO = 'bounce+0123456789abcdef0123456789abcdef@bounces.test';
-let tdb: TestDatabase;
 let child: ChildProcess | undefined;
 let port = 0;
 
+const world = useApiWorld({ app: false, team: false });
+world.onTeardown(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   port = await freePort();
   child = spawn(process.execPath, ['--import', 'tsx', 'bin/inbound.ts'], {
     cwd: ROOT,
@@ -30,7 +37,7 @@ beforeAll(async () => {
       ...process.env,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
-      DATABASE_URL: tdb.url,
+      DATABASE_URL: world.tdb.url,
       OUTBOX_STARTS_FROM: 'worker', // the outbox row is only NOTIFYed: no Temporal needed here
       MAIL_BOUNCE_DOMAIN: 'bounces.test',
       MAIL_REPLY_DOMAIN: 'reply.test',
@@ -51,15 +58,6 @@ beforeAll(async () => {
     child!.once('exit', (code) => reject(new Error(`bin/inbound.ts exited during start-up (${code})`)));
   });
 }, 60_000);
-
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  await tdb?.drop();
-});
 
 /** The child's resident memory in bytes (Linux /proc). */
 function rss(): number {
@@ -137,7 +135,7 @@ test('a 100 MB DATA is refused with 552 and the listener grows by less than 50 M
   peak = Math.max(peak, rss());
   process.stdout.write(`listener RSS: idle ${(idle / 2 ** 20).toFixed(1)} MB, peak during 100 MB DATA ${(peak / 2 ** 20).toFixed(1)} MB\n`);
   expect(peak - idle).toBeLessThan(50 * 2 ** 20);
-  const stored = await tdb.db('inbound_emails').where('size', '>', MAX_BYTES).count<{ count: string }[]>('* as count');
+  const stored = await world.tdb.db('inbound_emails').where('size', '>', MAX_BYTES).count<{ count: string }[]>('* as count');
   expect(Number(stored[0].count)).toBe(0);
   await s.command('QUIT');
 }, 120_000);
@@ -151,7 +149,7 @@ test('200 silent connections are refused past the caps or cut off when idle; rea
 
   const info = await realMessage('accepted while 40 connections idle');
   expect(info.response).toMatch(/^250 /);
-  const stored = await tdb.db('inbound_emails').where({ remote_ip: '127.0.0.1' }).count<{ count: string }[]>('* as count');
+  const stored = await world.tdb.db('inbound_emails').where({ remote_ip: '127.0.0.1' }).count<{ count: string }[]>('* as count');
   expect(Number(stored[0].count)).toBeGreaterThan(0);
 
   // Every one of them is closed by the server: the refused at once, the silent after IDLE_MS.

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { productionSendingProblem, productionSuppressionKeyProblem } from '../../core/config';
 import { createSmsSender } from '../../core/sms';
 import { productionSmsProblem, teamsWithSmsSteps } from '../../services/sequences/sms-readiness';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam } from '../helpers/fixtures';
 import { makeSequence } from '../sequences/support/factory';
+import { useApiWorld } from '../helpers/world';
 
 /** Production never pretends to send: the API and the worker refuse to start without SMTP_URL, or without Twilio when SMS steps exist. */
 const ROOT = path.join(__dirname, '..', '..');
@@ -42,39 +42,35 @@ test('the rule: only production, only without SMTP_URL', () => {
 });
 
 describe('SMS: Twilio credentials are required in production once a team has SMS steps', () => {
-  let tdb: TestDatabase;
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-  });
-  afterAll(async () => tdb?.drop());
+  const w = useApiWorld({ app: false, team: false });
 
   const sms = { channel: 'sms', delay: { value: 0, unit: 'minutes' }, body: 'Hi {{first_name}}' };
   const production = { NODE_ENV: 'production' as const, TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined };
 
   test('no SMS steps (or only in archived sequences, or retired): no problem', async () => {
-    const team = await createTestTeam(tdb.db);
-    await makeSequence(tdb.db, team.teamId); // email only
-    const archived = await makeSequence(tdb.db, team.teamId, { status: 'draft', steps: [sms], send_from_number: '+15550001111' });
-    await tdb.db('sequences').where({ id: archived.id }).update({ status: 'archived' });
-    const retired = await makeSequence(tdb.db, team.teamId, { status: 'draft', steps: [sms], send_from_number: '+15550001111' });
-    await tdb.db('sequence_steps').where({ sequence_id: retired.id }).update({ deleted_at: tdb.db.fn.now() });
-    expect(await teamsWithSmsSteps({ db: tdb.db })).toBe(0);
-    expect(await productionSmsProblem({ db: tdb.db, config: production })).toBeNull();
+    const team = await createTestTeam(w.tdb.db);
+    await makeSequence(w.tdb.db, team.teamId); // email only
+    const archived = await makeSequence(w.tdb.db, team.teamId, { status: 'draft', steps: [sms], send_from_number: '+15550001111' });
+    await w.tdb.db('sequences').where({ id: archived.id }).update({ status: 'archived' });
+    const retired = await makeSequence(w.tdb.db, team.teamId, { status: 'draft', steps: [sms], send_from_number: '+15550001111' });
+    await w.tdb.db('sequence_steps').where({ sequence_id: retired.id }).update({ deleted_at: w.tdb.db.fn.now() });
+    expect(await teamsWithSmsSteps({ db: w.tdb.db })).toBe(0);
+    expect(await productionSmsProblem({ db: w.tdb.db, config: production })).toBeNull();
   });
 
   test('the rule names each missing variable; development and full credentials pass', async () => {
-    const team = await createTestTeam(tdb.db);
-    await makeSequence(tdb.db, team.teamId, { status: 'draft', steps: [sms], send_from_number: '+15550001111' });
-    expect(await teamsWithSmsSteps({ db: tdb.db })).toBe(1);
-    const both = await productionSmsProblem({ db: tdb.db, config: production });
+    const team = await createTestTeam(w.tdb.db);
+    await makeSequence(w.tdb.db, team.teamId, { status: 'draft', steps: [sms], send_from_number: '+15550001111' });
+    expect(await teamsWithSmsSteps({ db: w.tdb.db })).toBe(1);
+    const both = await productionSmsProblem({ db: w.tdb.db, config: production });
     expect(both).toMatch(/^TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are not set/);
     expect(both).toContain('1 team has SMS steps');
-    const one = await productionSmsProblem({ db: tdb.db, config: { ...production, TWILIO_ACCOUNT_SID: 'AC123' } });
+    const one = await productionSmsProblem({ db: w.tdb.db, config: { ...production, TWILIO_ACCOUNT_SID: 'AC123' } });
     expect(one).toMatch(/^TWILIO_AUTH_TOKEN is not set/);
     expect(
-      await productionSmsProblem({ db: tdb.db, config: { ...production, TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 't' } }),
+      await productionSmsProblem({ db: w.tdb.db, config: { ...production, TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 't' } }),
     ).toBeNull();
-    expect(await productionSmsProblem({ db: tdb.db, config: { ...production, NODE_ENV: 'development' } })).toBeNull();
+    expect(await productionSmsProblem({ db: w.tdb.db, config: { ...production, NODE_ENV: 'development' } })).toBeNull();
   });
 
   test.each(['bin/api.ts', 'bin/worker.ts'])('%s in production with SMS steps and no Twilio credentials exits 1 naming them', (file) => {
@@ -83,7 +79,7 @@ describe('SMS: Twilio credentials are required in production once a team has SMS
       NODE_ENV: 'production',
       BASE_URL: 'https://forms.example.com',
       SMTP_URL: 'smtp://127.0.0.1:1',
-      DATABASE_URL: tdb.url,
+      DATABASE_URL: w.tdb.url,
       CALENDAR_CREDENTIALS_KEY: '0'.repeat(64),
       MAIL_SUPPRESSION_KEY: '1'.repeat(64),
       TEMPORAL_ADDRESS: '127.0.0.1:1',

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SEARCH_ATTRIBUTES, toTypedSearchAttributes } from '../../temporal/search-attributes';
 import { emailKeyer, normaliseEmail } from '../../services/operators/email-key';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createTestDatabase } from '../helpers/db';
+import { useApiWorld } from '../helpers/world';
 
 /** The search attributes are the same list wherever a namespace is made, and fit SQL visibility. */
 test('docker-compose.yml registers exactly SEARCH_ATTRIBUTES, with their types', () => {
@@ -32,14 +33,10 @@ test('outbox values become typed attributes: a Datetime from its ISO string, a K
 });
 
 describe('ContactEmailKey', () => {
-  let tdb: TestDatabase;
-  beforeAll(async () => {
-    tdb = await createTestDatabase();
-  });
-  afterAll(async () => tdb?.drop());
+  const w = useApiWorld({ app: false, team: false });
 
   test('keyed by the app secret, the same for any spelling of one address, never the address', async () => {
-    const keyOf = await emailKeyer(tdb);
+    const keyOf = await emailKeyer(w.tdb);
     expect(normaliseEmail('  Ada@Example.COM ')).toBe('ada@example.com');
     expect(keyOf('  Ada@Example.COM ')).toBe(keyOf('ada@example.com'));
     expect(keyOf('ada@example.com')).toMatch(/^[0-9a-f]{32}$/);
