@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { csvCell } from '../../domain/csv';
+import { publishForm } from '../fixtures/forms';
 import { useApiWorld } from '../helpers/world';
 import { http } from '../helpers/http';
 
@@ -9,19 +10,15 @@ let form: { id: string; slug: string };
 const ids: string[] = [];
 
 beforeAll(async () => {
-  const res = await w.api.post('/api/v1/forms', {
+  form = await publishForm(w.api, {
     title: 'Export me',
-    status: 'published',
     type: 'quiz',
     fields: [
-      { type: 'email', label: 'Email', name: 'email', required: true },
       { type: 'textarea', label: 'Note', name: 'note' },
       { type: 'number', label: 'Delta', name: 'delta' },
       { type: 'multi_select', label: 'Tags', name: 'tags', options: [{ label: 'A', value: 'a', points: 1 }, 'b'] },
     ],
   });
-  expect(res.status).toBe(201);
-  form = res.body.data;
   const post = (body: unknown, qs = '') => http(w.app.baseUrl, 'post', `/api/forms/${form.id}/submissions${qs}`, { body });
   const a = await post(
     { fields: { email: 'a@example.com', note: '=HYPERLINK("http://x")', delta: -5, tags: ['a', 'b'] } },

@@ -1,4 +1,5 @@
 import { http } from '../helpers/http';
+import { publishForm } from '../fixtures/forms';
 import { useApiWorld } from '../helpers/world';
 
 let form: { id: string; slug: string; title: string };
@@ -8,12 +9,10 @@ const TABLET_UA = 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605
 
 const w = useApiWorld();
 beforeAll(async () => {
-  const res = await w.api.post('/api/v1/forms', {
+  form = await publishForm(w.api, {
     title: 'Lead form',
     slug: 'lead-form',
-    status: 'published',
     fields: [
-      { type: 'email', label: 'Email', name: 'email', required: true },
       { type: 'text', label: 'First name', name: 'first_name' },
       { type: 'number', label: 'Seats', name: 'seats', min: 1, max: 500 },
       { type: 'multi_select', label: 'Interests', name: 'interests', options: ['forms', 'sequences'] },
@@ -23,8 +22,6 @@ beforeAll(async () => {
     ],
     settings: { qualification: { match: 'all', rules: [{ field: 'seats', operator: 'gte', value: 50 }] } },
   });
-  expect(res.status).toBe(201);
-  form = res.body.data;
 });
 
 const submit = (body: unknown, qs = '', headers: Record<string, string> = {}) =>
