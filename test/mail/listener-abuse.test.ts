@@ -1,17 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
-import readline from 'node:readline';
 import nodemailer from 'nodemailer';
 import { freePort } from '../../core/ports';
+import { spawnEntry } from '../helpers/entry-process';
 import { useApiWorld } from '../helpers/world';
 
 /**
  * bin/inbound.ts in its own process under abuse, with a real SMTP client (raw sockets): a 100 MB
  * DATA, 200 silent connections, while real mail is still accepted. Memory is the child's RSS.
  */
-const ROOT = path.resolve(__dirname, '../..');
 const MAX_BYTES = 1024 * 1024;
 const IDLE_MS = 1500;
 const PER_IP = 10;
@@ -31,12 +29,9 @@ world.onTeardown(async () => {
 
 beforeAll(async () => {
   port = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', 'bin/inbound.ts'], {
-    cwd: ROOT,
+  const started = spawnEntry('bin/inbound.ts', {
+    readyLine: 'inbound SMTP listening',
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
       DATABASE_URL: world.tdb.url,
       OUTBOX_STARTS_FROM: 'worker', // the outbox row is only NOTIFYed: no Temporal needed here
       MAIL_BOUNCE_DOMAIN: 'bounces.test',
@@ -47,16 +42,10 @@ beforeAll(async () => {
       INBOUND_MAX_CONNECTIONS_PER_IP: String(PER_IP),
       INBOUND_MAX_CONNECTIONS: String(TOTAL),
       INBOUND_IDLE_TIMEOUT_MS: String(IDLE_MS),
-      DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? path.join(ROOT, '.data', 'test-files'),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve, reject) => {
-    readline.createInterface({ input: child!.stdout! }).on('line', (line) => {
-      if (line.includes('inbound SMTP listening')) resolve();
-    });
-    child!.once('exit', (code) => reject(new Error(`bin/inbound.ts exited during start-up (${code})`)));
-  });
+  child = started.child;
+  await started.ready;
 }, 60_000);
 
 /** The child's resident memory in bytes (Linux /proc). */

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import readline from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { createForm } from '../../services/forms/forms';
 import { http } from '../helpers/http';
 import { subscribe } from './harness';
 import { startReceiver } from './receiver';
+import { spawnEntry } from '../helpers/entry-process';
 import { useApiWorld } from '../helpers/world';
 
 /**
@@ -14,7 +13,6 @@ import { useApiWorld } from '../helpers/world';
  * Temporal dev server; the API is the real app in this process, in the default mode (it only
  * notifies; the worker's relay makes the first attempts).
  */
-const ROOT = path.resolve(__dirname, '..', '..');
 const SUBMISSIONS = 300;
 const LEASE_MS = 25_000;
 
@@ -27,29 +25,18 @@ world.onTeardown(() => {
 
 /** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
 async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], {
-    cwd: ROOT,
+  const { child, ready } = spawnEntry('bin/worker.ts', {
+    readyLine: 'worker running',
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
       DATABASE_URL: world.tdb.url,
       DATABASE_POOL_MAX: '10',
       TEMPORAL_ADDRESS: world.env.address,
       ALLOW_LOOPBACK_WEBHOOK_URLS: 'true',
       OUTBOX_LEASE_MS: String(LEASE_MS),
-      DATA_DIR: process.env.FSS_TEST_DATA_DIR ?? path.join(ROOT, '.data', 'test-files'),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
   workers.push(child);
-  await new Promise<void>((resolve, reject) => {
-    const rl = readline.createInterface({ input: child.stdout! });
-    rl.on('line', (line) => {
-      if (line.includes('worker running')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the worker exited during start-up (${code})`)));
-  });
+  await ready;
   return child;
 }
 

@@ -1,0 +1,30 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { TEST_DATA_DIR } from './config';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * A `bin/` entry point (`bin/worker.ts`, `bin/inbound.ts`…) in its own Node process, run with tsx
+ * from the repository root in the test environment (NODE_ENV=test, info logs on stdout, the tests'
+ * data directory) plus `env`. `ready` resolves at the first stdout line containing `readyLine`, and
+ * rejects if the process exits before.
+ */
+export function spawnEntry(
+  entry: string,
+  opts: { env: Record<string, string>; readyLine: string },
+): { child: ChildProcess; ready: Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: path.resolve(ROOT, TEST_DATA_DIR), ...opts.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes(opts.readyLine)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited during start-up (${code})`)));
+  });
+  return { child, ready };
+}
