@@ -82,3 +82,16 @@ export async function withWorker<T>(
   const worker = await createTestWorker(env, activities, options);
   return worker.runUntil(fn(worker));
 }
+
+/** Wait until the outbox started a workflow (describe answers). */
+export async function waitStarted(env: TestWorkflowEnvironment, workflowId: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      await env.client.workflow.getHandle(workflowId).describe();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`${workflowId} was never started`);
+}

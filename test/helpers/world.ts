@@ -43,8 +43,11 @@ export interface WorldOptions {
    * called when the app starts, after the beforeAll hooks declared before this call.
    */
   env?: Record<string, string> | (() => Record<string, string>);
-  /** A Temporal test server: the time-skipping one, the real CLI's dev server (`local`), or one the suite builds. */
-  temporal?: 'time-skipping' | 'local' | (() => Promise<TestWorkflowEnvironment>);
+  /**
+   * A Temporal test server: the time-skipping one, the real CLI's dev server (`local`), one the
+   * suite builds (a function), or one the caller owns and tears down itself (an environment).
+   */
+  temporal?: 'time-skipping' | 'local' | (() => Promise<TestWorkflowEnvironment>) | TestWorkflowEnvironment;
   /** A worker polling `env` with the activities this builds from the world, run until teardown. */
   worker?: (w: ApiWorld) => object;
   /** No app: a database (and team) only. */
@@ -86,6 +89,40 @@ const HOW: Record<string, string> = {
  * after it. Reading a part the options did not ask for throws, naming the option.
  */
 export function useApiWorld<W extends ApiWorld = ApiWorld>(opts: WorldOptions = {}): W {
+  const { w, startSuite, startRest, stopRest, stopSuite } = buildWorld<W>(opts);
+  const timeout = opts.timeout ?? (opts.temporal ? 120_000 : undefined);
+  if (opts.eachTest) {
+    beforeAll(startSuite, timeout);
+    beforeEach(startRest, timeout);
+    afterEach(stopRest, 60_000);
+    afterAll(stopSuite, 60_000);
+  } else {
+    beforeAll(async () => {
+      await startSuite();
+      await startRest();
+    }, timeout);
+    afterAll(async () => {
+      await stopRest();
+      await stopSuite();
+    }, 60_000);
+  }
+  return w;
+}
+
+/** The same world started now, outside jest's hooks (a support module's own start function); `close()` tears it down. */
+export async function startApiWorld(opts: Omit<WorldOptions, 'eachTest'> = {}): Promise<ApiWorld & { close(): Promise<void> }> {
+  const { w, startSuite, startRest, stopRest, stopSuite } = buildWorld(opts);
+  await startSuite();
+  await startRest();
+  return Object.assign(w, {
+    close: async () => {
+      await stopRest();
+      await stopSuite();
+    },
+  });
+}
+
+function buildWorld<W extends ApiWorld = ApiWorld>(opts: WorldOptions) {
   const parts: Record<string, unknown> = {};
   const cleanups: Array<() => unknown> = [];
   const w = {
@@ -113,10 +150,16 @@ export function useApiWorld<W extends ApiWorld = ApiWorld>(opts: WorldOptions = 
   };
   const startRest = async () => {
     const { db } = w.tdb;
-    if (opts.temporal) {
-      const make = opts.temporal === 'local' ? createLocalEnv : opts.temporal === 'time-skipping' ? createTimeSkippingEnv : opts.temporal;
-      parts.env = await make();
-    }
+    const t = opts.temporal;
+    if (t)
+      parts.env =
+        t === 'local'
+          ? await createLocalEnv()
+          : t === 'time-skipping'
+            ? await createTimeSkippingEnv()
+            : typeof t === 'function'
+              ? await t()
+              : t;
     if (opts.app !== false) {
       parts.app = await startTestApp(db, {
         temporal: opts.temporal ? w.env.client : undefined,
@@ -146,7 +189,7 @@ export function useApiWorld<W extends ApiWorld = ApiWorld>(opts: WorldOptions = 
     await running?.catch(() => undefined);
     worker = running = undefined;
     await (parts.app as TestApp | undefined)?.close();
-    await (parts.env as TestWorkflowEnvironment | undefined)?.teardown();
+    if (typeof opts.temporal !== 'object') await (parts.env as TestWorkflowEnvironment | undefined)?.teardown();
     for (const key of ['app', 'pub', 'env', 'team', 'api', 'session', 'other']) delete parts[key];
   };
   const stopSuite = async () => {
@@ -156,21 +199,5 @@ export function useApiWorld<W extends ApiWorld = ApiWorld>(opts: WorldOptions = 
     await (parts.tdb as TestDatabase | undefined)?.drop();
   };
 
-  const timeout = opts.timeout ?? (opts.temporal ? 120_000 : undefined);
-  if (opts.eachTest) {
-    beforeAll(startSuite, timeout);
-    beforeEach(startRest, timeout);
-    afterEach(stopRest, 60_000);
-    afterAll(stopSuite, 60_000);
-  } else {
-    beforeAll(async () => {
-      await startSuite();
-      await startRest();
-    }, timeout);
-    afterAll(async () => {
-      await stopRest();
-      await stopSuite();
-    }, 60_000);
-  }
-  return w;
+  return { w, startSuite, startRest, stopRest, stopSuite };
 }

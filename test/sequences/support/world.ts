@@ -3,11 +3,12 @@ import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../../activities';
 import { createMailer } from '../../../core/mailer';
 import { createSmsSender } from '../../../core/sms';
-import { startTestApp, type TestApp } from '../../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db';
-import { createTestTeam, type TestTeam } from '../../helpers/fixtures';
+import type { TestApp } from '../../helpers/app';
+import type { TestDatabase } from '../../helpers/db';
+import type { TestTeam } from '../../helpers/fixtures';
 import { client } from '../../helpers/http';
-import { createTestWorker, createTimeSkippingEnv } from '../../helpers/temporal';
+import { createTestWorker, waitStarted } from '../../helpers/temporal';
+import { startApiWorld } from '../../helpers/world';
 import { startSmtp, type DataReply, type RcptReply, type ReceivedMail } from './smtp';
 import { startTwilioStandin } from './twilio-standin';
 
@@ -43,13 +44,12 @@ export async function startWorld(
     appEnv?: Record<string, string>;
   } = {},
 ): Promise<World> {
-  const tdb = await createTestDatabase();
-  // createTimeSkippingEnv registers our search attributes.
-  const env = opts.env ?? (await createTimeSkippingEnv());
   const smtp = await startSmtp({ beforeAccept: opts.beforeAccept, rcptReply: opts.rcptReply, dataReply: opts.dataReply });
   const twilio = await startTwilioStandin();
-  const app = await startTestApp(tdb.db, {
-    temporal: env.client,
+  // A new time-skipping server (createTimeSkippingEnv registers our search attributes), or the
+  // caller's, which the caller tears down.
+  const base = await startApiWorld({
+    temporal: opts.env ?? 'time-skipping',
     env: {
       SMTP_URL: smtp.url,
       TWILIO_ACCOUNT_SID: TWILIO_SID,
@@ -58,7 +58,7 @@ export async function startWorld(
       ...opts.appEnv,
     },
   });
-  const team = await createTestTeam(tdb.db);
+  const { tdb, env, app, team } = base;
   await tdb
     .db('teams')
     .where({ id: team.teamId })
@@ -79,8 +79,8 @@ export async function startWorld(
     team,
     smtp,
     twilio,
-    api: client(app.baseUrl, team.apiKey),
-    dash: client(app.baseUrl, team.session),
+    api: base.api,
+    dash: base.session,
     async startWorker() {
       worker = await createTestWorker(env, activities);
       running = worker.run();
@@ -90,28 +90,16 @@ export async function startWorld(
       await running;
       worker = undefined;
     },
-    async waitStarted(workflowId) {
-      for (let i = 0; i < 200; i++) {
-        try {
-          await env.client.workflow.getHandle(workflowId).describe();
-          return;
-        } catch {
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }
-      throw new Error(`${workflowId} was never started`);
-    },
+    waitStarted: (workflowId) => waitStarted(env, workflowId),
     async result(enrollmentId) {
       await w.waitStarted(`enrollment-${enrollmentId}`);
       return env.client.workflow.getHandle(`enrollment-${enrollmentId}`).result();
     },
     async close() {
       await w.stopWorker();
-      await app.close();
-      if (!opts.env) await env.teardown();
+      await base.close();
       await smtp.close();
       await twilio.close();
-      await tdb.drop();
     },
   };
   if (opts.worker !== false) await w.startWorker();
