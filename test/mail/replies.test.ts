@@ -1,9 +1,8 @@
 import nodemailer from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
 import { createInboundListener } from '../../services/mail/inbound-listener';
-import { client } from '../helpers/http';
 import { eventually } from '../helpers/smtp';
-import { alwaysAvailable, publishedEventType } from '../scheduling/helpers';
+import { alwaysAvailable, bookHoursAhead } from '../scheduling/helpers';
 import { useWorld } from '../sequences/support/world';
 import { startReceiver } from '../webhooks/receiver';
 import { BOUNCES, ORIGINAL_ID, TOKEN } from './corpus';
@@ -41,17 +40,7 @@ const deliver = (raw: string, envelope: { from: string; to: string[] }) =>
 let hours = 48;
 /** Book through the public endpoint; wait for the attendee's confirmation to reach the SMTP server. */
 async function booked(attendee: string) {
-  const { eventTypeId } = await publishedEventType(w.app.baseUrl, w.team, {}, { start_time_increment: 60 });
-  const startMs = Math.ceil((Date.now() + (hours += 2) * 3_600_000) / 3_600_000) * 3_600_000;
-  const res = await client(w.app.baseUrl).post('/api/calendar/book', {
-    user_id: w.team.userId,
-    team_id: w.team.teamId,
-    event_type_id: eventTypeId,
-    attendee_email: attendee,
-    attendee_name: 'Ada Attendee',
-    start: new Date(startMs).toISOString(),
-    end: new Date(startMs + 30 * 60_000).toISOString(),
-  });
+  const { res } = await bookHoursAhead(w.app.baseUrl, w.team, { hoursAhead: (hours += 2), attendeeEmail: attendee });
   expect(res.status).toBe(201);
   const meetingId = res.body.meeting.id as string;
   const mail = await eventually(
