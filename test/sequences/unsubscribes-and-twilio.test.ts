@@ -72,6 +72,26 @@ describe('unsubscribes', () => {
   });
 });
 
+/** An active enrollment of `contact` in `seq`, and its first step sent by SMS as Twilio message `sid`. */
+async function sentSms(seq: { id: string; steps: Array<{ id: string }> }, contact: string, token: string, sid: string) {
+  const [e] = await w.tdb
+    .db('sequence_enrollments')
+    .insert({ team_id: w.team.teamId, sequence_id: seq.id, contact_id: contact, status: 'active' })
+    .returning('id');
+  return w.tdb.db('sequence_sends').insert({
+    team_id: w.team.teamId,
+    sequence_id: seq.id,
+    enrollment_id: e.id,
+    step_id: seq.steps[0].id,
+    contact_id: contact,
+    position: 0,
+    channel: 'sms',
+    status: 'sent',
+    token,
+    provider_id: sid,
+  });
+}
+
 describe('Twilio callbacks (signature checked)', () => {
   const form = (p: Record<string, string>) => new URLSearchParams(p).toString();
   const post = (path: string, params: Record<string, string>, signature?: string) =>
@@ -119,24 +139,7 @@ describe('Twilio callbacks (signature checked)', () => {
     const sends = [];
     for (const [i, sid] of ['SMfail1', 'SMfail2', 'SMok3'].entries()) {
       const c = await makeContact(w.tdb.db, w.team.teamId, { phone: `+1555887000${i}` });
-      const [e] = await w.tdb
-        .db('sequence_enrollments')
-        .insert({ team_id: w.team.teamId, sequence_id: seq.id, contact_id: c, status: 'active' })
-        .returning('id');
-      sends.push(
-        await w.tdb.db('sequence_sends').insert({
-          team_id: w.team.teamId,
-          sequence_id: seq.id,
-          enrollment_id: e.id,
-          step_id: seq.steps[0].id,
-          contact_id: c,
-          position: 0,
-          channel: 'sms',
-          status: 'sent',
-          token: `tok-fail-test-${i}-xxxx`,
-          provider_id: sid,
-        }),
-      );
+      sends.push(await sentSms(seq, c, `tok-fail-test-${i}-xxxx`, sid));
     }
     expect((await post('/api/hooks/twilio/status', { MessageSid: 'SMfail1', MessageStatus: 'failed', ErrorCode: '30003' })).status).toBe(
       204,
@@ -157,22 +160,7 @@ describe('Twilio callbacks (signature checked)', () => {
   test('a delivered status callback counts as delivered', async () => {
     const seq = await create({ steps: [sms], send_from_number: '+15558880000' });
     const c = await makeContact(w.tdb.db, w.team.teamId, { phone: '+15558882222' });
-    const [e] = await w.tdb
-      .db('sequence_enrollments')
-      .insert({ team_id: w.team.teamId, sequence_id: seq.id, contact_id: c, status: 'active' })
-      .returning('id');
-    await w.tdb.db('sequence_sends').insert({
-      team_id: w.team.teamId,
-      sequence_id: seq.id,
-      enrollment_id: e.id,
-      step_id: seq.steps[0].id,
-      contact_id: c,
-      position: 0,
-      channel: 'sms',
-      status: 'sent',
-      token: 'tok-status-test-1',
-      provider_id: 'SMabc',
-    });
+    await sentSms(seq, c, 'tok-status-test-1', 'SMabc');
     expect((await post('/api/hooks/twilio/status', { MessageSid: 'SMabc', MessageStatus: 'delivered' })).status).toBe(204);
     const stats = (await w.api.get(`/api/v1/sequences/${seq.id}/analytics`)).body.data;
     expect(stats.steps[0]).toMatchObject({ channel: 'sms', sent: 1, delivered: 1, failed: 0 });
