@@ -1,16 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser';
+import type { Page } from 'playwright-core';
 
 /** Shared set-up of the embed browser tests: Chromium, artifacts, host-page helpers. */
 export const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
-
-/** Chromium for a suite whose tests are declared with itWithBrowser (its hooks do not run when they are skipped). */
-export async function launchBrowser(): Promise<Browser> {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  return launchChromium();
-}
 
 export interface HostEvent {
   type: string;

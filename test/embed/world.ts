@@ -1,26 +1,22 @@
-import type { Browser } from 'playwright-core';
+import fs from 'node:fs';
 import { useApiWorld, type ApiWorld } from '../helpers/world';
-import { launchBrowser } from './browser';
+import { ARTIFACTS } from './browser';
 import { startHostSite, type HostSite } from './host';
 
 /** Everything an embed browser suite needs, filled in by its beforeAll. */
 export interface EmbedWorld extends ApiWorld {
   /** The host page on another origin. */
   host: HostSite;
-  /** Launched in beforeAll; the suites declare their tests with itWithBrowser (skipped without Chromium). */
-  browser: Browser;
 }
 
 /** A database, the app, a team, the cross-origin host site and Chromium for one suite; all torn down after it. */
 export function useEmbedWorld(): EmbedWorld {
-  const w = useApiWorld<EmbedWorld>();
+  // Chromium in `w.browser`; the suites declare their tests with itWithBrowser (skipped without it).
+  const w = useApiWorld<EmbedWorld>({ browser: true });
   beforeAll(async () => {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
     w.host = await startHostSite(w.app.baseUrl);
-    w.browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await w.browser?.close();
-    await w.host?.close();
+    w.onTeardown(() => w.host.close());
   });
   return w;
 }
