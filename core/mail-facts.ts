@@ -8,15 +8,14 @@ function ids(v: string | string[] | undefined): string[] {
   return [...all.matchAll(MSGID)].map((m) => m[0]);
 }
 
-/** First value of each header, from the raw header lines (unfolded), names lowercased. */
+/** First value of each header, from the raw header lines (unfolded); mailsplit gives the names lowercased. */
 function headerValues(parsed: ParsedMail): Record<string, string> {
-  const out: Record<string, string> = {};
+  // A prototype-less object is a hash table from the start: no hidden-class change for each new header name.
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const { key, line } of parsed.headerLines ?? []) {
-    const value = line
-      .slice(line.indexOf(':') + 1)
-      .replace(/\r?\n[ \t]+/g, ' ')
-      .trim();
-    out[key.toLowerCase()] ??= value;
+    if (out[key] !== undefined) continue; // Received and the like repeat: the first is kept
+    const value = line.slice(line.indexOf(':') + 1);
+    out[key] = (value.includes('\n') ? value.replace(/\r?\n[ \t]+/g, ' ') : value).trim();
   }
   return out;
 }

@@ -143,13 +143,17 @@ function firstRecipient(b: Record<string, string>): string | null {
   return candidates.find((a) => /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i.test(a)) ?? candidates[0] ?? null;
 }
 
+/** The text or raw body that holds RFC 3464 fields when the report's MIME structure could not be followed. */
+function mislabelledReport(f: MailFacts): string | undefined {
+  const reportType = /report/i.test(f.headers['content-type'] ?? '');
+  return [f.text, reportType ? (f.rawBody ?? '') : ''].find((t) => /^action:/im.test(t));
+}
+
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
 function dsn(f: MailFacts, system: string | null): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
   // A report whose MIME structure mailparser could not follow: its fields are in the text, or only in the raw body.
-  const reportType = /report/i.test(f.headers['content-type'] ?? '');
-  const fallback = [f.text, reportType ? (f.rawBody ?? '') : ''].find((t) => /^action:/im.test(t));
-  const source = report ?? (system ? fallback : undefined);
+  const source = report ?? (system ? mislabelledReport(f) : undefined);
   if (!source) return null;
   const recipients = fieldBlocks(source).filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
   if (!recipients.length) return null;
@@ -179,7 +183,8 @@ function arf(f: MailFacts): MailClass | null {
   return { kind: 'complaint', feedbackType: (fields['feedback-type'] ?? 'abuse').toLowerCase() };
 }
 
-const ADDRESS = /<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?/gi;
+/** An address in a notice. It starts only where a word does (the same matches, without retrying every position inside a long word). */
+const ADDRESS = /(?<![^\s<>"'(),;:[\]])<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?/gi;
 /** Lines of a quoted header block in a notice (the returned message's own From/To), not the failed address. */
 const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b[^\n]*$/gim;
 
@@ -187,7 +192,8 @@ const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|mes
 function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string | null {
   const header = f.headers['x-failed-recipients'];
   if (header) return header.split(',')[0].trim();
-  const ours = new RegExp(`@(${[domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`, 'i');
+  if (!notice.includes('@')) return null;
+  const ours = patternsOf(domains).own;
   for (const m of notice.replace(QUOTED_HEADER, '').matchAll(ADDRESS)) {
     const a = m[1].replace(/\.$/, '').replace(/^smtp=/i, '');
     if (!ours.test(a) && a.toLowerCase() !== f.from.toLowerCase() && !DAEMON_ADDRESS.test(a)) return a;
@@ -258,18 +264,31 @@ const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 
 const TEXT_SCAN = 64 * 1024;
 
-const tokenPatterns = new Map<string, RegExp>();
+interface DomainPatterns {
+  /** Our VERP and Reply-To addresses in a text, with their token. */
+  token: RegExp;
+  /** An address on one of our domains. */
+  own: RegExp;
+}
 
-/** Our VERP and Reply-To addresses in a text (compiled once per pair of domains). */
-function tokenPattern(domains: Domains): RegExp {
+const domainPatterns = new Map<string, DomainPatterns>();
+
+/** The expressions that name our domains, compiled once per pair of domains. */
+function patternsOf(domains: Domains): DomainPatterns {
   const key = `${domains.bounce} ${domains.reply}`;
-  let re = tokenPatterns.get(key);
-  if (!re) {
-    const esc = (d: string) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    re = new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${esc(domains.bounce)}|${esc(domains.reply)})`, 'gi');
-    tokenPatterns.set(key, re);
+  let p = domainPatterns.get(key);
+  if (!p) {
+    const either = [domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    p = { token: new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'gi'), own: new RegExp(`@(${either})$`, 'i') };
+    domainPatterns.set(key, p);
   }
-  return re;
+  return p;
+}
+
+/** Our tokens in a text (every one has a `+`: most texts have none, and are not scanned). */
+function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
+  if (!text.includes('+')) return;
+  for (const m of text.matchAll(patternsOf(domains).token)) tokens.add(m[1].toLowerCase());
 }
 
 /** The header block of a message (up to the first blank line), capped. */
@@ -291,9 +310,8 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
     .filter((p) => /rfc822|headers/i.test(p.contentType))
     .map((p) => headerBlock(p.content))
     .join('\n');
-  const inText = tokenPattern(domains);
-  const text = f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text;
-  for (const m of `${returned}\n${text}`.matchAll(inText)) tokens.add(m[1].toLowerCase());
+  addTokens(tokens, returned, domains);
+  addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, domains);
   const ids = new Set<string>([...f.inReplyTo, ...f.references]);
   for (const line of returned.matchAll(/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim))
     for (const m of line[1].matchAll(MSGID)) ids.add(m[0]);
