@@ -58,24 +58,29 @@ export interface Domains {
 /** Header-style fields (`Name: value`, folded lines joined), grouped into blank-line separated blocks. */
 export function fieldBlocks(text: string): Array<Record<string, string>> {
   const blocks: Array<Record<string, string>> = [];
-  let cur: Record<string, string> = {};
+  // Prototype-less records are hash tables from the start: field names vary from one report to the next.
+  const record = () => Object.create(null) as Record<string, string>;
+  let cur = record();
+  let empty = true;
   let last = '';
-  for (const line of text.replace(/\r\n/g, '\n').split('\n')) {
+  for (const line of (text.includes('\r') ? text.replace(/\r\n/g, '\n') : text).split('\n')) {
     if (line.trim() === '') {
-      if (Object.keys(cur).length) blocks.push(cur);
-      cur = {};
+      if (!empty) blocks.push(cur);
+      cur = record();
+      empty = true;
       last = '';
-    } else if (/^[ \t]/.test(line) && last) {
+    } else if (last && (line[0] === ' ' || line[0] === '\t')) {
       cur[last] += ` ${line.trim()}`;
     } else {
       const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
       if (m) {
         last = m[1].toLowerCase();
         cur[last] ??= m[2].trim();
+        empty = false;
       }
     }
   }
-  if (Object.keys(cur).length) blocks.push(cur);
+  if (!empty) blocks.push(cur);
   return blocks;
 }
 
