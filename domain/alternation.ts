@@ -5,7 +5,8 @@
  * Why: V8's irregexp tries the alternatives of a plain alternation one after another at every
  * position of the text, so its cost grows with the length of the list (about 5 ns a character for
  * the 50 phrases of a notice word list). Factored, most positions fail on a handful of leading
- * characters: about half the time on the mail word lists (docs/sequences.md, "Cost").
+ * characters: about half the time on the mail word lists (docs/throughput.md, "Inbound mail
+ * classification").
  *
  * The factored expression matches exactly the strings the plain one does, at the same positions,
  * so the first match starts at the same index and `test` gives the same answer. Which phrase
