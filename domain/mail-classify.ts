@@ -7,9 +7,17 @@ import { parseTokenAddress } from './mail-address';
 import { decideSeverity, enhancedCodes, wordsIn, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
+/**
+ * The headers the classifier reads, and Message-ID (services/mail/inbound.ts): the only ones the
+ * facts carry (core/mail-facts.ts keeps these and skips the rest, Received and the like, which cost
+ * a record entry each on every message). A header read here must be named here: the type says so.
+ */
+export type FactHeader =
+  'content-type' | 'from' | 'message-id' | 'x-failed-recipients' | 'auto-submitted' | 'precedence' | 'x-precedence' | AutoHeader;
+
 export interface MailFacts {
-  /** Header names lowercased; the first value of each, unfolded. */
-  headers: Record<string, string>;
+  /** The headers of FactHeader present in the message, names lowercased; the first value of each, unfolded. */
+  headers: Partial<Record<FactHeader, string>>;
   /** The envelope recipients (RCPT TO). */
   recipients: string[];
   /** The envelope sender (MAIL FROM); '' for the null sender `<>` of bounces. */
@@ -50,24 +58,29 @@ export interface Domains {
 /** Header-style fields (`Name: value`, folded lines joined), grouped into blank-line separated blocks. */
 export function fieldBlocks(text: string): Array<Record<string, string>> {
   const blocks: Array<Record<string, string>> = [];
-  let cur: Record<string, string> = {};
+  // Prototype-less records are hash tables from the start: field names vary from one report to the next.
+  const record = () => Object.create(null) as Record<string, string>;
+  let cur = record();
+  let empty = true;
   let last = '';
-  for (const line of text.replace(/\r\n/g, '\n').split('\n')) {
+  for (const line of (text.includes('\r') ? text.replace(/\r\n/g, '\n') : text).split('\n')) {
     if (line.trim() === '') {
-      if (Object.keys(cur).length) blocks.push(cur);
-      cur = {};
+      if (!empty) blocks.push(cur);
+      cur = record();
+      empty = true;
       last = '';
-    } else if (/^[ \t]/.test(line) && last) {
+    } else if (last && (line[0] === ' ' || line[0] === '\t')) {
       cur[last] += ` ${line.trim()}`;
     } else {
       const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
       if (m) {
         last = m[1].toLowerCase();
         cur[last] ??= m[2].trim();
+        empty = false;
       }
     }
   }
-  if (Object.keys(cur).length) blocks.push(cur);
+  if (!empty) blocks.push(cur);
   return blocks;
 }
 
@@ -143,13 +156,17 @@ function firstRecipient(b: Record<string, string>): string | null {
   return candidates.find((a) => /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i.test(a)) ?? candidates[0] ?? null;
 }
 
+/** The text or raw body that holds RFC 3464 fields when the report's MIME structure could not be followed. */
+function mislabelledReport(f: MailFacts): string | undefined {
+  const reportType = /report/i.test(f.headers['content-type'] ?? '');
+  return [f.text, reportType ? (f.rawBody ?? '') : ''].find((t) => /^action:/im.test(t));
+}
+
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
 function dsn(f: MailFacts, system: string | null): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
   // A report whose MIME structure mailparser could not follow: its fields are in the text, or only in the raw body.
-  const reportType = /report/i.test(f.headers['content-type'] ?? '');
-  const fallback = [f.text, reportType ? (f.rawBody ?? '') : ''].find((t) => /^action:/im.test(t));
-  const source = report ?? (system ? fallback : undefined);
+  const source = report ?? (system ? mislabelledReport(f) : undefined);
   if (!source) return null;
   const recipients = fieldBlocks(source).filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
   if (!recipients.length) return null;
@@ -179,7 +196,8 @@ function arf(f: MailFacts): MailClass | null {
   return { kind: 'complaint', feedbackType: (fields['feedback-type'] ?? 'abuse').toLowerCase() };
 }
 
-const ADDRESS = /<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?/gi;
+/** An address in a notice. It starts only where a word does (the same matches, without retrying every position inside a long word). */
+const ADDRESS = /(?<![^\s<>"'(),;:[\]])<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?/gi;
 /** Lines of a quoted header block in a notice (the returned message's own From/To), not the failed address. */
 const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b[^\n]*$/gim;
 
@@ -187,7 +205,8 @@ const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|mes
 function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string | null {
   const header = f.headers['x-failed-recipients'];
   if (header) return header.split(',')[0].trim();
-  const ours = new RegExp(`@(${[domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`, 'i');
+  if (!notice.includes('@')) return null;
+  const ours = patternsOf(domains).own;
   for (const m of notice.replace(QUOTED_HEADER, '').matchAll(ADDRESS)) {
     const a = m[1].replace(/\.$/, '').replace(/^smtp=/i, '');
     if (!ours.test(a) && a.toLowerCase() !== f.from.toLowerCase() && !DAEMON_ADDRESS.test(a)) return a;
@@ -231,7 +250,15 @@ function diagnosticLine(said: string, lower: string, words: Words): string {
 const ENHANCED_ONE = /(?<![\d.])[45]\.[0-7]\.\d{1,3}(?![\d.])/;
 const SMTP_ONE = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/m;
 
-const AUTO_HEADERS = [
+type AutoHeader =
+  | 'x-autoreply'
+  | 'x-autorespond'
+  | 'x-autoresponder'
+  | 'x-autogenerated'
+  | 'x-ms-exchange-inbox-rules-loop'
+  | 'x-autoreply-from'
+  | 'x-mail-autoreply';
+const AUTO_HEADERS: readonly AutoHeader[] = [
   'x-autoreply',
   'x-autorespond',
   'x-autoresponder',
@@ -258,18 +285,31 @@ const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 
 const TEXT_SCAN = 64 * 1024;
 
-const tokenPatterns = new Map<string, RegExp>();
+interface DomainPatterns {
+  /** Our VERP and Reply-To addresses in a text, with their token. */
+  token: RegExp;
+  /** An address on one of our domains. */
+  own: RegExp;
+}
 
-/** Our VERP and Reply-To addresses in a text (compiled once per pair of domains). */
-function tokenPattern(domains: Domains): RegExp {
+const domainPatterns = new Map<string, DomainPatterns>();
+
+/** The expressions that name our domains, compiled once per pair of domains. */
+function patternsOf(domains: Domains): DomainPatterns {
   const key = `${domains.bounce} ${domains.reply}`;
-  let re = tokenPatterns.get(key);
-  if (!re) {
-    const esc = (d: string) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    re = new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${esc(domains.bounce)}|${esc(domains.reply)})`, 'gi');
-    tokenPatterns.set(key, re);
+  let p = domainPatterns.get(key);
+  if (!p) {
+    const either = [domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    p = { token: new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'gi'), own: new RegExp(`@(${either})$`, 'i') };
+    domainPatterns.set(key, p);
   }
-  return re;
+  return p;
+}
+
+/** Our tokens in a text (every one has a `+`: most texts have none, and are not scanned). */
+function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
+  if (!text.includes('+')) return;
+  for (const m of text.matchAll(patternsOf(domains).token)) tokens.add(m[1].toLowerCase());
 }
 
 /** The header block of a message (up to the first blank line), capped. */
@@ -291,12 +331,12 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
     .filter((p) => /rfc822|headers/i.test(p.contentType))
     .map((p) => headerBlock(p.content))
     .join('\n');
-  const inText = tokenPattern(domains);
-  const text = f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text;
-  for (const m of `${returned}\n${text}`.matchAll(inText)) tokens.add(m[1].toLowerCase());
+  addTokens(tokens, returned, domains);
+  addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, domains);
   const ids = new Set<string>([...f.inReplyTo, ...f.references]);
-  for (const line of returned.matchAll(/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim))
-    for (const m of line[1].matchAll(MSGID)) ids.add(m[0]);
+  if (returned)
+    for (const line of returned.matchAll(/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim))
+      for (const m of line[1].matchAll(MSGID)) ids.add(m[0]);
   return { tokens: [...tokens], messageIds: [...ids] };
 }
 

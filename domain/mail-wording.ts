@@ -3,8 +3,21 @@
  * Portuguese, Italian and Dutch (and the few Japanese and Chinese phrases the corpus holds).
  * Each list is one regular expression, compiled once, matched against lower-cased text. Pure.
  */
-/** One expression per list, written in lower case and matched against lower-cased text (faster than the `i` flag). */
-const rx = (parts: string[]) => new RegExp(parts.join('|'));
+import { alternation } from './alternation';
+
+/** Each list's phrases, by its expression (test/domain/alternation.test.ts compares the two). */
+export const PHRASES = new Map<RegExp, readonly string[]>();
+
+/**
+ * One expression per list, written in lower case and matched against lower-cased text (faster than
+ * the `i` flag), common leading characters factored out (domain/alternation.ts): use it for where a
+ * list matches, or whether, not for which phrase did.
+ */
+const rx = (parts: string[]) => {
+  const re = alternation(parts);
+  PHRASES.set(re, parts);
+  return re;
+};
 
 /** Subjects of delivery-failure notices. */
 export const BOUNCE_SUBJECT = rx([

@@ -71,13 +71,16 @@ interface OpenInterval {
  */
 function forbiddenStarts(host: HostSchedule, dur: number, w: number, first: number, last: number): OpenInterval[] {
   const raw: OpenInterval[] = [];
+  let sorted = true; // a host's connected-calendar list comes sorted: no sort then
   for (const b of host.busy) {
     if (!(b.end >= b.start)) continue;
     const p = b.start - w - dur;
     const q = b.end + w;
-    if (q > first && p < last) raw.push({ p, q });
+    if (!(q > first && p < last)) continue;
+    if (raw.length && p < raw[raw.length - 1].p) sorted = false;
+    raw.push({ p, q });
   }
-  raw.sort((x, y) => x.p - y.p);
+  if (!sorted) raw.sort((x, y) => x.p - y.p);
   const out: OpenInterval[] = [];
   for (const r of raw) {
     const top = out[out.length - 1];

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Executor } from '../../db/knex';
 import type { HostSchedule } from '../../domain/slots';
-import { overlapping } from '../calendars/busy-read';
+import { BUSY_VERSION_SQL, busyCache, overlappingIn } from '../calendars/busy-cache';
 
 const DAY = 86_400_000;
 
@@ -12,7 +12,8 @@ const ms = (col: string) => `floor(extract(epoch FROM ${col}) * 1000)::bigint`;
  * Everything loadHostSchedules needs, as one row of JSON arrays: each host's default schedule (the
  * first by is_default desc, created_at, as before), its date overrides in [loDate, hiDate], active
  * meetings of the host (through meeting_hosts) and external calendar events overlapping (lo, hi),
- * the users' zones, and the connected calendars' merged busy text (services/calendars/busy-read.ts).
+ * the users' zones, and the connected calendars' merged busy time: each host's row version, with
+ * its text only when this process does not hold that version already (services/calendars/busy-cache.ts).
  */
 const SCHEDULES_SQL = `
 WITH s AS (
@@ -33,7 +34,8 @@ SELECT
      FROM calendar_events
      WHERE host_user_id = ANY(?::uuid[]) AND source = 'external' AND start_time < ? AND end_time > ?) AS events,
   (SELECT coalesce(json_agg(json_build_array(id, timezone)), '[]') FROM users WHERE id = ANY(?::uuid[])) AS users,
-  (SELECT coalesce(json_agg(json_build_array(user_id, busy_ms)), '[]')
+  (SELECT coalesce(json_agg(json_build_array(user_id, ${BUSY_VERSION_SQL},
+            CASE WHEN user_id::text || ' ' || ${BUSY_VERSION_SQL} = ANY(?::text[]) THEN NULL ELSE busy_ms END)), '[]')
      FROM calendar_user_busy WHERE user_id = ANY(?::uuid[]) AND busy_ms <> '') AS connected`;
 
 interface ScheduleData {
@@ -42,7 +44,8 @@ interface ScheduleData {
   meetings: Array<[string, number, number]>;
   events: Array<[string, number, number]>;
   users: Array<[string, string]>;
-  connected: Array<[string, string]>;
+  /** user id, row version, busy text (null: the version this process holds). */
+  connected: Array<[string, string, string | null]>;
 }
 
 /**
@@ -74,6 +77,7 @@ export async function loadHostSchedules(db: Executor, input: HostSchedulesInput)
   const hiDate = DateTime.fromMillis(to + 2 * DAY, { zone: 'utc' }).toISODate();
   // One statement (one round trip, one plan) for what was six: the schedules, their overrides, the
   // meetings and external events in the range, the users' zones and the connected calendars' busy text.
+  const held = busyCache.held(hostIds);
   const { rows } = await db.raw<{ rows: [ScheduleData] }>(SCHEDULES_SQL, [
     hostIds,
     loDate,
@@ -87,6 +91,7 @@ export async function loadHostSchedules(db: Executor, input: HostSchedulesInput)
     hi,
     lo,
     hostIds,
+    [...held].map(([userId, h]) => `${userId} ${h.version}`),
     hostIds,
   ]);
   const data = rows[0];
@@ -97,7 +102,10 @@ export async function loadHostSchedules(db: Executor, input: HostSchedulesInput)
   const busyHi = to + (opts.busyMarginMs ?? DAY);
   // One pass over every busy row (a host with connected calendars may have hundreds).
   const busyOf = new Map<string, Array<{ start: number; end: number }>>(hostIds.map((h) => [h, []]));
-  for (const [userId, text] of data.connected) busyOf.get(userId)?.push(...overlapping(text, busyLo, busyHi));
+  for (const [userId, version, text] of data.connected) {
+    const ms = text === null ? held.get(userId)?.ms : busyCache.put(userId, version, text);
+    if (ms) busyOf.get(userId)?.push(...overlappingIn(ms, busyLo, busyHi));
+  }
   for (const list of [data.meetings, data.events]) for (const [hostId, start, end] of list) busyOf.get(hostId)?.push({ start, end });
   const overridesOf = new Map<string, HostSchedule['overrides']>();
   for (const [userId, date, isUnavailable, start, end] of data.overrides) {
