@@ -10,6 +10,7 @@ import type { CalendarEventRow, MeetingRow } from './present';
 export type { CalendarEventRow } from './present';
 import { videoProvider } from '../../core/video';
 import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
+import { recordRoutedBooking, routedColumns, routedSubmission } from './routed';
 
 export interface BookingRequest extends SlotRequest {
   attendeeEmail: string;
@@ -21,6 +22,8 @@ export interface BookingRequest extends SlotRequest {
   notes?: string;
   fieldValues: Record<string, unknown>;
   contactCustomFields?: Record<string, unknown>;
+  /** A routed submission's prefill token (docs/forms.md "Routing"): its hosts only, and the meeting links it. */
+  routingToken?: string;
 }
 
 function splitName(name: string | undefined, email: string): { first_name?: string; last_name?: string } {
@@ -37,8 +40,11 @@ function splitName(name: string | undefined, email: string): { first_name?: stri
  */
 export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
   const emailKey = await emailKeyer(deps); // read once per process, before the transaction
+  const routed = req.routingToken
+    ? await routedSubmission(deps.db, { token: req.routingToken, eventTypeId: req.eventTypeId, path: 'body.routing_token' })
+    : null;
   return claimSlot(deps, {
-    request: req,
+    request: routed ? { ...req, hostSubset: routed.routing.host_user_ids } : req,
     columns: (ctx) => {
       const et = ctx.eventType;
       const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
@@ -57,6 +63,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         notes: req.notes ?? null,
         guests: jsonb(req.guests),
         field_values: jsonb(req.fieldValues),
+        ...(routed ? routedColumns(routed, req.fieldValues) : {}),
       };
     },
     underLock: async (trx, ctx) => {
@@ -89,6 +96,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         })
         .returning(['id', 'summary', 'start_time', 'end_time']);
       await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId, meetingId: meeting.id, status: meeting.status });
+      if (routed) await recordRoutedBooking(trx, enqueue, { meeting, routed });
       const input: BookingWorkflowInput = { meetingId: meeting.id, teamId: ctx.teamId, version: BOOKING_CODE_VERSION };
       const memo = { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() };
       await enqueue(bookingStart({ meeting: { ...meeting, contact_id: contactId }, args: input, memo, emailKey }));

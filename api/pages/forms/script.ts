@@ -4,6 +4,8 @@
  * JSON posts to the same endpoint, errors shown beside each field, progress saved as `partial`
  * on change, then the same submission completed; redirect_url or the success message afterwards.
  */
+import { ROUTED_SCRIPT } from './routed-step';
+
 export const FORM_SCRIPT = String.raw`(function () {
   var form = document.getElementById('fss-form');
   if (!form || !window.fetch) return;
@@ -24,6 +26,7 @@ export const FORM_SCRIPT = String.raw`(function () {
   var progress = document.getElementById('form-progress');
   if (sidInput) submissionId = sidInput.value;
 
+${ROUTED_SCRIPT}
   function collect() {
     var out = {};
     var nodes = form.querySelectorAll('[data-name]');
@@ -149,6 +152,8 @@ export const FORM_SCRIPT = String.raw`(function () {
         }
         var redirect = form.getAttribute('data-redirect');
         if (embed) embed.post('form:submitted', { submission_id: r.body.data.id, redirect_url: redirect || null });
+        if (routed(r.body.data.routing, embed)) return;
+        if (r.body.data.routing) redirect = null;
         if (redirect && !(embed && embed.managed)) { window.location.assign(redirect); return; }
         form.hidden = true;
         success.hidden = false;

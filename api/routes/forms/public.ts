@@ -107,24 +107,35 @@ export const publicFormRoutes = [
         });
         body.fields = withHiddenFromQuery(form.fields, body.fields, queryValues(ctx));
         const result = await submitPublic(deps, { form, values: body, metadata, mode: html ? 'form' : 'json' });
-        const { id, status, step, last, hidden_fields, score, max_score } = result;
+        const { id, status, step, last, hidden_fields, score, max_score, routing } = result;
         if (!html) {
           ctx.status = result.created ? 201 : 200;
           ctx.body = {
-            data: { id, status, ...(step != null ? { step, last, hidden_fields } : {}), ...(score != null ? { score, max_score } : {}) },
+            data: {
+              id,
+              status,
+              ...(step != null ? { step, last, hidden_fields } : {}),
+              ...(score != null ? { score, max_score } : {}),
+              ...(routing ? { routing } : {}),
+            },
           };
+        } else if (routing && routing.target === 'url' && routing.url) {
+          // Routed to a URL: the no-JS post goes there, as the script does.
+          ctx.status = 303;
+          ctx.redirect(routing.url);
+          ctx.status = 303;
         } else if (step != null && status === 'partial') {
           // A step of a multi-step form was saved: show the next (or previous) one, resumable by URL.
           ctx.status = 303;
           ctx.redirect(stepUrl(ctx, form, id, step));
           ctx.status = 303;
-        } else if (form.settings.redirect_url && result.status === 'completed') {
+        } else if (form.settings.redirect_url && result.status === 'completed' && !routing) {
           ctx.status = 303;
           ctx.redirect(form.settings.redirect_url);
           ctx.status = 303;
         } else {
           ctx.status = 200;
-          ctx.body = renderSuccessPage(ctx, form, isEmbed(ctx), score != null ? { score, max: max_score ?? 0 } : null);
+          ctx.body = renderSuccessPage(ctx, form, isEmbed(ctx), score != null ? { score, max: max_score ?? 0 } : null, routing);
         }
       } catch (err) {
         if (!html || !(err instanceof ApiError)) throw err;

@@ -34,6 +34,7 @@ export const calendarRoutes = [
           startDate: query.start_date,
           endDate: query.end_date,
           timezone: query.timezone,
+          routingToken: query.routing_token,
         });
       }
       if ('user_id' in query) {
@@ -76,6 +77,7 @@ export const calendarRoutes = [
           guests: b.guests ?? [],
           notes: b.notes,
           fieldValues: b.phone ? { phone: b.phone } : {},
+          routingToken: b.routing_token,
         });
         return { data: presentMeeting(meeting, await meetingEventUrl(deps, { meetingId: meeting.id })) };
       }
