@@ -57,7 +57,23 @@ export const zRoutingSettings = z
     fallback: zRoutingTarget.nullable().optional(),
     unbooked: z.strictObject({ after_hours: z.number(), sequence_id: zId }).nullable().optional(),
   })
-  .meta({ id: 'RoutingSettings' });
+  .meta({
+    id: 'RoutingSettings',
+    example: {
+      rules: [
+        {
+          conditions: [{ field: 'region', operator: 'equals', value: 'EMEA' }],
+          target: {
+            type: 'event_type',
+            event_type_id: '7d0c3b8e-2f4a-4c1e-9a57-3e1f2b6c8d90',
+            host_user_ids: ['1b2c3d4e-5f60-4718-8a9b-0c1d2e3f4a5b'],
+          },
+        },
+      ],
+      fallback: { type: 'message', message: 'Thank you, we will be in touch.' },
+      unbooked: null,
+    },
+  });
 
 /**
  * Where a completed submission was routed (docs/forms.md "Routing"): the target, and for an event

@@ -64,6 +64,15 @@ export const bookingPageRoutes = [
     summary: "Book a routed submission's time without JavaScript (form post from the booking page opened with a prefill token)",
     params: bookingPageParams,
     body: routedBookingBody,
+    examples: {
+      request: {
+        prefill: 'pf_0f8e2b7c4d1a4e9b8c3f2a1b0c9d8e7f.t3x1k2.AbCdEfGhIjKlMnOpQrStUv',
+        event_type_id: '7d0c3b8e-2f4a-4c1e-9a57-3e1f2b6c8d90',
+        slot: '2026-03-02T09:00:00.000Z/2026-03-02T09:30:00.000Z',
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+      },
+    },
     response: { mediaType: 'text/html', description: 'The booked page, or why the time could not be booked (HTML)' },
     handler: async ({ params, body, ctx, deps }) => {
       ctx.type = 'text/html; charset=utf-8';
@@ -84,7 +93,11 @@ export const bookingPageRoutes = [
         });
         ctx.status = 201;
         const at = new Date(meeting.start_time).toISOString();
-        ctx.body = renderRoutedResult({ ok: true, title: 'Booked', message: `Your meeting is booked for ${at.slice(0, 10)} ${at.slice(11, 16)} UTC.` });
+        ctx.body = renderRoutedResult({
+          ok: true,
+          title: 'Booked',
+          message: `Your meeting is booked for ${at.slice(0, 10)} ${at.slice(11, 16)} UTC.`,
+        });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         ctx.status = err.status;
