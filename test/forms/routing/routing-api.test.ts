@@ -142,3 +142,36 @@ describe('a routed submission', () => {
     expect(mismatch.status).toBe(400);
   });
 });
+
+describe("the contact's timeline", () => {
+  it('shows the routed submission and the meeting booked from it, linked', async () => {
+    const sub = await submit({ name: 'Eve', email: 'eve@example.com', region: 'EMEA' });
+    const token = sub.body.data.routing.prefill_token as string;
+    const slot = (await slotsWith(token)).body.data.slots[8];
+    const book = await pub.post('/api/calendar/book', {
+      event_type_id: r.eventTypeId,
+      start_time: slot.start,
+      end_time: slot.end,
+      timezone: 'UTC',
+      name: 'Eve',
+      email: 'eve@example.com',
+      routing_token: token,
+    });
+    expect(book.status).toBe(201);
+    const contact = await w.api.get(`/api/v1/contacts/${book.body.data.contact_id}`);
+    expect(contact.status).toBe(200);
+    const timeline = contact.body.data.timeline;
+    expect(timeline.map((e: { type: string }) => e.type).sort()).toEqual(['meeting.booked', 'submission.routed']);
+    expect(timeline.find((e: { type: string }) => e.type === 'meeting.booked').meeting).toMatchObject({
+      id: book.body.data.id,
+      submission_id: sub.body.data.id,
+      form_id: r.formId,
+      source: 'routing',
+    });
+    expect(timeline.find((e: { type: string }) => e.type === 'submission.routed').submission).toMatchObject({
+      id: sub.body.data.id,
+      form_id: r.formId,
+      target: 'event_type',
+    });
+  });
+});
