@@ -1,3 +1,4 @@
+import { registerWebhooks } from './openapi-webhooks';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { errorSchema, oauthErrorSchema } from './error-schemas';
@@ -148,6 +149,7 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       },
     });
   }
+  registerWebhooks(registry);
   const generator = new OpenApiGeneratorV31(registry.definitions, { unionPreferredType: 'oneOf' });
   const document = generator.generateDocument({
     openapi: '3.1.0',

@@ -2,6 +2,7 @@ import { useApiWorld } from '../../helpers/world';
 import { client } from '../../helpers/http';
 import { dateAhead } from '../../helpers/open-day';
 import { routingWorld, type RoutingWorld } from './world';
+import { zMeetingBookedEvent, zSubmissionRoutedEvent } from '../../../services/webhooks/payload-schemas';
 
 /**
  * Routing a submission (docs/forms.md "Routing"): rules checked on save, the routed target on the
@@ -125,6 +126,7 @@ describe('a routed submission', () => {
       .whereRaw(`payload->'data'->>'meeting_id' = ?`, [meeting.id])
       .first();
     expect(booked?.payload.data).toMatchObject({ source: 'routing', form_id: r.formId, submission_id: sub.body.data.id });
+    expect(zMeetingBookedEvent.safeParse(booked?.payload).error).toBeUndefined();
   });
 
   it('refuses a forged or mismatched token with a 400 on the token', async () => {
