@@ -1,4 +1,5 @@
 import { jsonb } from '../../db/jsonb';
+import { keyOfAnotherTeam } from '../../core/errors';
 import type { ServiceDeps } from '../deps';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { onMeetingBooked } from '../sequences/hooks';
@@ -24,6 +25,8 @@ export interface BookingRequest extends SlotRequest {
   contactCustomFields?: Record<string, unknown>;
   /** A routed submission's prefill token (docs/forms.md "Routing"): its hosts only, and the meeting links it. */
   routingToken?: string;
+  /** The team of the API key a server booked with (docs/getting-started.md): another team's page is a 403. */
+  callerTeamId?: string;
 }
 
 function splitName(name: string | undefined, email: string): { first_name?: string; last_name?: string } {
@@ -46,6 +49,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   return claimSlot(deps, {
     request: routed ? { ...req, hostSubset: routed.routing.host_user_ids } : req,
     columns: (ctx) => {
+      if (req.callerTeamId && req.callerTeamId !== ctx.teamId) throw keyOfAnotherTeam();
       const et = ctx.eventType;
       const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
       const provider = videoProvider(deps.config, et?.location_type ?? null);

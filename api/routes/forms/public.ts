@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { ApiError, notFound } from '../../../core/errors';
+import { ApiError, keyOfAnotherTeam, notFound } from '../../../core/errors';
+import { serverCallerOf } from '../../http/server-caller';
 import { defineRoute } from '../../http/route';
 import { queryValues, renderFormPage, renderMessagePage, renderSuccessPage } from '../../pages/forms/page';
 import { findPublishedFormCached } from '../../../services/forms/form-cache';
@@ -97,13 +98,16 @@ export const publicFormRoutes = [
         if (html) return notFoundPage(ctx);
         throw notFound('Form');
       }
+      const caller = serverCallerOf(ctx);
+      if (caller && caller.teamId !== form.team_id) throw keyOfAnotherTeam();
       try {
         const metadata = buildMetadata({
           query: ctx.query,
           bodyTracking: body.tracking,
           referer: ctx.get('referer'),
-          userAgent: ctx.get('user-agent'),
+          userAgent: caller ? (caller.visitorUserAgent ?? '') : ctx.get('user-agent'),
           country: ctx.get(deps.config.COUNTRY_HEADER),
+          visitorIp: caller?.visitorIp,
         });
         body.fields = withHiddenFromQuery(form.fields, body.fields, queryValues(ctx));
         const result = await submitPublic(deps, { form, values: body, metadata, mode: html ? 'form' : 'json' });

@@ -7,6 +7,7 @@ import { routedPageView } from '../../../services/scheduling/routed-page';
 import { book } from '../../../services/scheduling/booking';
 import { renderRoutedResult } from '../../pages/booking/routed';
 import { ApiError } from '../../../core/errors';
+import { serverCallerOf } from '../../http/server-caller';
 
 export const bookingPageRoutes = [
   defineRoute({
@@ -90,6 +91,7 @@ export const bookingPageRoutes = [
           guests: [],
           fieldValues: {},
           routingToken: body.prefill,
+          callerTeamId: serverCallerOf(ctx)?.teamId,
         });
         ctx.status = 201;
         const at = new Date(meeting.start_time).toISOString();

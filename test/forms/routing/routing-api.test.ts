@@ -88,6 +88,10 @@ describe('a routed submission', () => {
       submission_id: res.body.data.id,
       routing: { target: 'event_type', event_type_id: r.eventTypeId },
     });
+    // The body a subscriber gets is the one the OpenAPI document's `webhooks` section describes.
+    expect(zSubmissionRoutedEvent.safeParse(event?.payload).error).toBeUndefined();
+    const doc = await pub.get('/api/v1/openapi.json');
+    expect(Object.keys(doc.body.webhooks)).toEqual(expect.arrayContaining(['submission.routed', 'meeting.booked']));
   });
 
   it('routes by the first rule that holds, else the fallback', async () => {
