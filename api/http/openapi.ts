@@ -1,4 +1,4 @@
-import { registerWebhooks } from './openapi-webhooks';
+import { registerWebhooks, serverCallerHeaders } from './openapi-integrations';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { errorSchema, oauthErrorSchema } from './error-schemas';
@@ -125,6 +125,9 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       }
       request.body = { content, required: true };
     }
+    // A public submission or booking may come from a server with its team's key and its visitor's address (server-caller.ts).
+    const fromServer = route.auth === 'public' && route.rateLimit === 'submit';
+    if (fromServer) request.headers = serverCallerHeaders;
     const ok = successResponse(route);
     registry.registerPath({
       method: route.method,
@@ -133,7 +136,7 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       summary: route.summary,
       description: describeAuth(route),
       tags: route.tags,
-      security: route.auth === 'public' ? [] : [{ bearer: [] }, { apiKey: [] }],
+      security: fromServer ? [{}, { apiKey: [] }, { bearer: [] }] : route.auth === 'public' ? [] : [{ bearer: [] }, { apiKey: [] }],
       request,
       responses: {
         [ok.status]: ok.response,

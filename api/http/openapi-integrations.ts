@@ -1,8 +1,10 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { VISITOR_IP_HEADER, VISITOR_USER_AGENT_HEADER } from './server-caller';
 import { zMeetingBookedEvent, zSubmissionRoutedEvent } from '../../services/webhooks/payload-schemas';
 
 /**
- * The document's `webhooks` (OpenAPI 3.1): what we POST to a subscription's URL, signed as
+ * What integrators meet besides the routes: the document's `webhooks` (OpenAPI 3.1): what we POST to a subscription's URL, signed as
  * docs/webhooks.md says. The routing events are listed with their bodies.
  */
 export function registerWebhooks(registry: OpenAPIRegistry): void {
@@ -24,3 +26,18 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
     });
   }
 }
+
+/** The headers of a public submission or booking sent from a server (docs/getting-started.md "From your server"). */
+export const serverCallerHeaders = z.object({
+  [VISITOR_IP_HEADER]: z
+    .string()
+    .optional()
+    .meta({
+      description: "With the team's API key: the visitor's IP address, recorded on the submission and limited per visitor",
+      example: '198.51.100.7',
+    }),
+  [VISITOR_USER_AGENT_HEADER]: z
+    .string()
+    .optional()
+    .meta({ description: "With the team's API key: the visitor's User-Agent, recorded on the submission", example: 'Mozilla/5.0' }),
+});
