@@ -45,7 +45,14 @@ export async function resolveRouting(
       ? (await deps.db('scheduling_page_hosts').where({ page_id: et.page_id }).orderBy('position').select('user_id')).map((h) => h.user_id)
       : [];
   const bookingUrl = et ? publicUrl(deps.config, `/book/${encodeURIComponent(et.slug)}?event_type=${t.event_type_id}`) : null;
-  return { ...none, target: 'event_type', rule: routed.rule, event_type_id: t.event_type_id, host_user_ids: hosts, booking_url: bookingUrl };
+  return {
+    ...none,
+    target: 'event_type',
+    rule: routed.rule,
+    event_type_id: t.event_type_id,
+    host_user_ids: hosts,
+    booking_url: bookingUrl,
+  };
 }
 
 /** The name and email a booking step starts with, from the answers. */
@@ -82,28 +89,28 @@ export interface RoutedSubmission {
   contactId: string | null;
   routing: RoutingRecord;
   prefill: { name: string | null; email: string | null };
+  /** The form follows up visitors who do not book (`settings.routing.unbooked`): a booking signals its workflow. */
+  followsUp: boolean;
 }
 
 /** The routed submission behind a valid, unexpired prefill token; null for anything else. */
 export async function readPrefillToken(db: Executor, { token, now = Date.now() }: { token: string; now?: number }) {
   const claims = verifyPrefillToken(await appSecret({ db }, { name: SECRET }), token, now);
   if (!claims) return null;
-  const row = await db('submissions as s')
-    .join('forms as f', 'f.id', 's.form_id')
-    .where('s.id', claims.submissionId)
-    .first<
-      | {
-          id: string;
-          team_id: string;
-          form_id: string;
-          title: string;
-          fields: Record<string, FieldValue>;
-          contact_id: string | null;
-          routing: RoutingRecord | null;
-          form_fields: FormField[];
-        }
-      | undefined
-    >('s.id', 's.team_id', 's.form_id', 'f.title', 's.fields', 's.contact_id', 's.routing', 'f.fields as form_fields');
+  const row = await db('submissions as s').join('forms as f', 'f.id', 's.form_id').where('s.id', claims.submissionId).first<
+    | {
+        id: string;
+        team_id: string;
+        form_id: string;
+        title: string;
+        fields: Record<string, FieldValue>;
+        contact_id: string | null;
+        routing: RoutingRecord | null;
+        form_fields: FormField[];
+        follows_up: boolean;
+      }
+    | undefined
+  >('s.id', 's.team_id', 's.form_id', 'f.title', 's.fields', 's.contact_id', 's.routing', 'f.fields as form_fields', db.raw(`coalesce(jsonb_typeof(f.settings->'routing'->'unbooked') = 'object', false) AS follows_up`));
   if (!row?.routing || row.routing.target !== 'event_type') return null;
   const routed: RoutedSubmission = {
     id: row.id,
@@ -114,6 +121,7 @@ export async function readPrefillToken(db: Executor, { token, now = Date.now() }
     contactId: row.contact_id,
     routing: row.routing,
     prefill: prefillOf(row.form_fields, row.fields),
+    followsUp: row.follows_up,
   };
   return routed;
 }

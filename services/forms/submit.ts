@@ -19,6 +19,7 @@ import type { PublicSubmissionInput } from './schemas';
 import type { SubmissionMetadata } from './tracking';
 import type { RoutingRecord } from '../../domain/routing';
 import { receiptRouting, resolveRouting } from './routing';
+import { enqueueUnbookedFollowUp } from './unbooked';
 
 export interface SubmitResult {
   id: string;
@@ -66,7 +67,7 @@ export async function linkContact(
 
 /**
  * On completion: `submission.created`, `submission.qualified` when the rules hold,
- * `submission.routed` when routed, and the notification email.
+ * `submission.routed` and the unbooked follow-up when routed, and the notification email.
  */
 async function completionEvents(
   trx: Executor,
@@ -77,13 +78,16 @@ async function completionEvents(
   await recordSubmissionEvent(trx, enqueue, { type: 'submission.created', teamId: form.team_id, form, submission: row });
   if (row.qualified)
     await recordSubmissionEvent(trx, enqueue, { type: 'submission.qualified', teamId: form.team_id, form, submission: row });
-  if (row.routing) await recordSubmissionEvent(trx, enqueue, { type: 'submission.routed', teamId: form.team_id, form, submission: row });
+  if (row.routing) {
+    await recordSubmissionEvent(trx, enqueue, { type: 'submission.routed', teamId: form.team_id, form, submission: row });
+    await enqueueUnbookedFollowUp(enqueue, { form, submissionId: row.id, routing: row.routing });
+  }
   await enqueueSubmissionNotification(enqueue, { form, submissionId: row.id });
 }
 
-/** A form that needs the outbox on completion: it emails its submissions. */
-function needsOutbox(form: FormRow, _routing: RoutingRecord | null): boolean {
-  return notifiesOnSubmission(form);
+/** A form that needs the outbox on completion: it emails its submissions, or follows up routed visitors who do not book. */
+function needsOutbox(form: FormRow, routing: RoutingRecord | null): boolean {
+  return notifiesOnSubmission(form) || Boolean(routing?.target === 'event_type' && form.settings.routing?.unbooked);
 }
 
 export interface SubmitPublicInput {
@@ -166,7 +170,9 @@ export async function submitPublic(deps: Pick<ServiceDeps, 'db' | 'outbox' | 'co
   const qualified = status === 'completed' && isQualified(form.settings.qualification, merged);
   const routing = status === 'completed' ? await resolveRouting(deps, { form, values: merged, qualified }) : null;
   const withRouting = async (r: SubmitResult): Promise<SubmitResult> =>
-    routing ? { ...r, routing: await receiptRouting(deps, { record: routing, submissionId: r.id, fields: form.fields, values: merged }) } : r;
+    routing
+      ? { ...r, routing: await receiptRouting(deps, { record: routing, submissionId: r.id, fields: form.fields, values: merged }) }
+      : r;
 
   if (!previous) {
     const row: NewSubmission = { status, qualified, fields: merged, metadata, contact: contactInput(form, merged), score, routing };

@@ -12,6 +12,7 @@ export type { CalendarEventRow } from './present';
 import { videoProvider } from '../../core/video';
 import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 import { recordRoutedBooking, routedColumns, routedSubmission } from './routed';
+import { routedMeetingBookedSignal, unbookedFollowUpWorkflowId } from '../../workflows/forms/contract';
 
 export interface BookingRequest extends SlotRequest {
   attendeeEmail: string;
@@ -46,7 +47,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   const routed = req.routingToken
     ? await routedSubmission(deps.db, { token: req.routingToken, eventTypeId: req.eventTypeId, path: 'body.routing_token' })
     : null;
-  return claimSlot(deps, {
+  const booked = await claimSlot(deps, {
     request: routed ? { ...req, hostSubset: routed.routing.host_user_ids } : req,
     columns: (ctx) => {
       if (req.callerTeamId && req.callerTeamId !== ctx.teamId) throw keyOfAnotherTeam();
@@ -107,4 +108,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       return { meeting, event };
     },
   });
+  // The routed submission's unbooked follow-up ends (best effort: its activity re-checks the meetings).
+  if (routed?.followsUp) await deps.outbox.signal(unbookedFollowUpWorkflowId(routed.id), routedMeetingBookedSignal);
+  return booked;
 }
