@@ -29,13 +29,10 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
 
 /** The headers of a public submission or booking sent from a server (docs/getting-started.md "From your server"). */
 export const serverCallerHeaders = z.object({
-  [VISITOR_IP_HEADER]: z
-    .string()
-    .optional()
-    .meta({
-      description: "With the team's API key: the visitor's IP address, recorded on the submission and limited per visitor",
-      example: '198.51.100.7',
-    }),
+  [VISITOR_IP_HEADER]: z.string().optional().meta({
+    description: "With the team's API key: the visitor's IP address, recorded on the submission and limited per visitor",
+    example: '198.51.100.7',
+  }),
   [VISITOR_USER_AGENT_HEADER]: z
     .string()
     .optional()

@@ -109,7 +109,13 @@ const routingInput = z.strictObject({
     .max(50),
   fallback: routingTarget.nullable().optional(),
   unbooked: z
-    .strictObject({ after_hours: z.number().positive().max(24 * 90), sequence_id: zUuid })
+    .strictObject({
+      after_hours: z
+        .number()
+        .positive()
+        .max(24 * 90),
+      sequence_id: zUuid,
+    })
     .nullable()
     .optional(),
 });

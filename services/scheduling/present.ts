@@ -227,10 +227,9 @@ export const zMeeting = zMeetingSummary
   .extend({
     recording: z.strictObject({ url: z.string(), duration_seconds: z.number() }).nullable(),
     field_values: z.record(z.string(), z.unknown()),
-    source: z
-      .enum(['routing'])
-      .nullable()
-      .meta({ description: 'How the meeting came: `routing` from a routed form submission (docs/forms.md "Routing"); null for a plain booking' }),
+    source: z.enum(['routing']).nullable().meta({
+      description: 'How the meeting came: `routing` from a routed form submission (docs/forms.md "Routing"); null for a plain booking',
+    }),
     form_id: zId.nullable().meta({ description: 'The form of the routed submission' }),
     submission_id: zId.nullable().meta({ description: 'The routed submission the meeting was booked from' }),
     calendar_link: z.string().meta({

@@ -122,7 +122,8 @@ export function renderSuccessPage(
   score?: QuizScore | null,
   routing?: SubmitResult['routing'],
 ): string {
-  const msg = (routing?.target === 'message' && routing.message) || form.settings.success_message || 'Thank you! Your answers have been sent.';
+  const msg =
+    (routing?.target === 'message' && routing.message) || form.settings.success_message || 'Thank you! Your answers have been sent.';
   const result = score && form.settings.show_score ? `<p class="score" id="form-score">${e(scoreText(score))}</p>` : '';
   const booking =
     routing?.target === 'event_type' && routing.booking_url
