@@ -135,7 +135,16 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
       const rawBody = await readBody(ctx, route);
       rejectNul(rawBody, 'body');
       const body = route.body ? parseOrThrow(route.body, rawBody, 'body') : undefined;
-      if (route.rateLimitTarget) await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict);
+      if (route.rateLimitTarget) {
+        const plan = route.rateLimitPlan ? await route.rateLimitPlan({ params, deps } as never) : null;
+        try {
+          await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict, plan);
+        } catch (err) {
+          if (!(err instanceof ApiError && err.status === 429 && route.onTargetLimited)) throw err;
+          await route.onTargetLimited({ params, query, body, ctx, deps, error: err } as never);
+          return;
+        }
+      }
       const run = async () => {
         const result = await route.handler({ params, query, body, ctx, deps, principal } as never);
         if (!route.raw) {

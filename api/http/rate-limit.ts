@@ -11,6 +11,12 @@ import type { ServerCaller } from './server-caller';
 /** Requests an hour by team plan; null is unlimited. */
 export const PLAN_PER_HOUR: Record<Plan, number | null> = { free: 100, pro: 1000, enterprise: null };
 
+/**
+ * The per-target budget (submissions to one form a minute, from all addresses) scales with the
+ * team's plan: the base (`RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE`, 600) times this (docs/decisions.md).
+ */
+export const PLAN_TARGET_SCALE: Record<Plan, number> = { free: 1, pro: 5, enterprise: 25 };
+
 export interface Verdict {
   limit: number;
   remaining: number;
@@ -36,6 +42,8 @@ export interface PublicLimits {
   submitPerMinute: number;
   /** Submissions to one form, or bookings on one page / event type, from all IPs together. */
   submitPerTargetPerMinute: number;
+  /** The per-target window (default 60 s). */
+  submitPerTargetWindowSeconds?: number;
 }
 
 export interface RateLimitOptions extends PublicLimits {
@@ -156,10 +164,10 @@ export class RateLimits {
   }
 
   /** `submit` routes: the per-target limit (a form, a booking page), shared by every IP; headers show the stricter. */
-  async checkTarget(ctx: Context, target: string, ipVerdict: Verdict | null): Promise<void> {
+  async checkTarget(ctx: Context, target: string, ipVerdict: Verdict | null, plan: Plan | null = null): Promise<void> {
     if (this.disabled) return;
-    const n = this.perTarget;
-    const v = await this.consume(this.limiter('target', n, 60), target, n);
+    const n = this.perTarget * PLAN_TARGET_SCALE[plan ?? 'free'];
+    const v = await this.consume(this.limiter('target', n, this.opts.submitPerTargetWindowSeconds ?? 60), target, n);
     apply(ctx, ipVerdict ? [ipVerdict, v] : [v]);
   }
 }

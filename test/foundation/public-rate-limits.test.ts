@@ -31,7 +31,8 @@ beforeAll(async () => {
       RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(LIMITS.SUBMIT_PER_TARGET),
     },
   });
-  team = await createTestTeam(tdb.db);
+  // The per-form budget scales with the plan (PLAN_TARGET_SCALE): a free team has the base budget.
+  team = await createTestTeam(tdb.db, { plan: 'free' });
 });
 afterAll(async () => {
   await app.close();

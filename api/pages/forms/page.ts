@@ -21,6 +21,8 @@ export interface PageOptions {
   state?: Partial<FieldState>;
   /** Steps, resume token and the fields the logic asks (services/forms/public-page.ts). */
   view?: PageView;
+  /** A message above the answers (the form was busy: send again). */
+  notice?: string;
 }
 
 /** The URLs a routed submission may be sent to (the no-JS post is redirected there: CSP form-action). */
@@ -96,7 +98,7 @@ export function renderFormPage(ctx: Context, form: FormRow, opts: PageOptions): 
 ${opts.embed ? '' : `<h1>${e(form.title)}</h1>`}
 ${form.description ? `<p class="description">${e(form.description)}</p>` : ''}
 <form id="fss-form" method="post" action="${e(action)}" data-redirect="${e(form.settings.redirect_url ?? '')}"${form.settings.show_score ? ' data-show-score="1"' : ''}>
-<div id="form-error" class="form-error" role="alert"${errorCount ? '' : ' hidden'}>${errorCount ? `Please correct ${errorCount} ${errorCount === 1 ? 'answer' : 'answers'}.` : ''}</div>
+<div id="form-error" class="form-error" role="alert"${errorCount || opts.notice ? '' : ' hidden'}>${errorCount ? `Please correct ${errorCount} ${errorCount === 1 ? 'answer' : 'answers'}.` : e(opts.notice ?? '')}</div>
 ${stepped ? '' : '<input type="hidden" name="status" value="completed">'}
 <input type="hidden" name="tracking[referrer]" value="${e(opts.referrer ?? '')}">
 <div class="hp" aria-hidden="true"><label for="website_url">Leave this field empty</label><input type="text" id="website_url" name="website_url" tabindex="-1" autocomplete="off"></div>

@@ -60,7 +60,7 @@ ${ROUTED_SCRIPT}
     if (submissionId) body.submission_id = submissionId;
     if (hp && hp.value) body.website_url = hp.value;
     return fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) })
-      .then(function (res) { return res.json().then(function (j) { return { status: res.status, body: j }; }); });
+      .then(function (res) { return res.json().then(function (j) { return { status: res.status, body: j, retryAfter: res.headers.get('retry-after') }; }); });
   }
 
   function clearErrors() {
@@ -138,6 +138,15 @@ ${ROUTED_SCRIPT}
     var nav = stepInput ? ((ev.submitter && ev.submitter.value) || 'next') : null;
     button.disabled = true;
     chain = chain.then(function () { return send('completed', nav); }).then(function (r) {
+      if (r.status === 429) {
+        // The form is at its budget: keep every answer and send them again when the window passes.
+        var wait = Math.max(1, Math.min(120, Number(r.retryAfter) || 5));
+        summary.textContent = 'Many people are answering right now. Your answers are kept and will be sent again in ' + wait + ' seconds.';
+        summary.hidden = false;
+        var submitter = ev.submitter;
+        setTimeout(function () { button.disabled = false; if (form.requestSubmit) form.requestSubmit(submitter || undefined); }, wait * 1000);
+        return;
+      }
       button.disabled = false;
       if (r.status < 300 && r.body.data.status === 'partial' && nav) {
         submissionId = r.body.data.id;

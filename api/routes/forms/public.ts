@@ -4,7 +4,7 @@ import { ApiError, keyOfAnotherTeam, notFound } from '../../../core/errors';
 import { serverCallerOf } from '../../http/server-caller';
 import { defineRoute } from '../../http/route';
 import { queryValues, renderFormPage, renderMessagePage, renderSuccessPage } from '../../pages/forms/page';
-import { findPublishedFormCached } from '../../../services/forms/form-cache';
+import { findPublishedFormCached, publishedFormPlan } from '../../../services/forms/form-cache';
 import { findPublishedForm, type FormRow } from '../../../services/forms/forms';
 import type { PublicSubmissionInput } from '../../../services/forms/schemas';
 import { pageView, withHiddenFromQuery, type PageView } from '../../../services/forms/public-page';
@@ -15,6 +15,8 @@ import { idOrSlugParams, publicSubmissionBody, submissionReceipt } from './schem
 const tags = ['public forms'];
 
 const isEmbed = (ctx: Context) => ctx.query.embed === '1';
+/** The no-JS page posts form-encoded and gets HTML back; the script and API callers send JSON. */
+const isFormPost = (ctx: Context) => ctx.request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
 const search = (ctx: Context) => (ctx.querystring ? `?${ctx.querystring}` : '');
 
 function notFoundPage(ctx: Context): void {
@@ -75,6 +77,24 @@ export const publicFormRoutes = [
     rateLimit: 'submit',
     // Per form as the URL names it (id or slug): a form reached by both names gets the limit twice at most.
     rateLimitTarget: ({ params }) => `form:${params.id_or_slug.toLowerCase()}`,
+    // The per-form budget scales with the team's plan (api/http/rate-limit.ts PLAN_TARGET_SCALE).
+    rateLimitPlan: ({ params, deps }) => publishedFormPlan(deps, { idOrSlug: params.id_or_slug }),
+    // A popular form at its budget: the no-JS post gets its answers back with a clear message (JSON: the 429).
+    onTargetLimited: async ({ params, body, ctx, deps, error }) => {
+      const form = await findPublishedFormCached(deps, { idOrSlug: params.id_or_slug });
+      if (!isFormPost(ctx) || !form) throw error;
+      ctx.set(error.headers ?? {});
+      ctx.status = 429;
+      const wait = error.headers?.['Retry-After'] ?? '60';
+      ctx.body = renderFormPage(ctx, form, {
+        embed: isEmbed(ctx),
+        search: search(ctx),
+        referrer: body.tracking?.referrer ?? null,
+        state: { values: body.fields ?? {} },
+        notice: `Many people are answering this form right now, so your answers were not sent yet. They are all still here: please send them again in ${wait} seconds.`,
+        view: await errorView(deps, form, ctx, body),
+      });
+    },
     raw: true,
     summary: 'Submit answers (JSON, or form-encoded from the no-JS page); submission_id continues a partial one',
     tags,
@@ -91,7 +111,7 @@ export const publicFormRoutes = [
     conflict: '`invalid_transition`: the submission_id names a submission that is already completed',
     accepts: ['json', 'form'],
     handler: async ({ params, body, ctx, deps }) => {
-      const html = ctx.request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
+      const html = isFormPost(ctx);
       // Cached up to 1 s (see form-cache.ts); the write itself re-checks that the form is published.
       const form = await findPublishedFormCached(deps, { idOrSlug: params.id_or_slug });
       if (!form) {
