@@ -26,7 +26,12 @@ export const FORM_FIELDS = [
   { type: 'select', label: 'Region', name: 'region', options: ['EMEA', 'US', 'APAC'] },
 ];
 
-export async function routingWorld(db: Db, baseUrl: string, team: TestTeam, slug: string): Promise<RoutingWorld> {
+export async function routingWorld(
+  db: Db,
+  baseUrl: string,
+  team: Pick<TestTeam, 'teamId' | 'userId' | 'apiKey'>,
+  slug: string,
+): Promise<RoutingWorld> {
   const api = client(baseUrl, team.apiKey);
   const hosts = [team.userId];
   for (let i = 0; i < 3; i++)
