@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { describeWithBrowser, launchChromium } from '../helpers/browser';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { client, http } from '../helpers/http';
+import { http } from '../helpers/http';
+import { publishedEmailForm, rateLimitedEnv } from '../helpers/rate-limited';
 
 /**
  * A popular form loses no respondent (docs/decisions.md "Per-form budget"): at its budget the
@@ -22,13 +23,10 @@ let ipSeq = 0;
 beforeAll(async () => {
   tdb = await createTestDatabase();
   app = await startTestApp(tdb.db, {
-    env: {
-      RATE_LIMIT_DISABLED: 'false',
-      RATE_LIMIT_SYNC_MS: '0',
-      TRUST_PROXY_HOPS: '1',
+    env: rateLimitedEnv({
       RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(BUDGET),
       RATE_LIMIT_SUBMIT_PER_TARGET_WINDOW_SECONDS: String(WINDOW_S),
-    },
+    }),
   });
   // The per-form budget scales with the plan (PLAN_TARGET_SCALE): a free team has the base budget.
   team = await createTestTeam(tdb.db, { plan: 'free' });
@@ -39,20 +37,14 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-async function form(slug: string, owner: TestTeam = team): Promise<string> {
-  const res = await client(app.baseUrl, owner.apiKey).post('/api/v1/forms', {
-    title: 'Launch waitlist',
-    slug,
-    status: 'published',
+const form = (slug: string, owner: TestTeam = team) =>
+  publishedEmailForm(app.baseUrl, owner, slug, {
     fields: [
       { type: 'email', label: 'Email', name: 'email', required: true },
       { type: 'textarea', label: 'Why', name: 'why' },
     ],
     settings: { success_message: 'You are on the list.' },
   });
-  expect(res.status).toBe(201);
-  return res.body.data.id;
-}
 
 /** Spend the form's budget from other visitors (each from its own address), by the name the page posts to (its id). */
 async function fillBudget(idOrSlug: string): Promise<void> {

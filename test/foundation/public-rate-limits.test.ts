@@ -1,7 +1,8 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { client, http } from '../helpers/http';
+import { http } from '../helpers/http';
+import { publishedEmailForm, rateLimitedEnv } from '../helpers/rate-limited';
 
 /**
  * Each public bucket counts on its own (api/http/rate-limit.ts): pages, availability, submissions
@@ -20,16 +21,13 @@ const LIMITS = { PUBLIC: 5, PAGES: 8, AVAILABILITY: 4, SUBMIT: 3, SUBMIT_PER_TAR
 beforeAll(async () => {
   tdb = await createTestDatabase();
   app = await startTestApp(tdb.db, {
-    env: {
-      RATE_LIMIT_DISABLED: 'false',
-      RATE_LIMIT_SYNC_MS: '0',
-      TRUST_PROXY_HOPS: '1',
+    env: rateLimitedEnv({
       RATE_LIMIT_PUBLIC_PER_MINUTE: String(LIMITS.PUBLIC),
       RATE_LIMIT_PAGES_PER_MINUTE: String(LIMITS.PAGES),
       RATE_LIMIT_AVAILABILITY_PER_MINUTE: String(LIMITS.AVAILABILITY),
       RATE_LIMIT_SUBMIT_PER_MINUTE: String(LIMITS.SUBMIT),
       RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(LIMITS.SUBMIT_PER_TARGET),
-    },
+    }),
   });
   // The per-form budget scales with the plan (PLAN_TARGET_SCALE): a free team has the base budget.
   team = await createTestTeam(tdb.db, { plan: 'free' });
@@ -42,16 +40,7 @@ afterAll(async () => {
 const from = (ip: string, method: string, path: string, body?: unknown) =>
   http(app.baseUrl, method, path, { body, headers: { 'x-forwarded-for': ip } });
 
-async function publishedForm(slug: string): Promise<string> {
-  const res = await client(app.baseUrl, team.apiKey).post('/api/v1/forms', {
-    title: slug,
-    slug,
-    status: 'published',
-    fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
-  });
-  expect(res.status).toBe(201);
-  return res.body.data.id;
-}
+const publishedForm = (slug: string) => publishedEmailForm(app.baseUrl, team, slug);
 
 async function statuses(n: number, call: (i: number) => Promise<{ status: number }>): Promise<number[]> {
   const out: number[] = [];

@@ -1,7 +1,8 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
-import { client, http } from '../helpers/http';
+import { http } from '../helpers/http';
+import { publishedEmailForm, rateLimitedEnv } from '../helpers/rate-limited';
 import { alwaysAvailable, publishedEventType } from '../scheduling/helpers';
 import { dateAhead } from '../helpers/open-day';
 
@@ -21,14 +22,11 @@ const SERVER_IP = '203.0.113.10';
 beforeAll(async () => {
   tdb = await createTestDatabase();
   app = await startTestApp(tdb.db, {
-    env: {
-      RATE_LIMIT_DISABLED: 'false',
-      RATE_LIMIT_SYNC_MS: '0',
-      TRUST_PROXY_HOPS: '1',
+    env: rateLimitedEnv({
       RATE_LIMIT_SUBMIT_PER_MINUTE: String(LIMITS.SUBMIT),
       RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(LIMITS.SUBMIT_PER_TARGET),
       RATE_LIMIT_API_KEY_PER_MINUTE: String(LIMITS.API_KEY),
-    },
+    }),
   });
   team = await createTestTeam(tdb.db);
   other = await createTestTeam(tdb.db);
@@ -38,15 +36,7 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-async function publishedForm(slug: string): Promise<void> {
-  const res = await client(app.baseUrl, team.apiKey).post('/api/v1/forms', {
-    title: slug,
-    slug,
-    status: 'published',
-    fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
-  });
-  expect(res.status).toBe(201);
-}
+const publishedForm = (slug: string) => publishedEmailForm(app.baseUrl, team, slug);
 
 const submit = (slug: string, i: number, headers: Record<string, string>) =>
   http(app.baseUrl, 'post', `/api/forms/${slug}/submissions`, {
