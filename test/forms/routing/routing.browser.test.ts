@@ -3,6 +3,7 @@ import { jsonb } from '../../../db/jsonb';
 import { useApiWorld } from '../../helpers/world';
 import { describeWithBrowser, launchChromium } from '../../helpers/browser';
 import { routingWorld, type RoutingWorld } from './world';
+import { startHostSite } from '../../embed/host';
 
 /**
  * A routed submission books on the spot (docs/forms.md "Routing"), in headless Chromium with and
@@ -102,5 +103,32 @@ describeWithBrowser('routing in the browser', () => {
     const { m, s } = await meetingOf(email);
     expect(m).toMatchObject({ submission_id: s.id, form_id: r.formId, source: 'routing' });
     expect(r.emea).toContain(m.host_user_id);
+  });
+
+  it('embedded: the booking step opens in the same frame, embedded the same way, with the answers filled in', async () => {
+    const site = await startHostSite(w.app.baseUrl);
+    const host = site.origin;
+    const context = await browser!.newContext({ timezoneId: 'UTC' });
+    const page = await context.newPage();
+    const src = `${w.app.baseUrl}/f/${r.formSlug}?embed=1&embed_host=${encodeURIComponent(host)}`;
+    await page.goto(site.page('/routed', `<iframe id="f" title="Talk to sales" width="600" height="800" src="${src}"></iframe>`));
+    const frame = await (await page.waitForSelector('#f')).contentFrame();
+    if (!frame) throw new Error('no frame');
+    await frame.getByLabel('Name').fill('Ada Embedded');
+    await frame.getByLabel('Email').fill('ada.embed@example.com');
+    await frame.getByLabel('Region').selectOption('EMEA');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    await frame.waitForURL(/\/book\//);
+    const url = new URL(frame.url());
+    expect(url.pathname).toBe(`/book/${r.pageSlug}`);
+    expect(url.searchParams.get('embed')).toBe('1');
+    expect(url.searchParams.get('embed_host')).toBe(host);
+    expect(url.searchParams.get('prefill')).toMatch(/^pf_/);
+    expect(page.url()).toBe(`${host}/routed`);
+    await frame.locator('#days button.day').first().click();
+    await frame.locator('#slots button.slot').first().click();
+    expect(await frame.locator('#email').inputValue()).toBe('ada.embed@example.com');
+    await context.close();
+    await site.close();
   });
 });
