@@ -25,6 +25,7 @@ export function buildAppDeps(
       availabilityPerMinute: config.RATE_LIMIT_AVAILABILITY_PER_MINUTE,
       submitPerMinute: config.RATE_LIMIT_SUBMIT_PER_MINUTE,
       submitPerTargetPerMinute: config.RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE,
+      submitPerTargetWindowSeconds: config.RATE_LIMIT_SUBMIT_PER_TARGET_WINDOW_SECONDS,
       disabled: config.RATE_LIMIT_DISABLED,
       apiKeyPerMinute: config.RATE_LIMIT_API_KEY_PER_MINUTE,
       syncMs: config.RATE_LIMIT_SYNC_MS,

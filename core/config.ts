@@ -86,6 +86,8 @@ const schema = z.object({
   RATE_LIMIT_SUBMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Form submissions per form, bookings per booking page (or event type / host named), from all IPs. */
   RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** The per-target window in seconds (a minute; tests shorten it to see a window pass). */
+  RATE_LIMIT_SUBMIT_PER_TARGET_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_DISABLED: bool.default(false),
   /** Requests a minute per API key (1,000 by the spec; support can raise it). */
   RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(1000),

@@ -52,3 +52,10 @@ export const insufficientScope = (scope: string) =>
 export const roleForbidden = (role: string, allowed: readonly string[]) =>
   new ApiError(403, 'forbidden', `This endpoint is for the roles ${allowed.join(', ')}; yours is ${role}`);
 export const dashboardOnly = () => new ApiError(403, 'dashboard_only', 'This endpoint is available to dashboard sessions only');
+/** A public endpoint called from a server with an API key of another team than the form's or page's (docs/getting-started.md). */
+export const keyOfAnotherTeam = () =>
+  new ApiError(
+    403,
+    'forbidden',
+    "This API key belongs to another team than the form's or booking page's; send your own team's key, or none",
+  );

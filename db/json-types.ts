@@ -9,3 +9,4 @@ export type { FieldValue, FormField } from '../domain/form-fields';
  * pass JSON.stringify(...) so that arrays stay JSON (pg would send a JS array as a Postgres array).
  */
 export type Json = any;
+export type { RoutingRecord } from '../domain/routing';

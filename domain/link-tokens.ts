@@ -75,3 +75,25 @@ export function verifyEventToken(key: Buffer, token: string): { meetingId: strin
   if (!m || !macMatches(key, `event:${m[1]}`, m[2])) return null;
   return { meetingId: uuidOf(m[1]) };
 }
+
+/*
+ * Routing prefill (services/forms/routing.ts): the booking step of a routed submission, opened from
+ * the form's answer or the no-JavaScript page's link, books with the submission's answers and its
+ * routed hosts. Short-lived; nothing is stored.
+ *   `pf_<submission id, 32 hex>.<expiry, base36 seconds>.<MAC>`, the MAC input prefixed `prefill:`.
+ */
+const PREFILL_SHAPE = /^pf_([0-9a-f]{32})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{22})$/;
+
+export function signPrefillToken(key: Buffer, submissionId: string, expiresAt: Date): string {
+  const body = `${hexOf(submissionId)}.${Math.ceil(expiresAt.getTime() / 1000).toString(36)}`;
+  return `pf_${body}.${mac(key, `prefill:${body}`)}`;
+}
+
+/** The submission of a well-formed, correctly signed, unexpired prefill token; null otherwise. */
+export function verifyPrefillToken(key: Buffer, token: string, now: number): { submissionId: string; expiresAt: Date } | null {
+  const m = PREFILL_SHAPE.exec(token);
+  if (!m || !macMatches(key, `prefill:${m[1]}.${m[2]}`, m[3])) return null;
+  const expiresAt = new Date(parseInt(m[2], 36) * 1000);
+  if (!(expiresAt.getTime() > now)) return null;
+  return { submissionId: uuidOf(m[1]), expiresAt };
+}

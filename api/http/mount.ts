@@ -10,6 +10,7 @@ import type { Verdict } from './rate-limit';
 import { isDashboardOnly, routeRoles, routeScope, type RouteDef } from './route';
 import { parseOrThrow } from '../../core/validate';
 import { checkSuccessAnswer } from './response-check';
+import { readServerCaller } from './server-caller';
 
 export const BODY_LIMIT = '1mb';
 
@@ -104,7 +105,18 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
       let ipVerdict: Verdict | null = null;
       if (route.errorShape) ctx.state.errorShape = route.errorShape;
       if (route.auth === 'public') {
-        if (route.rateLimit !== 'none') ipVerdict = await deps.rateLimits.checkIp(ctx, route.rateLimit);
+        // A submission or booking sent from a server with its team's key counts against the key (server-caller.ts).
+        let caller = null;
+        if (route.rateLimit === 'submit') {
+          try {
+            caller = await readServerCaller(ctx, deps.db);
+          } catch (err) {
+            await deps.rateLimits.checkIp(ctx); // a bad credential is limited per IP, as on the private routes
+            throw err;
+          }
+        }
+        if (caller) ipVerdict = await deps.rateLimits.checkServer(ctx, caller);
+        else if (route.rateLimit !== 'none') ipVerdict = await deps.rateLimits.checkIp(ctx, route.rateLimit);
       } else {
         try {
           principal = await authenticate(deps.db, readCredential(ctx));
@@ -123,7 +135,16 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
       const rawBody = await readBody(ctx, route);
       rejectNul(rawBody, 'body');
       const body = route.body ? parseOrThrow(route.body, rawBody, 'body') : undefined;
-      if (route.rateLimitTarget) await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict);
+      if (route.rateLimitTarget) {
+        const plan = route.rateLimitPlan ? await route.rateLimitPlan({ params, deps } as never) : null;
+        try {
+          await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict, plan);
+        } catch (err) {
+          if (!(err instanceof ApiError && err.status === 429 && route.onTargetLimited)) throw err;
+          await route.onTargetLimited({ params, query, body, ctx, deps, error: err } as never);
+          return;
+        }
+      }
       const run = async () => {
         const result = await route.handler({ params, query, body, ctx, deps, principal } as never);
         if (!route.raw) {

@@ -1,3 +1,4 @@
+import { registerWebhooks, serverCallerHeaders } from './openapi-integrations';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { errorSchema, oauthErrorSchema } from './error-schemas';
@@ -124,6 +125,9 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       }
       request.body = { content, required: true };
     }
+    // A public submission or booking may come from a server with its team's key and its visitor's address (server-caller.ts).
+    const fromServer = route.auth === 'public' && route.rateLimit === 'submit';
+    if (fromServer) request.headers = serverCallerHeaders;
     const ok = successResponse(route);
     registry.registerPath({
       method: route.method,
@@ -132,7 +136,7 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       summary: route.summary,
       description: describeAuth(route),
       tags: route.tags,
-      security: route.auth === 'public' ? [] : [{ bearer: [] }, { apiKey: [] }],
+      security: fromServer ? [{}, { apiKey: [] }, { bearer: [] }] : route.auth === 'public' ? [] : [{ bearer: [] }, { apiKey: [] }],
       request,
       responses: {
         [ok.status]: ok.response,
@@ -148,6 +152,7 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
       },
     });
   }
+  registerWebhooks(registry);
   const generator = new OpenApiGeneratorV31(registry.definitions, { unionPreferredType: 'oneOf' });
   const document = generator.generateDocument({
     openapi: '3.1.0',

@@ -6,9 +6,16 @@ import type { Plan } from '../../core/scopes';
 import { ApiError } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 import { SharedCounter } from './shared-counter';
+import type { ServerCaller } from './server-caller';
 
 /** Requests an hour by team plan; null is unlimited. */
 export const PLAN_PER_HOUR: Record<Plan, number | null> = { free: 100, pro: 1000, enterprise: null };
+
+/**
+ * The per-target budget (submissions to one form a minute, from all addresses) scales with the
+ * team's plan: the base (`RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE`, 600) times this (docs/decisions.md).
+ */
+export const PLAN_TARGET_SCALE: Record<Plan, number> = { free: 1, pro: 5, enterprise: 25 };
 
 export interface Verdict {
   limit: number;
@@ -35,6 +42,8 @@ export interface PublicLimits {
   submitPerMinute: number;
   /** Submissions to one form, or bookings on one page / event type, from all IPs together. */
   submitPerTargetPerMinute: number;
+  /** The per-target window (default 60 s). */
+  submitPerTargetWindowSeconds?: number;
 }
 
 export interface RateLimitOptions extends PublicLimits {
@@ -136,18 +145,40 @@ export class RateLimits {
     return v;
   }
 
+  /**
+   * A `submit` route called from a server with its team's API key: the key's budget a minute (the
+   * same as its API calls) instead of the per-address bucket, and the `submit` limit per visitor
+   * address the server passed (scoped to the team, so one team cannot spend another's visitors).
+   */
+  async checkServer(ctx: Context, caller: ServerCaller): Promise<Verdict | null> {
+    if (this.disabled) return null;
+    const perKey = this.apiKeyPerMinute;
+    const checks = [this.consume(this.limiter('cred', perKey, 60), caller.credentialId, perKey)];
+    if (caller.visitorIp) {
+      const n = this.perIp.submit;
+      checks.push(this.consume(this.limiter('ip-submit', n, 60), `${caller.teamId}:${caller.visitorIp}`, n));
+    }
+    const verdicts = await Promise.all(checks);
+    apply(ctx, verdicts);
+    return stricter(verdicts);
+  }
+
   /** `submit` routes: the per-target limit (a form, a booking page), shared by every IP; headers show the stricter. */
-  async checkTarget(ctx: Context, target: string, ipVerdict: Verdict | null): Promise<void> {
+  async checkTarget(ctx: Context, target: string, ipVerdict: Verdict | null, plan: Plan | null = null): Promise<void> {
     if (this.disabled) return;
-    const n = this.perTarget;
-    const v = await this.consume(this.limiter('target', n, 60), target, n);
+    const n = this.perTarget * PLAN_TARGET_SCALE[plan ?? 'free'];
+    const v = await this.consume(this.limiter('target', n, this.opts.submitPerTargetWindowSeconds ?? 60), target, n);
     apply(ctx, ipVerdict ? [ipVerdict, v] : [v]);
   }
 }
 
+/** The stricter verdict: a blocked one first, else the one with the fewest remaining. */
+function stricter(verdicts: Verdict[]): Verdict {
+  return verdicts.reduce((a, b) => (a.blocked !== b.blocked ? (a.blocked ? a : b) : a.remaining <= b.remaining ? a : b));
+}
+
 function apply(ctx: Context, verdicts: Verdict[]): void {
-  // The stricter verdict: a blocked one first, else the one with the fewest remaining.
-  const v = verdicts.reduce((a, b) => (a.blocked !== b.blocked ? (a.blocked ? a : b) : a.remaining <= b.remaining ? a : b));
+  const v = stricter(verdicts);
   const headers = {
     'RateLimit-Limit': String(v.limit),
     'RateLimit-Remaining': String(v.remaining),

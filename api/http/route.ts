@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { ROLES, scopesForRole, type Role, type Scope } from '../../core/scopes';
+import { ROLES, scopesForRole, type Plan, type Role, type Scope } from '../../core/scopes';
+import type { ApiError } from '../../core/errors';
 import type { AppDeps } from '../deps';
 import type { Principal } from '../../core/principal';
 import type { PublicBucket } from './rate-limit';
@@ -93,6 +94,13 @@ export interface RouteDef<
   rateLimit?: PublicBucket | 'none';
   /** `submit` routes: the form or booking page the request targets, which has its own per-minute limit. */
   rateLimitTarget?: (input: { params: Infer<P>; body: Infer<B> }) => string;
+  /** The plan of the target's team: the per-target limit scales with it (`PLAN_TARGET_SCALE`); none = the base limit. */
+  rateLimitPlan?: (input: { params: Infer<P>; deps: AppDeps }) => Promise<Plan | null>;
+  /**
+   * Answer a per-target 429 itself (the no-JS form post re-shows its answers); it may rethrow the
+   * error for the default JSON answer.
+   */
+  onTargetLimited?: (input: RouteInput<Infer<P>, Infer<Q>, Infer<B>> & { error: ApiError }) => Promise<void>;
   /** `oauth`: every error of the route is an RFC 6749 body `{error, error_description}` (token and revocation endpoints). */
   errorShape?: 'oauth';
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */

@@ -22,10 +22,10 @@ export const zContact = z
   })
   .meta({ id: 'Contact' });
 
-export const zTimelineEntry = z
+const zReplyEntry = z
   .strictObject({
     id: zId,
-    type: z.enum(['email.replied']),
+    type: z.literal('email.replied'),
     occurred_at: zIsoTime,
     email: z.strictObject({
       from: z.string(),
@@ -45,6 +45,35 @@ export const zTimelineEntry = z
         .meta({ description: 'The message of ours it answered' }),
     }),
   })
+  .meta({ id: 'ContactTimelineReply' });
+
+/** A routed submission and a meeting booked from one (docs/forms.md "Routing"). */
+const zRoutedSubmissionEntry = z
+  .strictObject({
+    id: zId,
+    type: z.literal('submission.routed'),
+    occurred_at: zIsoTime,
+    submission: z.strictObject({ id: zId, form_id: zId, form_title: z.string(), target: z.enum(['event_type', 'url', 'message']) }),
+  })
+  .meta({ id: 'ContactTimelineRoutedSubmission' });
+const zRoutedMeetingEntry = z
+  .strictObject({
+    id: zId,
+    type: z.literal('meeting.booked'),
+    occurred_at: zIsoTime,
+    meeting: z.strictObject({
+      id: zId,
+      start_time: zIsoTime,
+      host_user_id: zId,
+      source: z.literal('routing'),
+      submission_id: zId.nullable(),
+      form_id: zId.nullable(),
+    }),
+  })
+  .meta({ id: 'ContactTimelineRoutedMeeting' });
+
+export const zTimelineEntry = z
+  .discriminatedUnion('type', [zReplyEntry, zRoutedSubmissionEntry, zRoutedMeetingEntry])
   .meta({ id: 'ContactTimelineEntry' });
 
 export const zContactDetail = zContact
@@ -52,9 +81,10 @@ export const zContactDetail = zContact
     enrollments: z.array(zEnrollment),
     meetings: z.array(zId).meta({ description: 'Ids of the meetings booked by this contact' }),
     submissions: z.array(zId).meta({ description: 'Ids of the submissions linked to this contact, newest first' }),
-    timeline: z
-      .array(zTimelineEntry)
-      .meta({ description: 'Replies to our mail (sequence steps, booking emails), newest first, the last 100' }),
+    timeline: z.array(zTimelineEntry).meta({
+      description:
+        'Replies to our mail (sequence steps, booking emails), routed submissions and the meetings booked from them, newest first, the last 100',
+    }),
   })
   .meta({ id: 'ContactDetail' });
 

@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '../deps';
+import { routedTimelineEntries } from './timeline-routing';
 
 const LIMIT = 100;
 
@@ -18,10 +19,12 @@ interface TimelineRow {
 /**
  * The contact's timeline for the contact detail, newest first (the last 100): for now the replies
  * to any of our mail (`email.replied`, services/mail/replies.ts), with the reply's first 500
- * characters and what it answered.
+ * characters and what it answered; and routed submissions with the meetings booked from them
+ * (timeline-routing.ts).
  */
 export async function listContactTimeline(deps: Pick<ServiceDeps, 'db'>, { teamId, contactId }: { teamId: string; contactId: string }) {
   const { db } = deps;
+  const routed = routedTimelineEntries(deps, { teamId, contactId, limit: LIMIT });
   const rows: TimelineRow[] = await db('contact_timeline')
     .where({ team_id: teamId, contact_id: contactId })
     .orderBy([
@@ -30,7 +33,7 @@ export async function listContactTimeline(deps: Pick<ServiceDeps, 'db'>, { teamI
     ])
     .limit(LIMIT)
     .select('id', 'type', 'occurred_at', 'detail');
-  return rows.map((r) => {
+  const replies = rows.map((r) => {
     const d = r.detail ?? {};
     const to = d.in_reply_to ?? {};
     return {
@@ -54,4 +57,7 @@ export async function listContactTimeline(deps: Pick<ServiceDeps, 'db'>, { teamI
       },
     };
   });
+  const all = [...replies, ...(await routed)];
+  all.sort((a, b) => new Date(b.occurred_at).getTime() - new Date(a.occurred_at).getTime() || (a.id < b.id ? 1 : -1));
+  return all.slice(0, LIMIT);
 }

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/knex';
 import type { Enqueue } from '../../temporal/outbox';
 import { recordEvent, type EventType } from '../events';
+import type { RoutingRecord } from '../../domain/routing';
 
 export interface SubmissionForEvent {
   id: string;
@@ -10,6 +11,8 @@ export interface SubmissionForEvent {
   /** Completed quiz submissions only. */
   score?: number | null;
   max_score?: number | null;
+  /** Where it was routed (`submission.routed` carries it). */
+  routing?: RoutingRecord | null;
 }
 
 /** The spec's `submission.created` payload; the other submission events use the same shape. */
@@ -30,6 +33,7 @@ export function submissionPayload(
       submitted_at: new Date(s.submitted_at).toISOString(),
       metadata: s.metadata,
       ...(s.score != null ? { score: s.score, max_score: s.max_score ?? null } : {}),
+      ...(type === 'submission.routed' ? { routing: s.routing ?? null } : {}),
     },
   };
 }

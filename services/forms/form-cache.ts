@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
 import { findPublishedForm, type FormRow } from './forms';
+import type { Plan } from '../../core/scopes';
 
 /**
  * The public submission endpoint reads the published form on every request; this per-process
@@ -47,4 +48,26 @@ export function forgetCachedForm(deps: Pick<ServiceDeps, 'db'>, { formId }: { fo
   const cache = caches.get(deps.db);
   if (!cache) return;
   for (const [key, entry] of cache) if (entry.form.id === formId) cache.delete(key);
+}
+
+const PLAN_TTL_MS = 60_000;
+const plans = new WeakMap<object, Map<string, { plan: Plan; at: number }>>();
+
+/**
+ * The plan of the team behind a published form's public URL (the per-form budget scales with it,
+ * api/http/rate-limit.ts `PLAN_TARGET_SCALE`), cached per process for a minute; null when no
+ * published form has this id or slug.
+ */
+export async function publishedFormPlan(deps: Pick<ServiceDeps, 'db'>, { idOrSlug }: { idOrSlug: string }): Promise<Plan | null> {
+  const form = await findPublishedFormCached(deps, { idOrSlug });
+  if (!form) return null;
+  let cache = plans.get(deps.db);
+  if (!cache) plans.set(deps.db, (cache = new Map()));
+  const hit = cache.get(form.team_id);
+  if (hit && Date.now() - hit.at < PLAN_TTL_MS) return hit.plan;
+  const team = await deps.db('teams').where({ id: form.team_id }).first('plan');
+  const plan = (team?.plan ?? 'free') as Plan;
+  if (cache.size >= MAX_ENTRIES) cache.clear();
+  cache.set(form.team_id, { plan, at: Date.now() });
+  return plan;
 }

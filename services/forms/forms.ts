@@ -3,6 +3,7 @@ import type { FormsRow } from '../../db/tables';
 import type { ServiceDeps } from '../deps';
 import type { FormField } from '../../domain/form-fields';
 import type { Qualification } from '../../domain/qualification';
+import type { Routing } from '../../domain/routing';
 import { conflict, notFound, validationFailed } from '../../core/errors';
 import { validateFormLogic } from '../../domain/form-logic';
 import { paginate, type Page } from '../pagination';
@@ -10,6 +11,7 @@ import { zUuid } from '../../core/validate';
 import { normalizeFields, presentField } from './fields';
 import type { CreateFormInput, SettingsInput, UpdateFormInput } from './schemas';
 import { freeSlug } from './slug';
+import { checkRouting } from './routing-check';
 
 export interface FormSettings {
   redirect_url?: string | null;
@@ -21,6 +23,8 @@ export interface FormSettings {
   qualification?: Qualification | null;
   /** Origins allowed to frame the embedded form; null/absent = anyone, [] = nobody. */
   embed_allowed_origins?: string[] | null;
+  /** Routing rules (domain/routing.ts, docs/forms.md "Routing"). */
+  routing?: Routing | null;
 }
 
 export type FormRow = FormsRow;
@@ -37,6 +41,7 @@ export function presentSettings(s: FormSettings) {
     notify_emails: s.notify_emails ?? [],
     qualification: s.qualification ?? null,
     embed_allowed_origins: s.embed_allowed_origins ?? null,
+    routing: s.routing ?? null,
     ...(s.show_score !== undefined ? { show_score: s.show_score } : {}),
   };
 }
@@ -96,6 +101,9 @@ export async function createForm(
   const title = (input.title ?? input.name) as string;
   const slug = input.slug ?? (await freeSlug(db, { teamId, title }));
   const status = input.status ?? 'draft';
+  const fields = checkLogic(input.type ?? 'standard', normalizeFields(input.fields ?? []));
+  const settings = mergeSettings({}, input.settings);
+  await checkRouting(db, { teamId, fields, routing: settings.routing });
   return slugGuard(async () => {
     const [row] = await db('forms')
       .insert({
@@ -105,8 +113,8 @@ export async function createForm(
         description: input.description ?? '',
         type: input.type ?? 'standard',
         status,
-        fields: jsonb(checkLogic(input.type ?? 'standard', normalizeFields(input.fields ?? []))),
-        settings: JSON.stringify(mergeSettings({}, input.settings)),
+        fields: jsonb(fields),
+        settings: JSON.stringify(settings),
         published_at: status === 'published' ? db.fn.now() : null,
       })
       .returning('*');
@@ -164,11 +172,15 @@ export async function updateForm(deps: Pick<ServiceDeps, 'db'>, { teamId, id, ch
       set.status = input.status;
       if (input.status === 'published' && current.status !== 'published') set.published_at = trx.fn.now();
     }
+    let fields: FormField[] = current.fields;
     if (input.fields !== undefined || input.type !== undefined) {
-      const fields = input.fields !== undefined ? normalizeFields(input.fields, current.fields) : current.fields;
+      fields = input.fields !== undefined ? normalizeFields(input.fields, current.fields) : current.fields;
       set.fields = JSON.stringify(checkLogic(input.type ?? current.type, fields));
     }
-    if (input.settings !== undefined) set.settings = JSON.stringify(mergeSettings(current.settings, input.settings));
+    const settings = mergeSettings(current.settings, input.settings);
+    if (input.settings !== undefined) set.settings = JSON.stringify(settings);
+    if (input.settings?.routing !== undefined || input.fields !== undefined)
+      await checkRouting(trx, { teamId, fields, routing: settings.routing });
     return slugGuard(async () => {
       const [row] = await trx('forms').where({ id, team_id: teamId }).update(set).returning('*');
       return row as FormRow;

@@ -37,6 +37,64 @@ export const zField = z
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
+const zCondition = z.strictObject({
+  field: z.string(),
+  operator: z.enum(QUALIFICATION_OPERATORS),
+  value: z.union([scalar, z.array(z.union([z.string(), z.number()]))]).optional(),
+});
+
+const zRoutingTarget = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('event_type'), event_type_id: zId, host_user_ids: z.array(zId).optional() }),
+    z.strictObject({ type: z.literal('url'), url: z.string() }),
+    z.strictObject({ type: z.literal('message'), message: z.string() }),
+  ])
+  .meta({ id: 'RoutingTarget' });
+
+export const zRoutingSettings = z
+  .strictObject({
+    rules: z.array(z.strictObject({ match: z.enum(['all', 'any']).optional(), conditions: z.array(zCondition), target: zRoutingTarget })),
+    fallback: zRoutingTarget.nullable().optional(),
+    unbooked: z.strictObject({ after_hours: z.number(), sequence_id: zId }).nullable().optional(),
+  })
+  .meta({
+    id: 'RoutingSettings',
+    example: {
+      rules: [
+        {
+          conditions: [{ field: 'region', operator: 'equals', value: 'EMEA' }],
+          target: {
+            type: 'event_type',
+            event_type_id: '7d0c3b8e-2f4a-4c1e-9a57-3e1f2b6c8d90',
+            host_user_ids: ['1b2c3d4e-5f60-4718-8a9b-0c1d2e3f4a5b'],
+          },
+        },
+      ],
+      fallback: { type: 'message', message: 'Thank you, we will be in touch.' },
+      unbooked: null,
+    },
+  });
+
+/**
+ * Where a completed submission was routed (docs/forms.md "Routing"): the target, and for an event
+ * type its page's booking URL and the hosts it offers. On the public receipt the booking URL carries
+ * the signed, short-lived prefill token (also given as `prefill_token`), with the name and email
+ * taken from the answers.
+ */
+export const zRouted = z
+  .strictObject({
+    target: z.enum(['event_type', 'url', 'message']),
+    rule: z.number().int().nullable(),
+    event_type_id: zId.nullable(),
+    host_user_ids: z.array(zId).nullable(),
+    booking_url: z.string().nullable(),
+    url: z.string().nullable(),
+    message: z.string().nullable(),
+    prefill_token: z.string().optional(),
+    prefill: z.strictObject({ name: z.string().nullable(), email: z.string().nullable() }).optional(),
+  })
+  .meta({ id: 'SubmissionRouting' });
+
 export const zFormSettings = z
   .strictObject({
     redirect_url: z.string().nullable(),
@@ -56,6 +114,7 @@ export const zFormSettings = z
       })
       .nullable(),
     embed_allowed_origins: z.array(z.string()).nullable(),
+    routing: zRoutingSettings.nullable(),
     show_score: z.boolean().optional(),
   })
   .meta({ id: 'FormSettings' });
@@ -94,6 +153,7 @@ export const zSubmission = z
     /** Quiz forms: the completed submission's score and the maximum. */
     score: z.number().optional(),
     max_score: z.number().nullable().optional(),
+    routing: zRouted.nullable(),
     created_at: zIsoTime,
     updated_at: zIsoTime,
   })
@@ -110,6 +170,7 @@ export const zSubmissionReceipt = z
     hidden_fields: z.array(z.string()).optional(),
     score: z.number().optional(),
     max_score: z.number().optional(),
+    routing: zRouted.optional(),
   })
   .meta({ id: 'SubmissionReceipt' });
 

@@ -91,6 +91,35 @@ const rule = z.strictObject({
   value: z.union([text(1000), z.number().finite(), z.boolean(), z.array(z.union([text(1000), z.number().finite()])).max(100)]).optional(),
 });
 
+/** A routing target (domain/routing.ts): an event type (optionally a subset of its page's hosts), a URL or a message. */
+const routingTarget = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('event_type'),
+    event_type_id: zUuid,
+    host_user_ids: z.array(zUuid).min(1).max(100).optional(),
+  }),
+  z.strictObject({ type: z.literal('url'), url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048) }),
+  z.strictObject({ type: z.literal('message'), message: text(2000, 1) }),
+]);
+
+/** Routing rules (domain/routing.ts), in the conditions vocabulary of qualification; cross-checks run on save. */
+const routingInput = z.strictObject({
+  rules: z
+    .array(z.strictObject({ match: z.enum(['all', 'any']).optional(), conditions: z.array(rule).max(50), target: routingTarget }))
+    .max(50),
+  fallback: routingTarget.nullable().optional(),
+  unbooked: z
+    .strictObject({
+      after_hours: z
+        .number()
+        .positive()
+        .max(24 * 90),
+      sequence_id: zUuid,
+    })
+    .nullable()
+    .optional(),
+});
+
 /**
  * An origin allowed to frame the embedded form (CSP frame-ancestors source): scheme and host,
  * optional port, optional leading `*.` wildcard label; no path. Stored lowercased.
@@ -120,6 +149,7 @@ export const settingsInput = z.strictObject({
     .strictObject({ match: z.enum(['all', 'any']).optional(), rules: z.array(rule).max(50) })
     .nullable()
     .optional(),
+  routing: routingInput.nullable().optional(),
 });
 export type SettingsInput = z.infer<typeof settingsInput>;
 

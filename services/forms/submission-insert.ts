@@ -5,6 +5,7 @@ import { noWebhookFanOutSql, type EventType } from '../events';
 import { submissionPayload } from './events';
 import type { FormRow } from './forms';
 import type { SubmissionMetadata } from './tracking';
+import type { RoutingRecord } from '../../domain/routing';
 
 export interface NewSubmission {
   status: 'completed' | 'partial';
@@ -14,6 +15,8 @@ export interface NewSubmission {
   contact: ContactInput | null;
   /** Completed quiz submissions. */
   score?: { score: number; max: number } | null;
+  /** Where a completed submission was routed (services/forms/routing.ts). */
+  routing?: RoutingRecord | null;
 }
 
 export interface InsertedSubmission {
@@ -24,6 +27,7 @@ export interface InsertedSubmission {
   qualified: boolean;
   score: number | null;
   max_score: number | null;
+  routing: RoutingRecord | null;
 }
 
 /** The ISO string JS's toISOString() gives, computed in SQL (submitted_at has millisecond precision). */
@@ -51,12 +55,23 @@ export async function insertSubmission(trx: Executor, { form, row, events }: Ins
     ctes.push(`c AS (${upsert.sql})`);
     bindings.push(...upsert.bindings);
   }
-  ctes.push(`s AS (INSERT INTO submissions (team_id, form_id, status, qualified, fields, metadata, score, max_score, contact_id)
-    SELECT ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::float8, ?::float8, ${row.contact ? '(SELECT id FROM c)' : 'NULL::uuid'} FROM ok
+  ctes.push(`s AS (INSERT INTO submissions (team_id, form_id, status, qualified, fields, metadata, score, max_score, routing, contact_id)
+    SELECT ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::float8, ?::float8, ?::jsonb, ${row.contact ? '(SELECT id FROM c)' : 'NULL::uuid'} FROM ok
     RETURNING id, submitted_at)`);
   const score = row.score?.score ?? null;
   const max = row.score?.max ?? null;
-  bindings.push(form.team_id, form.id, row.status, row.qualified, JSON.stringify(row.fields), JSON.stringify(row.metadata), score, max);
+  const routing = row.routing ?? null;
+  bindings.push(
+    form.team_id,
+    form.id,
+    row.status,
+    row.qualified,
+    JSON.stringify(row.fields),
+    JSON.stringify(row.metadata),
+    score,
+    max,
+    routing ? JSON.stringify(routing) : null,
+  );
   if (guard && events) {
     const placeholder = {
       id: '',
@@ -65,6 +80,7 @@ export async function insertSubmission(trx: Executor, { form, row, events }: Ins
       submitted_at: new Date(0),
       score,
       max_score: max,
+      routing,
     };
     const list = events.map((type) => ({ type, payload: submissionPayload(type, form, placeholder) }));
     ctes.push(`e AS (INSERT INTO events (team_id, type, form_id, payload)
@@ -83,5 +99,6 @@ export async function insertSubmission(trx: Executor, { form, row, events }: Ins
     qualified: row.qualified,
     score,
     max_score: max,
+    routing,
   };
 }

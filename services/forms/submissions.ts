@@ -23,6 +23,7 @@ const COLUMNS = [
   'submitted_at',
   'score',
   'max_score',
+  'routing',
   'created_at',
   'updated_at',
 ] as const;
@@ -42,6 +43,7 @@ export function presentSubmission(s: SubmissionRow) {
     metadata: s.metadata,
     // Quiz results (completed quiz submissions only).
     ...(s.score != null ? { score: s.score, max_score: s.max_score } : {}),
+    routing: s.routing,
     created_at: s.created_at,
     updated_at: s.updated_at,
   };

@@ -17,6 +17,9 @@ import { enqueueSubmissionNotification, notifiesOnSubmission } from './notify';
 import { insertSubmission, type NewSubmission } from './submission-insert';
 import type { PublicSubmissionInput } from './schemas';
 import type { SubmissionMetadata } from './tracking';
+import type { RoutingRecord } from '../../domain/routing';
+import { receiptRouting, resolveRouting } from './routing';
+import { enqueueUnbookedFollowUp } from './unbooked';
 
 export interface SubmitResult {
   id: string;
@@ -33,6 +36,8 @@ export interface SubmitResult {
   /** Completed quiz submissions. */
   score?: number;
   max_score?: number;
+  /** Completed, routed submissions: the target (with the prefill token for a booking step). */
+  routing?: Awaited<ReturnType<typeof receiptRouting>>;
 }
 
 /** Contact fields taken from well-known field names, besides the email. */
@@ -60,17 +65,29 @@ export async function linkContact(
   return input ? (await upsertContactByEmail(trx, { teamId: form.team_id, contact: input })).id : null;
 }
 
-/** On completion: `submission.created`, `submission.qualified` when the rules hold, and the notification email. */
+/**
+ * On completion: `submission.created`, `submission.qualified` when the rules hold,
+ * `submission.routed` and the unbooked follow-up when routed, and the notification email.
+ */
 async function completionEvents(
   trx: Executor,
   enqueue: Enqueue,
   form: FormRow,
-  row: SubmissionForEvent & { qualified: boolean },
+  row: SubmissionForEvent & { qualified: boolean; routing: RoutingRecord | null },
 ): Promise<void> {
   await recordSubmissionEvent(trx, enqueue, { type: 'submission.created', teamId: form.team_id, form, submission: row });
   if (row.qualified)
     await recordSubmissionEvent(trx, enqueue, { type: 'submission.qualified', teamId: form.team_id, form, submission: row });
+  if (row.routing) {
+    await recordSubmissionEvent(trx, enqueue, { type: 'submission.routed', teamId: form.team_id, form, submission: row });
+    await enqueueUnbookedFollowUp(enqueue, { form, submissionId: row.id, routing: row.routing });
+  }
   await enqueueSubmissionNotification(enqueue, { form, submissionId: row.id });
+}
+
+/** A form that needs the outbox on completion: it emails its submissions, or follows up routed visitors who do not book. */
+function needsOutbox(form: FormRow, routing: RoutingRecord | null): boolean {
+  return notifiesOnSubmission(form) || Boolean(routing?.target === 'event_type' && form.settings.routing?.unbooked);
 }
 
 export interface SubmitPublicInput {
@@ -85,7 +102,7 @@ export interface SubmitPublicInput {
  * A public submission: validate the values against the form's fields, then in one transaction
  * write the submission, its contact and its events. A rejected submission writes nothing.
  */
-export async function submitPublic(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: SubmitPublicInput): Promise<SubmitResult> {
+export async function submitPublic(deps: Pick<ServiceDeps, 'db' | 'outbox' | 'config'>, input: SubmitPublicInput): Promise<SubmitResult> {
   const { form, values: body, metadata, mode } = input;
   if (body.website_url) return { id: randomUUID(), status: body.status ?? 'completed', created: true, dropped: true };
 
@@ -151,28 +168,41 @@ export async function submitPublic(deps: Pick<ServiceDeps, 'db' | 'outbox'>, inp
     ...(score ? { score: score.score, max_score: score.max } : {}),
   };
   const qualified = status === 'completed' && isQualified(form.settings.qualification, merged);
+  const routing = status === 'completed' ? await resolveRouting(deps, { form, values: merged, qualified }) : null;
+  const withRouting = async (r: SubmitResult): Promise<SubmitResult> =>
+    routing
+      ? { ...r, routing: await receiptRouting(deps, { record: routing, submissionId: r.id, fields: form.fields, values: merged }) }
+      : r;
 
   if (!previous) {
-    const row: NewSubmission = { status, qualified, fields: merged, metadata, contact: contactInput(form, merged), score };
+    const row: NewSubmission = { status, qualified, fields: merged, metadata, contact: contactInput(form, merged), score, routing };
     // Common path: one autocommit statement writes the contact, the submission and its events
     // (atomic without BEGIN/COMMIT). It writes nothing when the team has webhook subscriptions to
     // fan out to (or the form was unpublished meanwhile): then the transaction below does it. A
     // form that emails its submissions needs the outbox, so it takes the transaction at once.
     const events: EventType[] =
-      status === 'completed' ? ['submission.created', ...(qualified ? ['submission.qualified' as const] : [])] : [];
-    const done = status === 'completed' && notifiesOnSubmission(form) ? null : await insertSubmission(deps.db, { form, row, events });
-    if (done) return { id: done.id, status, created: true, dropped: false, ...extra };
-    return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
-      const inserted = await insertSubmission(trx, { form, row });
-      if (!inserted) throw notFound('Form');
-      if (status === 'completed') await completionEvents(trx, enqueue, form, inserted);
-      return { id: inserted.id, status, created: true, dropped: false, ...extra };
-    });
+      status === 'completed'
+        ? [
+            'submission.created',
+            ...(qualified ? ['submission.qualified' as const] : []),
+            ...(routing ? ['submission.routed' as const] : []),
+          ]
+        : [];
+    const done = status === 'completed' && needsOutbox(form, routing) ? null : await insertSubmission(deps.db, { form, row, events });
+    if (done) return withRouting({ id: done.id, status, created: true, dropped: false, ...extra });
+    return withRouting(
+      await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
+        const inserted = await insertSubmission(trx, { form, row });
+        if (!inserted) throw notFound('Form');
+        if (status === 'completed') await completionEvents(trx, enqueue, form, inserted);
+        return { id: inserted.id, status, created: true, dropped: false, ...extra };
+      }),
+    );
   }
 
   // Continuing a partial submission: update it (and its contact) and record the events.
   const prev = previous;
-  return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
+  const continued = await transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const contactId = await linkContact(trx, { form, values: merged });
     const meta = { ...prev.metadata };
     for (const [k, v] of Object.entries(metadata)) if (meta[k as keyof SubmissionMetadata] == null) meta[k as keyof SubmissionMetadata] = v;
@@ -186,12 +216,14 @@ export async function submitPublic(deps: Pick<ServiceDeps, 'db' | 'outbox'>, inp
         score: score?.score ?? null,
         max_score: score?.max ?? null,
         contact_id: contactId,
+        routing: routing ? jsonb(routing) : null,
         submitted_at: trx.raw(`date_trunc('milliseconds', now())`),
         updated_at: trx.fn.now(),
       })
-      .returning(['id', 'fields', 'metadata', 'submitted_at', 'qualified', 'score', 'max_score']);
+      .returning(['id', 'fields', 'metadata', 'submitted_at', 'qualified', 'score', 'max_score', 'routing']);
     if (!row) throw conflict('This submission is already completed', 'invalid_transition');
     if (status === 'completed') await completionEvents(trx, enqueue, form, row);
     return { id: row.id, status, created: false, dropped: false, ...extra };
   });
+  return withRouting(continued);
 }

@@ -4,7 +4,10 @@ import { textProblem } from '../../domain/form-fields';
 import { validationFailed, type ErrorDetail } from '../../core/errors';
 import { TRACKING_KEYS, type TrackingKey } from './schemas';
 
-export type SubmissionMetadata = Record<TrackingKey | 'referrer' | 'user_agent' | 'device_type' | 'country', string | null>;
+export type SubmissionMetadata = Record<TrackingKey | 'referrer' | 'user_agent' | 'device_type' | 'country', string | null> & {
+  /** The visitor's address, when a server submitted for them with its API key (docs/getting-started.md). */
+  visitor_ip?: string | null;
+};
 
 function first(v: unknown): string | undefined {
   if (Array.isArray(v)) return first(v[0]);
@@ -26,6 +29,8 @@ export interface MetadataInput {
   referer: string;
   userAgent: string;
   country: string;
+  /** The visitor's address passed by a server caller (api/http/server-caller.ts). */
+  visitorIp?: string | null;
 }
 
 export function buildMetadata(input: MetadataInput): SubmissionMetadata {
@@ -51,6 +56,7 @@ export function buildMetadata(input: MetadataInput): SubmissionMetadata {
   meta.device_type = deviceType(ua);
   const country = input.country.trim();
   meta.country = /^[A-Za-z]{2}$/.test(country) && country.toUpperCase() !== 'XX' ? country.toUpperCase() : null;
+  if (input.visitorIp) meta.visitor_ip = input.visitorIp;
   return meta;
 }
 

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { computeSlots, type Slot } from '../../domain/slots';
 import { validationFailed } from '../../core/errors';
-import { busyMargin, resolveContext, type BookingContext } from './context';
+import { busyMargin, narrowHosts, resolveContext, type BookingContext } from './context';
+import { routedSubmission } from './routed';
 import { limitedEventType } from './booking-limits';
 import { loadHostSchedules } from './host-schedules';
 import type { ServiceDeps } from '../deps';
@@ -85,11 +86,13 @@ export async function availabilityA(
 /** Variant B: a date range, offset-bearing ISO strings in the requested timezone. */
 export async function availabilityB(
   deps: Pick<ServiceDeps, 'db'>,
-  input: { eventTypeId: string; startDate: string; endDate: string; timezone: string },
+  input: { eventTypeId: string; startDate: string; endDate: string; timezone: string; routingToken?: string },
 ) {
   const { db } = deps;
   const now = Date.now();
-  const ctx = await resolveContext(db, { eventTypeId: input.eventTypeId });
+  const { eventTypeId, routingToken } = input;
+  const routed = routingToken ? await routedSubmission(db, { token: routingToken, eventTypeId, path: 'query.routing_token' }) : null;
+  const ctx = narrowHosts(await resolveContext(db, { eventTypeId }), routed?.routing.host_user_ids);
   const { from, to } = localDayRange(input.startDate, input.endDate, input.timezone, now, 'query.');
   const slots = await slotsFor(deps, { ctx, from, to, now });
   const local = (ms: number) => DateTime.fromMillis(ms, { zone: input.timezone }).toISO({ suppressMilliseconds: true });

@@ -1,4 +1,5 @@
 import { jsonb } from '../../db/jsonb';
+import { keyOfAnotherTeam } from '../../core/errors';
 import type { ServiceDeps } from '../deps';
 import { upsertContactByEmail } from '../contacts/upsert';
 import { onMeetingBooked } from '../sequences/hooks';
@@ -10,6 +11,8 @@ import type { CalendarEventRow, MeetingRow } from './present';
 export type { CalendarEventRow } from './present';
 import { videoProvider } from '../../core/video';
 import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
+import { recordRoutedBooking, routedColumns, routedSubmission } from './routed';
+import { routedMeetingBookedSignal, unbookedFollowUpWorkflowId } from '../../workflows/forms/contract';
 
 export interface BookingRequest extends SlotRequest {
   attendeeEmail: string;
@@ -21,6 +24,10 @@ export interface BookingRequest extends SlotRequest {
   notes?: string;
   fieldValues: Record<string, unknown>;
   contactCustomFields?: Record<string, unknown>;
+  /** A routed submission's prefill token (docs/forms.md "Routing"): its hosts only, and the meeting links it. */
+  routingToken?: string;
+  /** The team of the API key a server booked with (docs/getting-started.md): another team's page is a 403. */
+  callerTeamId?: string;
 }
 
 function splitName(name: string | undefined, email: string): { first_name?: string; last_name?: string } {
@@ -37,9 +44,13 @@ function splitName(name: string | undefined, email: string): { first_name?: stri
  */
 export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
   const emailKey = await emailKeyer(deps); // read once per process, before the transaction
-  return claimSlot(deps, {
-    request: req,
+  const routed = req.routingToken
+    ? await routedSubmission(deps.db, { token: req.routingToken, eventTypeId: req.eventTypeId, path: 'body.routing_token' })
+    : null;
+  const booked = await claimSlot(deps, {
+    request: routed ? { ...req, hostSubset: routed.routing.host_user_ids } : req,
     columns: (ctx) => {
+      if (req.callerTeamId && req.callerTeamId !== ctx.teamId) throw keyOfAnotherTeam();
       const et = ctx.eventType;
       const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
       const provider = videoProvider(deps.config, et?.location_type ?? null);
@@ -57,6 +68,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         notes: req.notes ?? null,
         guests: jsonb(req.guests),
         field_values: jsonb(req.fieldValues),
+        ...(routed ? routedColumns(routed, req.fieldValues) : {}),
       };
     },
     underLock: async (trx, ctx) => {
@@ -89,10 +101,14 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         })
         .returning(['id', 'summary', 'start_time', 'end_time']);
       await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId, meetingId: meeting.id, status: meeting.status });
+      if (routed) await recordRoutedBooking(trx, enqueue, { meeting, routed });
       const input: BookingWorkflowInput = { meetingId: meeting.id, teamId: ctx.teamId, version: BOOKING_CODE_VERSION };
       const memo = { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() };
       await enqueue(bookingStart({ meeting: { ...meeting, contact_id: contactId }, args: input, memo, emailKey }));
       return { meeting, event };
     },
   });
+  // The routed submission's unbooked follow-up ends (best effort: its activity re-checks the meetings).
+  if (routed?.followsUp) await deps.outbox.signal(unbookedFollowUpWorkflowId(routed.id), routedMeetingBookedSignal);
+  return booked;
 }

@@ -5,7 +5,7 @@ import { isSlotOffered, type SlotRejectReason } from '../../domain/slots';
 import { transactionWithOutbox, type Enqueue } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
 import { ApiError, conflict, validationFailed } from '../../core/errors';
-import { busyMargin, resolveContext, type BookingContext } from './context';
+import { busyMargin, narrowHosts, resolveContext, type BookingContext } from './context';
 import { limitedEventType, withinBookingLimits } from './booking-limits';
 import { loadHostSchedules } from './host-schedules';
 import { hasExternalBusy } from '../calendars/busy-read';
@@ -24,6 +24,8 @@ export interface SlotRequest {
   end: number;
   /** Variant B: the end must be start + the event type's duration. */
   exactDuration?: boolean;
+  /** Only these of the page's hosts (a routed submission's, context.ts narrowHosts). */
+  hostSubset?: string[] | null;
   guests: string[];
 }
 
@@ -99,13 +101,14 @@ export async function claimSlot<T>(deps: ServiceDeps, input: ClaimSlotInput<T>):
   const { db } = deps;
   const { request: req, replacing } = input;
   const now = Date.now();
-  const ctx = await resolveContext(db, {
+  const resolved = await resolveContext(db, {
     teamId: req.teamId,
     userId: req.userId,
     eventTypeId: req.eventTypeId,
     pageId: req.pageId,
     duration: Math.round((req.end - req.start) / MINUTE),
   });
+  const ctx = narrowHosts(resolved, req.hostSubset);
   checkRequest(req, ctx, now);
   const hosts = await loadHostSchedules(db, {
     hostIds: ctx.hostIds,

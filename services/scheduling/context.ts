@@ -108,3 +108,15 @@ export async function resolveContext(
 /** How far outside a range busy time can still block a slot in it: the meeting plus both buffers. */
 export const busyMargin = (ctx: BookingContext) =>
   (ctx.rules.durationMinutes + ctx.rules.bufferBeforeMinutes + ctx.rules.bufferAfterMinutes) * 60_000;
+
+/**
+ * Only some of the page's hosts (a routed submission's hosts, docs/forms.md "Routing"): round robin
+ * and group pages keep the hosts of the subset, in the page's order; a one-on-one page keeps its
+ * host when it is in the subset. None left is a 404, like a page without hosts.
+ */
+export function narrowHosts(ctx: BookingContext, subset: string[] | null | undefined): BookingContext {
+  if (!subset) return ctx;
+  const hostIds = ctx.hostIds.filter((h) => subset.includes(h));
+  if (hostIds.length === 0) throw notFound('Host');
+  return { ...ctx, hostIds };
+}

@@ -107,7 +107,15 @@ export function presentMeetingSummary(m: MeetingRow) {
  * answer the meeting's own .ics link.
  */
 export function presentMeeting(m: MeetingRow, calendarLink: string) {
-  return { ...presentMeetingSummary(m), recording: m.recording, field_values: m.field_values, calendar_link: calendarLink };
+  return {
+    ...presentMeetingSummary(m),
+    recording: m.recording,
+    field_values: m.field_values,
+    source: m.source,
+    form_id: m.form_id,
+    submission_id: m.submission_id,
+    calendar_link: calendarLink,
+  };
 }
 
 export type ScheduleRow = AvailabilitySchedulesRow;
@@ -219,6 +227,11 @@ export const zMeeting = zMeetingSummary
   .extend({
     recording: z.strictObject({ url: z.string(), duration_seconds: z.number() }).nullable(),
     field_values: z.record(z.string(), z.unknown()),
+    source: z.enum(['routing']).nullable().meta({
+      description: 'How the meeting came: `routing` from a routed form submission (docs/forms.md "Routing"); null for a plain booking',
+    }),
+    form_id: zId.nullable().meta({ description: 'The form of the routed submission' }),
+    submission_id: zId.nullable().meta({ description: 'The routed submission the meeting was booked from' }),
     calendar_link: z.string().meta({
       description:
         "Opens the meeting without a login: the event on the host's own calendar once it was written there, else the host's iCalendar feed; in the public booking answer, the meeting's own .ics link",

@@ -18,8 +18,10 @@ export type UrlCheckDeps = Pick<ServiceDeps, 'db'> & {
 export const WEBHOOK_EVENTS = [
   'submission.created',
   'submission.qualified',
+  'submission.routed',
   'submission.updated',
   'submission.deleted',
+  'meeting.booked',
   'email.replied',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];

@@ -58,6 +58,7 @@ it('generates types from the document, type-checks the program, and runs it agai
       days: { from: string; to: string },
     ): Promise<{
       submissionId: string;
+      visitorIp: string | null | undefined;
       listedSubmissionIds: string[];
       meetingId: string;
       meetingStart: string;
@@ -69,6 +70,7 @@ it('generates types from the document, type-checks the program, and runs it agai
     to: dateAhead(10),
   });
   expect(outcome.listedSubmissionIds).toEqual([outcome.submissionId]);
+  expect(outcome.visitorIp).toBe('198.51.100.7');
   expect(outcome.meetingStart).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   expect(outcome.enrollmentStatus).toBe('active');
   const meeting = await w.tdb.db('meetings').where({ id: outcome.meetingId }).first();

@@ -35,6 +35,7 @@ describe('forms API', () => {
       notify_emails: [],
       qualification: null,
       embed_allowed_origins: null,
+      routing: null,
     });
   });
 

@@ -25,6 +25,7 @@ const declaredAreReal: { [K in keyof WorkflowStarts]: Same<Parameters<WorkflowSt
   sequenceEnrollmentWorkflow: true,
   sequenceSignalsWorkflow: true,
   submissionNotificationWorkflow: true,
+  unbookedFollowUpWorkflow: true,
   webhookDeliveryWorkflow: true,
 };
 const sameResults: { [K in keyof WorkflowStarts]: Same<ReturnType<WorkflowStarts[K]>, ReturnType<Barrel[K]>> } = declaredAreReal;

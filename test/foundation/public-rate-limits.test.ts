@@ -1,4 +1,5 @@
-import { client, http } from '../helpers/http';
+import { http } from '../helpers/http';
+import { publishedEmailForm, rateLimitedEnv } from '../helpers/rate-limited';
 import { useApiWorld } from '../helpers/world';
 
 /**
@@ -13,31 +14,21 @@ const newIp = () => `198.51.100.${++ipSeq}`;
 const LIMITS = { PUBLIC: 5, PAGES: 8, AVAILABILITY: 4, SUBMIT: 3, SUBMIT_PER_TARGET: 5 };
 
 const w = useApiWorld({
-  env: {
-    RATE_LIMIT_DISABLED: 'false',
-    RATE_LIMIT_SYNC_MS: '0',
-    TRUST_PROXY_HOPS: '1',
+  env: rateLimitedEnv({
     RATE_LIMIT_PUBLIC_PER_MINUTE: String(LIMITS.PUBLIC),
     RATE_LIMIT_PAGES_PER_MINUTE: String(LIMITS.PAGES),
     RATE_LIMIT_AVAILABILITY_PER_MINUTE: String(LIMITS.AVAILABILITY),
     RATE_LIMIT_SUBMIT_PER_MINUTE: String(LIMITS.SUBMIT),
     RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(LIMITS.SUBMIT_PER_TARGET),
-  },
+  }),
+  // The per-form budget scales with the plan (PLAN_TARGET_SCALE): a free team has the base budget.
+  team: { plan: 'free' },
 });
 
 const from = (ip: string, method: string, path: string, body?: unknown) =>
   http(w.app.baseUrl, method, path, { body, headers: { 'x-forwarded-for': ip } });
 
-async function publishedForm(slug: string): Promise<string> {
-  const res = await client(w.app.baseUrl, w.team.apiKey).post('/api/v1/forms', {
-    title: slug,
-    slug,
-    status: 'published',
-    fields: [{ type: 'email', label: 'Email', name: 'email', required: true }],
-  });
-  expect(res.status).toBe(201);
-  return res.body.data.id;
-}
+const publishedForm = (slug: string) => publishedEmailForm(w.app.baseUrl, w.team, slug);
 
 async function statuses(n: number, call: (i: number) => Promise<{ status: number }>): Promise<number[]> {
   const out: number[] = [];

@@ -16,7 +16,7 @@ export async function alwaysAvailable(db: Db, userId: string, timezone = 'UTC'):
 /** A published page with one event type, through the API. */
 export async function publishedEventType(
   baseUrl: string,
-  team: TestTeam,
+  team: Pick<TestTeam, 'apiKey'>,
   page: Record<string, unknown> = {},
   eventType: Record<string, unknown> = {},
 ): Promise<{ pageId: string; slug: string; eventTypeId: string }> {

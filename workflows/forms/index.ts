@@ -16,3 +16,4 @@ export async function submissionNotificationWorkflow(input: SubmissionNotificati
   setCurrentDetails('sending the submission notification (SMTP retried for about a day)');
   return sendSubmissionNotification(input);
 }
+export * from './unbooked';

@@ -9,6 +9,10 @@ export const BOOKING_SCRIPT = String.raw`
   var tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   var state = { et: null, slot: null };
   var $ = function (id) { return document.getElementById(id); };
+  // Opened from a routed submission (docs/forms.md "Routing"): its token narrows the times to the
+  // routed hosts and links the booking; the page's no-JavaScript form is not needed.
+  var routingToken = root.getAttribute('data-routing-token');
+  if ($('routed-nojs')) $('routed-nojs').remove();
   $('tz').textContent = tz;
   function today() {
     var p = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
@@ -33,7 +37,8 @@ export const BOOKING_SCRIPT = String.raw`
     status('Loading free times…');
     $('days').innerHTML = ''; $('slots').innerHTML = ''; show('details', false); show('slots-section', false);
     var url = '/api/calendar/availability?event_type_id=' + encodeURIComponent(et.getAttribute('data-id')) +
-      '&start_date=' + start + '&end_date=' + addDays(start, days) + '&timezone=' + encodeURIComponent(tz);
+      '&start_date=' + start + '&end_date=' + addDays(start, days) + '&timezone=' + encodeURIComponent(tz) +
+      (routingToken ? '&routing_token=' + encodeURIComponent(routingToken) : '');
     fetch(url).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); }).then(function (res) {
       if (!res.ok) { status(res.body.error ? res.body.error.message : 'Could not load free times'); return; }
       var byDay = {};
@@ -62,12 +67,14 @@ export const BOOKING_SCRIPT = String.raw`
       state.et = b; root.querySelectorAll('button.event-type').forEach(function (x) { x.setAttribute('aria-pressed', String(x === b)); });
       loadDays();
     });
+    if (routingToken && b.getAttribute('data-id') === root.getAttribute('data-routed-et')) b.click();
   });
   $('details').addEventListener('submit', function (e) {
     e.preventDefault();
     var body = { event_type_id: state.et.getAttribute('data-id'), start_time: state.slot.start, end_time: state.slot.end, timezone: tz,
       name: $('name').value, email: $('email').value };
     if ($('notes').value) body.notes = $('notes').value;
+    if (routingToken) body.routing_token = routingToken;
     status('Booking…');
     fetch('/api/calendar/book', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       .then(function (r) { return r.json().then(function (b) { return { status: r.status, body: b }; }); })

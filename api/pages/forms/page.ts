@@ -9,6 +9,9 @@ import type { QuizScore } from '../../../domain/quiz';
 import { onePageHtml, stepsHtml } from './steps-html';
 import { FORM_SCRIPT } from './script';
 import { formStyles } from './styles';
+import { routingTargets, type Routing } from '../../../domain/routing';
+import type { SubmitResult } from '../../../services/forms/submit';
+import { routedBookingUrl } from './routed-step';
 
 export interface PageOptions {
   embed: boolean;
@@ -18,6 +21,15 @@ export interface PageOptions {
   state?: Partial<FieldState>;
   /** Steps, resume token and the fields the logic asks (services/forms/public-page.ts). */
   view?: PageView;
+  /** A message above the answers (the form was busy: send again). */
+  notice?: string;
+}
+
+/** The URLs a routed submission may be sent to (the no-JS post is redirected there: CSP form-action). */
+function routingUrls(form?: FormRow): string[] {
+  const r = form?.settings.routing as Routing | null | undefined;
+  if (!r) return [];
+  return routingTargets(r).flatMap(({ target }) => (target.type === 'url' ? [target.url] : []));
 }
 
 /** Query values as single strings. */
@@ -36,13 +48,14 @@ function framing(embed: boolean, form?: FormRow): string {
 }
 
 /** CSP with a per-response nonce; embeds may be framed by the form's allow-list, the full page not at all. */
-function setHeaders(ctx: Context, nonce: string, ancestors: string, redirectUrl?: string | null): void {
+function setHeaders(ctx: Context, nonce: string, ancestors: string, redirectUrls: Array<string | null | undefined>): void {
   let formAction = "'self'";
-  if (redirectUrl) {
+  for (const url of new Set(redirectUrls)) {
+    if (!url) continue;
     try {
-      formAction += ` ${new URL(redirectUrl).origin}`;
+      formAction += ` ${new URL(url).origin}`;
     } catch {
-      // a stored redirect_url was validated on write
+      // stored URLs were validated on write
     }
   }
   ctx.set(
@@ -64,7 +77,7 @@ function setHeaders(ctx: Context, nonce: string, ancestors: string, redirectUrl?
 
 function shell(ctx: Context, title: string, body: string, embed: boolean, form?: FormRow): string {
   const nonce = randomBytes(16).toString('base64');
-  setHeaders(ctx, nonce, framing(embed, form), form?.settings.redirect_url);
+  setHeaders(ctx, nonce, framing(embed, form), [form?.settings.redirect_url, ...routingUrls(form)]);
   const head = `<link rel="icon" href="data:,"><style nonce="${nonce}">${formStyles(embed)}</style>`;
   return page(title, body.replace('<script>', `<script nonce="${nonce}">`), { head });
 }
@@ -85,13 +98,13 @@ export function renderFormPage(ctx: Context, form: FormRow, opts: PageOptions): 
 ${opts.embed ? '' : `<h1>${e(form.title)}</h1>`}
 ${form.description ? `<p class="description">${e(form.description)}</p>` : ''}
 <form id="fss-form" method="post" action="${e(action)}" data-redirect="${e(form.settings.redirect_url ?? '')}"${form.settings.show_score ? ' data-show-score="1"' : ''}>
-<div id="form-error" class="form-error" role="alert"${errorCount ? '' : ' hidden'}>${errorCount ? `Please correct ${errorCount} ${errorCount === 1 ? 'answer' : 'answers'}.` : ''}</div>
+<div id="form-error" class="form-error" role="alert"${errorCount || opts.notice ? '' : ' hidden'}>${errorCount ? `Please correct ${errorCount} ${errorCount === 1 ? 'answer' : 'answers'}.` : e(opts.notice ?? '')}</div>
 ${stepped ? '' : '<input type="hidden" name="status" value="completed">'}
 <input type="hidden" name="tracking[referrer]" value="${e(opts.referrer ?? '')}">
 <div class="hp" aria-hidden="true"><label for="website_url">Leave this field empty</label><input type="text" id="website_url" name="website_url" tabindex="-1" autocomplete="off"></div>
 ${stepped ? stepsHtml(form, state, stepped) : `${onePageHtml(form, state, opts.view)}\n<button type="submit">${e(form.settings.submit_label || 'Submit')}</button>`}
 </form>
-<div id="form-success" class="success" role="status" tabindex="-1" hidden>${e(successMessage)}<p class="score" id="form-score" hidden></p></div>
+<div id="form-success" class="success" role="status" tabindex="-1" hidden><span id="form-success-text">${e(successMessage)}</span><p class="score" id="form-score" hidden></p></div>
 </main>
 <script>${opts.embed ? embedBridge('form') : ''}${FORM_SCRIPT}</script>`;
   return shell(ctx, form.title, body, opts.embed, form);
@@ -100,14 +113,28 @@ ${stepped ? stepsHtml(form, state, stepped) : `${onePageHtml(form, state, opts.v
 /** The quiz result line of the thank-you page. */
 export const scoreText = (s: QuizScore) => `You scored ${s.score} out of ${s.max}.`;
 
-/** After a no-JS submission without redirect_url; a quiz with `show_score` shows the score. */
-export function renderSuccessPage(ctx: Context, form: FormRow, embed: boolean, score?: QuizScore | null): string {
-  const msg = form.settings.success_message || 'Thank you! Your answers have been sent.';
+/**
+ * After a no-JS submission without redirect_url; a quiz with `show_score` shows the score. A routed
+ * submission shows its message, or the link to its booking step (with the signed prefill token).
+ */
+export function renderSuccessPage(
+  ctx: Context,
+  form: FormRow,
+  embed: boolean,
+  score?: QuizScore | null,
+  routing?: SubmitResult['routing'],
+): string {
+  const msg =
+    (routing?.target === 'message' && routing.message) || form.settings.success_message || 'Thank you! Your answers have been sent.';
   const result = score && form.settings.show_score ? `<p class="score" id="form-score">${e(scoreText(score))}</p>` : '';
+  const booking =
+    routing?.target === 'event_type' && routing.booking_url
+      ? `<p><a id="routed-booking" href="${e(routedBookingUrl(routing.booking_url, queryValues(ctx), embed))}">Choose a time to meet</a></p>`
+      : '';
   return shell(
     ctx,
     form.title,
-    `<main id="main">${embed ? '' : `<h1>${e(form.title)}</h1>`}<div class="success" role="status">${e(msg)}${result}</div></main>`,
+    `<main id="main">${embed ? '' : `<h1>${e(form.title)}</h1>`}<div class="success" role="status">${e(msg)}${result}</div>${booking}</main>`,
     embed,
     form,
   );

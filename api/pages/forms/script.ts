@@ -4,6 +4,8 @@
  * JSON posts to the same endpoint, errors shown beside each field, progress saved as `partial`
  * on change, then the same submission completed; redirect_url or the success message afterwards.
  */
+import { ROUTED_SCRIPT } from './routed-step';
+
 export const FORM_SCRIPT = String.raw`(function () {
   var form = document.getElementById('fss-form');
   if (!form || !window.fetch) return;
@@ -24,6 +26,7 @@ export const FORM_SCRIPT = String.raw`(function () {
   var progress = document.getElementById('form-progress');
   if (sidInput) submissionId = sidInput.value;
 
+${ROUTED_SCRIPT}
   function collect() {
     var out = {};
     var nodes = form.querySelectorAll('[data-name]');
@@ -57,7 +60,7 @@ export const FORM_SCRIPT = String.raw`(function () {
     if (submissionId) body.submission_id = submissionId;
     if (hp && hp.value) body.website_url = hp.value;
     return fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) })
-      .then(function (res) { return res.json().then(function (j) { return { status: res.status, body: j }; }); });
+      .then(function (res) { return res.json().then(function (j) { return { status: res.status, body: j, retryAfter: res.headers.get('retry-after') }; }); });
   }
 
   function clearErrors() {
@@ -135,6 +138,15 @@ export const FORM_SCRIPT = String.raw`(function () {
     var nav = stepInput ? ((ev.submitter && ev.submitter.value) || 'next') : null;
     button.disabled = true;
     chain = chain.then(function () { return send('completed', nav); }).then(function (r) {
+      if (r.status === 429) {
+        // The form is at its budget: keep every answer and send them again when the window passes.
+        var wait = Math.max(1, Math.min(120, Number(r.retryAfter) || 5));
+        summary.textContent = 'Many people are answering right now. Your answers are kept and will be sent again in ' + wait + ' seconds.';
+        summary.hidden = false;
+        var submitter = ev.submitter;
+        setTimeout(function () { button.disabled = false; if (form.requestSubmit) form.requestSubmit(submitter || undefined); }, wait * 1000);
+        return;
+      }
       button.disabled = false;
       if (r.status < 300 && r.body.data.status === 'partial' && nav) {
         submissionId = r.body.data.id;
@@ -149,6 +161,8 @@ export const FORM_SCRIPT = String.raw`(function () {
         }
         var redirect = form.getAttribute('data-redirect');
         if (embed) embed.post('form:submitted', { submission_id: r.body.data.id, redirect_url: redirect || null });
+        if (routed(r.body.data.routing, embed)) return;
+        if (r.body.data.routing) redirect = null;
         if (redirect && !(embed && embed.managed)) { window.location.assign(redirect); return; }
         form.hidden = true;
         success.hidden = false;

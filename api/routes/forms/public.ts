@@ -1,9 +1,10 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { ApiError, notFound } from '../../../core/errors';
+import { ApiError, keyOfAnotherTeam, notFound } from '../../../core/errors';
+import { serverCallerOf } from '../../http/server-caller';
 import { defineRoute } from '../../http/route';
 import { queryValues, renderFormPage, renderMessagePage, renderSuccessPage } from '../../pages/forms/page';
-import { findPublishedFormCached } from '../../../services/forms/form-cache';
+import { findPublishedFormCached, publishedFormPlan } from '../../../services/forms/form-cache';
 import { findPublishedForm, type FormRow } from '../../../services/forms/forms';
 import type { PublicSubmissionInput } from '../../../services/forms/schemas';
 import { pageView, withHiddenFromQuery, type PageView } from '../../../services/forms/public-page';
@@ -14,6 +15,8 @@ import { idOrSlugParams, publicSubmissionBody, submissionReceipt } from './schem
 const tags = ['public forms'];
 
 const isEmbed = (ctx: Context) => ctx.query.embed === '1';
+/** The no-JS page posts form-encoded and gets HTML back; the script and API callers send JSON. */
+const isFormPost = (ctx: Context) => ctx.request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
 const search = (ctx: Context) => (ctx.querystring ? `?${ctx.querystring}` : '');
 
 function notFoundPage(ctx: Context): void {
@@ -74,6 +77,24 @@ export const publicFormRoutes = [
     rateLimit: 'submit',
     // Per form as the URL names it (id or slug): a form reached by both names gets the limit twice at most.
     rateLimitTarget: ({ params }) => `form:${params.id_or_slug.toLowerCase()}`,
+    // The per-form budget scales with the team's plan (api/http/rate-limit.ts PLAN_TARGET_SCALE).
+    rateLimitPlan: ({ params, deps }) => publishedFormPlan(deps, { idOrSlug: params.id_or_slug }),
+    // A popular form at its budget: the no-JS post gets its answers back with a clear message (JSON: the 429).
+    onTargetLimited: async ({ params, body, ctx, deps, error }) => {
+      const form = await findPublishedFormCached(deps, { idOrSlug: params.id_or_slug });
+      if (!isFormPost(ctx) || !form) throw error;
+      ctx.set(error.headers ?? {});
+      ctx.status = 429;
+      const wait = error.headers?.['Retry-After'] ?? '60';
+      ctx.body = renderFormPage(ctx, form, {
+        embed: isEmbed(ctx),
+        search: search(ctx),
+        referrer: body.tracking?.referrer ?? null,
+        state: { values: body.fields ?? {} },
+        notice: `Many people are answering this form right now, so your answers were not sent yet. They are all still here: please send them again in ${wait} seconds.`,
+        view: await errorView(deps, form, ctx, body),
+      });
+    },
     raw: true,
     summary: 'Submit answers (JSON, or form-encoded from the no-JS page); submission_id continues a partial one',
     tags,
@@ -90,41 +111,55 @@ export const publicFormRoutes = [
     conflict: '`invalid_transition`: the submission_id names a submission that is already completed',
     accepts: ['json', 'form'],
     handler: async ({ params, body, ctx, deps }) => {
-      const html = ctx.request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
+      const html = isFormPost(ctx);
       // Cached up to 1 s (see form-cache.ts); the write itself re-checks that the form is published.
       const form = await findPublishedFormCached(deps, { idOrSlug: params.id_or_slug });
       if (!form) {
         if (html) return notFoundPage(ctx);
         throw notFound('Form');
       }
+      const caller = serverCallerOf(ctx);
+      if (caller && caller.teamId !== form.team_id) throw keyOfAnotherTeam();
       try {
         const metadata = buildMetadata({
           query: ctx.query,
           bodyTracking: body.tracking,
           referer: ctx.get('referer'),
-          userAgent: ctx.get('user-agent'),
+          userAgent: caller ? (caller.visitorUserAgent ?? '') : ctx.get('user-agent'),
           country: ctx.get(deps.config.COUNTRY_HEADER),
+          visitorIp: caller?.visitorIp,
         });
         body.fields = withHiddenFromQuery(form.fields, body.fields, queryValues(ctx));
         const result = await submitPublic(deps, { form, values: body, metadata, mode: html ? 'form' : 'json' });
-        const { id, status, step, last, hidden_fields, score, max_score } = result;
+        const { id, status, step, last, hidden_fields, score, max_score, routing } = result;
         if (!html) {
           ctx.status = result.created ? 201 : 200;
           ctx.body = {
-            data: { id, status, ...(step != null ? { step, last, hidden_fields } : {}), ...(score != null ? { score, max_score } : {}) },
+            data: {
+              id,
+              status,
+              ...(step != null ? { step, last, hidden_fields } : {}),
+              ...(score != null ? { score, max_score } : {}),
+              ...(routing ? { routing } : {}),
+            },
           };
+        } else if (routing && routing.target === 'url' && routing.url) {
+          // Routed to a URL: the no-JS post goes there, as the script does.
+          ctx.status = 303;
+          ctx.redirect(routing.url);
+          ctx.status = 303;
         } else if (step != null && status === 'partial') {
           // A step of a multi-step form was saved: show the next (or previous) one, resumable by URL.
           ctx.status = 303;
           ctx.redirect(stepUrl(ctx, form, id, step));
           ctx.status = 303;
-        } else if (form.settings.redirect_url && result.status === 'completed') {
+        } else if (form.settings.redirect_url && result.status === 'completed' && !routing) {
           ctx.status = 303;
           ctx.redirect(form.settings.redirect_url);
           ctx.status = 303;
         } else {
           ctx.status = 200;
-          ctx.body = renderSuccessPage(ctx, form, isEmbed(ctx), score != null ? { score, max: max_score ?? 0 } : null);
+          ctx.body = renderSuccessPage(ctx, form, isEmbed(ctx), score != null ? { score, max: max_score ?? 0 } : null, routing);
         }
       } catch (err) {
         if (!html || !(err instanceof ApiError)) throw err;

@@ -1,4 +1,5 @@
 import { defineRoute } from '../../http/route';
+import { serverCallerOf } from '../../http/server-caller';
 import { availabilityA, availabilityB } from '../../../services/scheduling/availability';
 import { book } from '../../../services/scheduling/booking';
 import { meetingEventUrl, renderFeed } from '../../../services/scheduling/feed';
@@ -34,6 +35,7 @@ export const calendarRoutes = [
           startDate: query.start_date,
           endDate: query.end_date,
           timezone: query.timezone,
+          routingToken: query.routing_token,
         });
       }
       if ('user_id' in query) {
@@ -62,7 +64,8 @@ export const calendarRoutes = [
     rateLimit: 'submit',
     rateLimitTarget: ({ body }) => bookingTarget(body),
     conflict: '`slot_unavailable`: the slot was taken meanwhile (no host is free at that time)',
-    handler: async ({ body: b, deps }) => {
+    handler: async ({ body: b, deps, ctx }) => {
+      const callerTeamId = serverCallerOf(ctx)?.teamId;
       if (isBookingB(b) && 'start_time' in b) {
         const { meeting } = await book(deps, {
           eventTypeId: b.event_type_id,
@@ -76,6 +79,8 @@ export const calendarRoutes = [
           guests: b.guests ?? [],
           notes: b.notes,
           fieldValues: b.phone ? { phone: b.phone } : {},
+          routingToken: b.routing_token,
+          callerTeamId,
         });
         return { data: presentMeeting(meeting, await meetingEventUrl(deps, { meetingId: meeting.id })) };
       }
@@ -99,6 +104,7 @@ export const calendarRoutes = [
         notes: b.notes,
         fieldValues: { ...lead, ...(b.custom_fields ?? {}) },
         contactCustomFields: b.custom_fields,
+        callerTeamId,
       });
       // Public answer: the meeting's own .ics link, never the host's feed (every meeting of the host)
       // nor the host's calendar server (written after this answer anyway).

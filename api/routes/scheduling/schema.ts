@@ -168,6 +168,10 @@ const zDuration = z
 const zEmail = z.email({ error: 'must be an email address' }).max(254);
 const zGuests = z.array(zEmail).max(20);
 const zObject = z.record(z.string().max(100), z.unknown());
+const zRoutingToken = z
+  .string()
+  .max(120)
+  .regex(/^pf_[A-Za-z0-9._-]+$/, { error: 'must be a routing prefill token' });
 
 export const availabilityQueryA = z
   .strictObject({
@@ -181,7 +185,14 @@ export const availabilityQueryA = z
   })
   .meta({ id: 'CalendarAvailabilityQueryA', description: 'Variant A: one date of one host (user_id, team_id, date)' });
 export const availabilityQueryB = z
-  .strictObject({ event_type_id: zUuid, start_date: zDate, end_date: zDate, timezone: zIanaZone })
+  .strictObject({
+    event_type_id: zUuid,
+    start_date: zDate,
+    end_date: zDate,
+    timezone: zIanaZone,
+    /** A routed submission's prefill token (docs/forms.md "Routing"): only its routed hosts' times. */
+    routing_token: zRoutingToken.optional(),
+  })
   .meta({ id: 'CalendarAvailabilityQueryB', description: 'Variant B: a date range of an event type' });
 
 export const bookBodyA = z
@@ -214,6 +225,8 @@ export const bookBodyB = z
     phone: zText(40).optional(),
     guests: zGuests.optional(),
     notes: zText(5000).optional(),
+    /** A routed submission's prefill token: its routed hosts only; the meeting keeps the answers and links the submission. */
+    routing_token: zRoutingToken.optional(),
   })
   .meta({ id: 'CalendarBookRequestB', description: 'Variant B: an event type, start_time/end_time, name and email' });
 
@@ -237,6 +250,23 @@ export const feedParams = z.strictObject({
     .max(200)
     .regex(/^[A-Za-z0-9_.-]+$/)
     .meta({ example: 'Zx8Qp2Lm9Rt4Vw6Yb1Nc3Df5.ics' }),
+});
+/** The booking page's query: `event_type` and `prefill` when opened from a routed submission; embed parameters pass through. */
+export const bookingPageQuery = z.looseObject({
+  event_type: z.string().max(64).optional(),
+  prefill: z.string().max(200).optional(),
+});
+/** The no-JavaScript booking of a routed submission: `slot` is `<start>/<end>` (ISO 8601) as the page lists it. */
+export const routedBookingBody = z.strictObject({
+  prefill: zRoutingToken,
+  event_type_id: zUuid,
+  slot: z
+    .string()
+    .max(80)
+    .regex(/^[0-9T:.Z+-]+\/[0-9T:.Z+-]+$/, { error: 'must be a time from the list' })
+    .refine((v) => v.split('/').every((t) => !Number.isNaN(Date.parse(t))), { error: 'must be a time from the list' }),
+  name: zText(200).min(1),
+  email: zEmail,
 });
 export const bookingPageParams = z.strictObject({ page_slug: z.string().min(1).max(100).meta({ example: 'intro-call' }) });
 

@@ -10,6 +10,8 @@ import type { paths } from './schema.generated';
 export interface Outcome {
   formId: string;
   submissionId: string;
+  /** The visitor's address the program passed as a server caller, as the submission recorded it. */
+  visitorIp: string | null | undefined;
   listedSubmissionIds: string[];
   meetingId: string;
   meetingStart: string;
@@ -37,10 +39,15 @@ export async function run(baseUrl: string, apiKey: string, sequenceId: string, d
     'create form',
   ).data;
 
-  // 2. A visitor submits it (public endpoint, no credential needed).
+  // 2. A visitor submits it. The public endpoint needs no credential; this program submits from its
+  // server for the visitor, so it sends its key (counted against the key, not the server's address)
+  // and passes the visitor's address and user agent (recorded, and limited per visitor).
   const submitted = must(
     await api.POST('/api/forms/{id_or_slug}/submissions', {
-      params: { path: { id_or_slug: form.id } },
+      params: {
+        path: { id_or_slug: form.id },
+        header: { 'X-Visitor-IP': '198.51.100.7', 'X-Visitor-User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' },
+      },
       body: { fields: { email: 'ada@example.com' } },
     }),
     'submit',
@@ -48,6 +55,8 @@ export async function run(baseUrl: string, apiKey: string, sequenceId: string, d
   // A JSON post gets the JSON receipt (the HTML page is for the no-JS form post).
   if (typeof submitted === 'string') throw new Error('submit: expected the JSON receipt');
   const receipt = submitted.data;
+
+  const recorded = must(await api.GET('/api/v1/submissions/{id}', { params: { path: { id: receipt.id } } }), 'read submission').data;
 
   // 3. The form's submissions.
   const submissions = must(
@@ -97,6 +106,7 @@ export async function run(baseUrl: string, apiKey: string, sequenceId: string, d
   return {
     formId: form.id,
     submissionId: receipt.id,
+    visitorIp: recorded.metadata.visitor_ip,
     listedSubmissionIds: submissions.data.map((s) => s.id),
     meetingId: booked.data.id,
     meetingStart: booked.data.start_time,
