@@ -1,6 +1,13 @@
 /** A domain event: what happened in a team, recorded and fanned out to webhooks (services/events.ts). */
 export type EventType =
-  'submission.created' | 'submission.qualified' | 'submission.updated' | 'submission.deleted' | 'email.replied' | 'webhook.test';
+  | 'submission.created'
+  | 'submission.qualified'
+  | 'submission.updated'
+  | 'submission.deleted'
+  | 'email.replied'
+  | 'meeting.recording_ready'
+  | 'meeting.notes_ready'
+  | 'webhook.test';
 
 export interface DomainEvent {
   id: string;

@@ -21,6 +21,8 @@ export const WEBHOOK_EVENTS = [
   'submission.updated',
   'submission.deleted',
   'email.replied',
+  'meeting.recording_ready',
+  'meeting.notes_ready',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
