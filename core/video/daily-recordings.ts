@@ -32,7 +32,9 @@ const recordingLink = z.object({ download_link: z.string(), expires: z.number().
 const room = z.object({ id: z.string(), name: z.string() });
 // …/transcripts/list-transcripts: {total_count, data: [{transcriptId, roomId, status: t_finished | t_in_progress | t_error | t_deleted, isVttAvailable?}]}
 const transcriptList = z.object({
-  data: z.array(z.object({ transcriptId: z.string(), roomId: z.string().optional(), status: z.string(), isVttAvailable: z.boolean().optional() })),
+  data: z.array(
+    z.object({ transcriptId: z.string(), roomId: z.string().optional(), status: z.string(), isVttAvailable: z.boolean().optional() }),
+  ),
 });
 // …/transcripts/get-transcript-link: {transcriptId, link}
 const transcriptLink = z.object({ link: z.string() });
@@ -47,7 +49,8 @@ async function json<T>(res: Response, schema: z.ZodType<T>, what: string): Promi
 /** The recordings and transcripts half of the Daily adapter (core/video/daily.ts builds it). */
 export function dailyRecordings(call: DailyCall) {
   const mintLink = async (recordingId: string): Promise<string> =>
-    (await json(await call('GET', `/recordings/${encodeURIComponent(recordingId)}/access-link`), recordingLink, 'recording link')).download_link;
+    (await json(await call('GET', `/recordings/${encodeURIComponent(recordingId)}/access-link`), recordingLink, 'recording link'))
+      .download_link;
   return {
     recordingLink: mintLink,
     async findRecording(r: VideoRoom): Promise<RecordingLookup> {
@@ -67,7 +70,11 @@ export function dailyRecordings(call: DailyCall) {
       if (list.data.some((t) => t.status === 't_in_progress')) return { state: 'processing' };
       const done = list.data.find((t) => t.status === 't_finished' && t.isVttAvailable !== false);
       if (!done) return { state: 'none' };
-      const { link } = await json(await call('GET', `/transcript/${encodeURIComponent(done.transcriptId)}/access-link`), transcriptLink, 'transcript link');
+      const { link } = await json(
+        await call('GET', `/transcript/${encodeURIComponent(done.transcriptId)}/access-link`),
+        transcriptLink,
+        'transcript link',
+      );
       const file = await remoteFetch(TRANSCRIPT_DOWNLOAD)(link, { method: 'GET' });
       if (!file.ok) throw new Error(`Daily transcript download: HTTP ${file.status}`);
       return { state: 'ready', vtt: await file.text() };

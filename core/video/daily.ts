@@ -60,9 +60,7 @@ export function dailyProvider(template: string, opts: { apiUrl: string; apiKey: 
           nbf: Math.floor((details.start.getTime() - HOUR) / 1000),
           exp: Math.floor((details.end.getTime() + 6 * HOUR) / 1000),
           // AI notes on (docs.daily.co/reference/rest-api/rooms/config): cloud recording and a stored WebVTT transcript
-          ...(details.record
-            ? { enable_recording: 'cloud', enable_transcription_storage: true, auto_start_transcription: true }
-            : {}),
+          ...(details.record ? { enable_recording: 'cloud', enable_transcription_storage: true, auto_start_transcription: true } : {}),
         },
       });
       if (res.ok) return;

@@ -16,9 +16,7 @@ export interface VideoMeetingDetails {
 
 /** What the provider has of a room's recording (docs/scheduling.md "After the meeting"). */
 export type RecordingLookup =
-  | { state: 'processing' }
-  | { state: 'none' }
-  | { state: 'ready'; id: string; durationSeconds: number; url: string };
+  { state: 'processing' } | { state: 'none' } | { state: 'ready'; id: string; durationSeconds: number; url: string };
 
 /** What the provider has of a room's transcript: the WebVTT text once it is finished. */
 export type TranscriptLookup = { state: 'processing' } | { state: 'none' } | { state: 'ready'; vtt: string };

@@ -45,13 +45,16 @@ export async function addMeetingTranscript(deps: ServiceDeps, input: AddTranscri
   const { values } = input;
   return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
     const m = await teamMeeting(trx, input);
-    await storeTranscript({ db: trx, config: deps.config }, {
-      meetingId: m.id,
-      teamId: m.team_id,
-      content: values.content,
-      format: values.format,
-      source: 'integrator',
-    });
+    await storeTranscript(
+      { db: trx, config: deps.config },
+      {
+        meetingId: m.id,
+        teamId: m.team_id,
+        content: values.content,
+        format: values.format,
+        source: 'integrator',
+      },
+    );
     await trx('meetings').where({ id: m.id }).whereNull('ai_notes').update({ ai_notes_reason: 'pending' });
     await enqueue(notesStart(m, 'a transcript was added'));
     return teamMeeting(trx, input);

@@ -27,7 +27,10 @@ async function aiNotesOn(deps: Pick<ServiceDeps, 'db'>, m: MeetingRow): Promise<
   return et?.ai_notes_enabled === true;
 }
 
-export async function planMeetingFollowup(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { meetingId: string }): Promise<FollowupPlan | null> {
+export async function planMeetingFollowup(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: { meetingId: string },
+): Promise<FollowupPlan | null> {
   const m = await meeting(deps, input.meetingId);
   if (!m) return null;
   return {

@@ -41,7 +41,9 @@ async function askNotes(config: SummariseConfig, system: string, user: string): 
   let last = '';
   for (let attempt = 1; attempt <= config.AI_NOTES_MAX_ATTEMPTS; attempt++) {
     try {
-      const parsed = notesAnswer.safeParse(await chatJson(config, { system, user, schemaName: 'meeting_notes', schema: NOTES_JSON_SCHEMA }));
+      const parsed = notesAnswer.safeParse(
+        await chatJson(config, { system, user, schemaName: 'meeting_notes', schema: NOTES_JSON_SCHEMA }),
+      );
       if (parsed.success) return parsed.data;
       last = parsed.error.issues[0]?.message ?? 'not the notes shape';
     } catch (err) {

@@ -50,6 +50,9 @@ export async function eraseContactMeetingNotes(trx: Executor, input: { teamId: s
 
 /** The retention: transcripts past their `expires_at` are deleted (maintenance task `transcript-expiry`). */
 export async function expireTranscripts(deps: Pick<ServiceDeps, 'db'>, input: { now?: Date } = {}): Promise<{ deleted: number }> {
-  const deleted = await deps.db('meeting_transcripts').where('expires_at', '<', input.now ?? new Date()).delete();
+  const deleted = await deps
+    .db('meeting_transcripts')
+    .where('expires_at', '<', input.now ?? new Date())
+    .delete();
   return { deleted };
 }
