@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { errorSchema, oauthErrorSchema } from './error-schemas';
+import { WEBHOOK_PAYLOADS } from '../../services/meeting-followup/webhook-schemas';
 import { errorExample, exampleOf, oauthErrorExample } from './openapi-examples';
 import { isDashboardOnly, isRawResponse, routeRoles, routeScope, type RouteDef } from './route';
 
@@ -145,6 +146,22 @@ export function buildOpenApiDocument(routes: RouteDef[], baseUrl: string): objec
           ]),
         ),
         ...errorResponses(route),
+      },
+    });
+  }
+  for (const hook of WEBHOOK_PAYLOADS) {
+    registry.registerWebhook({
+      method: 'post',
+      path: hook.event,
+      operationId: `webhook_${hook.event.replace(/\W/g, '_')}`,
+      summary: hook.summary,
+      description: 'POSTed to each active subscription to the event (docs/webhooks.md "Events"), signed as the other events.',
+      tags: ['webhooks'],
+      security: [],
+      request: { body: { content: { 'application/json': { schema: hook.schema } }, required: true } },
+      responses: {
+        200: { description: 'Received (any 2xx)' },
+        410: { description: 'Gone: the subscription is disabled (`endpoint_gone`)' },
       },
     });
   }
