@@ -4,6 +4,7 @@ import { useApiWorld } from '../helpers/world';
 import { insertMeeting } from '../fixtures/scheduling';
 import { expireTranscripts, transcriptText } from '../../services/meeting-followup/transcripts';
 import { jsonb } from '../../db/jsonb';
+import { instantDaysAhead } from '../helpers/open-day';
 
 /**
  * Integrators bring their own recording and transcript (PUT …/recording, POST …/transcript), the
@@ -117,7 +118,7 @@ describe('privacy', () => {
   it('transcripts past their retention are deleted by the maintenance task', async () => {
     const id = await insertMeeting(w.tdb.db, w.team, { status: 'completed' });
     expect((await w.api.post(`/api/v1/meetings/${id}/transcript`, { format: 'text', content: 'kept a while' })).status).toBe(202);
-    const later = new Date(Date.now() + (w.app.config.TRANSCRIPT_RETENTION_DAYS + 1) * 86_400_000);
+    const later = new Date(instantDaysAhead(w.app.config.TRANSCRIPT_RETENTION_DAYS + 1));
     const { deleted } = await expireTranscripts({ db: w.tdb.db }, { now: later });
     expect(deleted).toBeGreaterThanOrEqual(1);
     expect(await w.tdb.db('meeting_transcripts').where({ meeting_id: id })).toHaveLength(0);
