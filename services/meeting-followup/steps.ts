@@ -56,7 +56,8 @@ export async function beginMeetingFollowup(deps: Pick<ServiceDeps, 'db' | 'confi
   }
   const provider = m.meeting_link ? videoProvider(deps.config, m.location_type) : null;
   const recording = !!provider?.findRecording;
-  const reason = recording ? 'pending' : VIDEO.includes(m.location_type ?? '') ? 'provider_has_no_api' : 'no_video';
+  const hasVideo = !!m.meeting_link && VIDEO.includes(m.location_type ?? '');
+  const reason = recording ? 'pending' : hasVideo ? 'provider_has_no_api' : 'no_video';
   await db('meetings').where({ id: m.id }).whereNull('recording').update({ recording_reason: reason });
   await db('meetings').where({ id: m.id }).whereNull('ai_notes').update({ ai_notes_reason: 'pending' });
   return { held: true, status: m.status, recording, transcript: recording && (await aiNotesOn(deps, m)) };
