@@ -4,6 +4,7 @@ import type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 import * as steps from '../services/scheduling/meeting-steps';
 import type { ActivityDeps } from './deps';
 import { calendarWriteActivities } from './calendars/write-back';
+import { followupActivities } from './meeting-followup';
 
 export type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 
@@ -11,6 +12,7 @@ export type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 export function schedulingActivities(deps: ActivityDeps) {
   return {
     ...calendarWriteActivities(deps),
+    ...followupActivities(deps),
     async loadMeetingState(meetingId: string): Promise<MeetingState | null> {
       return steps.loadMeetingState(deps, { meetingId });
     },

@@ -119,6 +119,26 @@ const schema = z.object({
   DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
   DAILY_API_KEY: z.string().min(1).optional(),
   /**
+   * After the meeting (docs/scheduling.md "After the meeting"): the follow-up asks the video provider
+   * this many minutes after the end, and keeps asking while the recording is processing for at most
+   * MEETING_RECORDING_WAIT_HOURS (then: `not_recorded`).
+   */
+  MEETING_FOLLOWUP_GRACE_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+  MEETING_RECORDING_WAIT_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  /** Days a stored transcript is kept (sealed) before the maintenance task deletes it. */
+  TRANSCRIPT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * AI notes through an OpenAI-compatible chat completions API (OpenAI, Azure OpenAI, Ollama, vLLM,
+   * LM Studio): `POST {AI_NOTES_API_URL}/chat/completions`. Unset: no notes (`not_configured`).
+   */
+  AI_NOTES_API_URL: z.url().optional(),
+  AI_NOTES_API_KEY: z.string().min(1).optional(),
+  AI_NOTES_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** Characters of transcript sent in one request; a longer transcript is summarised in parts, then the parts. */
+  AI_NOTES_MAX_INPUT_CHARS: z.coerce.number().int().min(500).max(2_000_000).default(48_000),
+  /** Answers that do not match the schema are asked again this many times in all, then the notes fail. */
+  AI_NOTES_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  /**
    * Tests: check every success answer against the route's declared response schema (and every
    * error answer against the error shape); a mismatch answers 500 response_schema_mismatch.
    */

@@ -3,6 +3,7 @@ export type { Role, Scope } from '../core/scopes';
 export type { AttemptClass } from '../domain/webhook-retry';
 export type { AvailabilityRule } from '../domain/slots/types';
 export type { FieldValue, FormField } from '../domain/form-fields';
+export type { MeetingAiNotes, MeetingRecording } from '../domain/meeting-followup';
 
 /**
  * A jsonb column: free-form JSON that each reader narrows (a presenter, a zod schema). Writers

@@ -7,6 +7,8 @@ export type EventType =
   | 'submission.deleted'
   | 'meeting.booked'
   | 'email.replied'
+  | 'meeting.recording_ready'
+  | 'meeting.notes_ready'
   | 'webhook.test';
 
 export interface DomainEvent {

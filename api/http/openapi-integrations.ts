@@ -1,16 +1,18 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { VISITOR_IP_HEADER, VISITOR_USER_AGENT_HEADER } from './server-caller';
+import { WEBHOOK_PAYLOADS } from '../../services/meeting-followup/webhook-schemas';
 import { zMeetingBookedEvent, zSubmissionRoutedEvent } from '../../services/webhooks/payload-schemas';
 
 /**
  * What integrators meet besides the routes: the document's `webhooks` (OpenAPI 3.1): what we POST to a subscription's URL, signed as
- * docs/webhooks.md says. The routing events are listed with their bodies.
+ * docs/webhooks.md says. The routing and the after-the-meeting events are listed with their bodies.
  */
 export function registerWebhooks(registry: OpenAPIRegistry): void {
   const events = [
     { name: 'submission.routed', schema: zSubmissionRoutedEvent, summary: 'A completed submission was routed to a target' },
     { name: 'meeting.booked', schema: zMeetingBookedEvent, summary: 'A meeting was booked from a routed submission (source: routing)' },
+    ...WEBHOOK_PAYLOADS.map((h) => ({ name: h.event, schema: h.schema, summary: h.summary })),
   ];
   for (const e of events) {
     registry.registerWebhook({
@@ -22,7 +24,10 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
       // We call the subscriber: it authenticates us by the signature headers, not by a credential of ours.
       security: [],
       request: { body: { required: true, content: { 'application/json': { schema: e.schema } } } },
-      responses: { 200: { description: 'Any 2xx answer acknowledges the delivery' } },
+      responses: {
+        200: { description: 'Any 2xx answer acknowledges the delivery' },
+        410: { description: 'Gone: the subscription is disabled (`endpoint_gone`)' },
+      },
     });
   }
 }

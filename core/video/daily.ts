@@ -1,6 +1,7 @@
 import { remoteFetch, RemoteFetchError, type OutboundPolicy } from '../outbound-http';
 import type { VideoMeetingDetails, VideoProvider, VideoRoom } from './room';
 import { linkFromTemplate, newRoomName } from './room';
+import { dailyRecordings } from './daily-recordings';
 
 /** Thrown for an answer worth retrying (5xx, 429, network): the activity's retry policy takes over. */
 export class VideoProviderError extends Error {}
@@ -45,6 +46,7 @@ export function dailyProvider(template: string, opts: { apiUrl: string; apiKey: 
     return res;
   };
   return {
+    ...dailyRecordings(call),
     planRoom(): VideoRoom {
       const name = newRoomName();
       return { name, link: linkFromTemplate(template, name) };
@@ -57,6 +59,8 @@ export function dailyProvider(template: string, opts: { apiUrl: string; apiKey: 
         properties: {
           nbf: Math.floor((details.start.getTime() - HOUR) / 1000),
           exp: Math.floor((details.end.getTime() + 6 * HOUR) / 1000),
+          // AI notes on (docs.daily.co/reference/rest-api/rooms/config): cloud recording and a stored WebVTT transcript
+          ...(details.record ? { enable_recording: 'cloud', enable_transcription_storage: true, auto_start_transcription: true } : {}),
         },
       });
       if (res.ok) return;

@@ -2,7 +2,16 @@ import type { Config } from '../config';
 import { dailyProvider } from './daily';
 import { linkFromTemplate, newRoomName, type VideoProvider } from './room';
 
-export { linkFromTemplate, newRoomName, roomOfLink, type VideoMeetingDetails, type VideoProvider, type VideoRoom } from './room';
+export {
+  linkFromTemplate,
+  newRoomName,
+  roomOfLink,
+  type RecordingLookup,
+  type TranscriptLookup,
+  type VideoMeetingDetails,
+  type VideoProvider,
+  type VideoRoom,
+} from './room';
 
 type VideoConfig = Pick<
   Config,

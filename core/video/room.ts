@@ -10,7 +10,16 @@ export interface VideoMeetingDetails {
   title: string;
   start: Date;
   end: Date;
+  /** The event type has AI notes on: the room records to the cloud and stores a transcript. */
+  record?: boolean;
 }
+
+/** What the provider has of a room's recording (docs/scheduling.md "After the meeting"). */
+export type RecordingLookup =
+  { state: 'processing' } | { state: 'none' } | { state: 'ready'; id: string; durationSeconds: number; url: string };
+
+/** What the provider has of a room's transcript: the WebVTT text once it is finished. */
+export type TranscriptLookup = { state: 'processing' } | { state: 'none' } | { state: 'ready'; vtt: string };
 
 /**
  * A video-meeting provider (location types `video_provider_1` and `video_provider_2`).
@@ -23,6 +32,11 @@ export interface VideoProvider {
   planRoom(): VideoRoom;
   createMeeting?(room: VideoRoom, details: VideoMeetingDetails): Promise<void>;
   deleteMeeting(room: VideoRoom): Promise<void>;
+  /** Providers with a recordings API only (a URL-template room has none: `provider_has_no_api`). */
+  findRecording?(room: VideoRoom): Promise<RecordingLookup>;
+  /** A fresh access link of a stored recording (the provider's links expire). */
+  recordingLink?(recordingId: string): Promise<string>;
+  findTranscript?(room: VideoRoom): Promise<TranscriptLookup>;
 }
 
 /** 128 random bits in lowercase base32: a room name nobody can guess (Jitsi rooms are open to whoever knows the name). */

@@ -19,6 +19,7 @@ import * as m018 from './018_mail_truth';
 import * as m019 from './019_roles_secrets';
 import * as m020 from './020_mail_suppressions';
 import * as m021 from './021_outbox_user_metadata';
+import * as m022 from './022_meeting_followup';
 import * as m023 from './023_routing';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '019_roles_secrets': m019,
   '020_mail_suppressions': m020,
   '021_outbox_user_metadata': m021,
+  '022_meeting_followup': m022,
   '023_routing': m023,
 };
 

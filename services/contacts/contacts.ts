@@ -10,6 +10,7 @@ import { onContactDeleted } from '../sequences/hooks';
 import { listContactEnrollments } from '../sequences/contact-enrollments';
 import { listContactTimeline } from './timeline';
 import { suppressAddress, suppressionKey, type SuppressionReason } from '../mail/suppression';
+import { eraseContactMeetingNotes } from '../meeting-followup/transcripts';
 
 export interface Tag {
   id: string;
@@ -217,8 +218,8 @@ async function keepSuppression(
 
 /**
  * Erase the contact's personal data (the row stays as a tombstone so that meetings and
- * enrollments keep their reference), drop its tags, blank the answers of its submissions and
- * stop its enrollments (sequences hook). It is then gone from the API.
+ * enrollments keep their reference), drop its tags, blank the answers of its submissions, delete
+ * its meetings' transcripts and AI notes, and stop its enrollments (sequences hook). It is then gone from the API.
  */
 export async function deleteContact(
   deps: Pick<ServiceDeps, 'db' | 'outbox' | 'config'>,
@@ -246,6 +247,7 @@ export async function deleteContact(
         metadata: trx.raw(`metadata || '{"user_agent":null,"referrer":null,"visitor_id":null,"session_id":null}'::jsonb`),
         updated_at: trx.fn.now(),
       });
+    await eraseContactMeetingNotes(trx, { teamId, contactId: id });
     await onContactDeleted(trx, enqueue, { teamId, contactId: id });
   });
 }

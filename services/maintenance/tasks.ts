@@ -2,6 +2,7 @@ import type { ServiceDeps } from '../deps';
 import { reconcileCalendarSyncs } from '../calendars/reconcile';
 import { expireIdempotencyKeys } from '../idempotency/expire';
 import { expireRateLimits } from '../rate-limits/expire';
+import { expireTranscripts } from '../meeting-followup/transcripts';
 
 /**
  * Periodic work, one Temporal Schedule per entry (`maintenance-<name>`, created at worker start by
@@ -33,6 +34,11 @@ export const maintenanceTasks = {
     description:
       'Start the sync workflow of every calendar connection that has none running; mark connections without a good sync for 3 intervals stale',
     run: (deps) => reconcileCalendarSyncs(deps, {}),
+  },
+  'transcript-expiry': {
+    every: '1h',
+    description: 'Delete meeting transcripts kept longer than TRANSCRIPT_RETENTION_DAYS',
+    run: (deps) => expireTranscripts(deps, {}),
   },
 } satisfies Record<string, MaintenanceTask>;
 

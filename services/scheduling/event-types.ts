@@ -28,6 +28,7 @@ export interface EventTypeInput {
   start_time_increment?: (typeof INCREMENTS)[number];
   requires_confirmation?: boolean;
   guests_allowed?: boolean;
+  ai_notes_enabled?: boolean;
 }
 
 /** Provider 3 has no link generation yet: refuse it when the event type is saved (DESIGN.md §3). */

@@ -82,6 +82,7 @@ export async function sendMeetingEmails(
   const { mailer, meeting: m, kind } = input;
   const p = await partiesOf(db, { meeting: m });
   const links = await meetingLinkUrls(deps, { meeting: m });
+  const et = m.event_type_id ? await db('event_types').where({ id: m.event_type_id }).first('ai_notes_enabled') : undefined;
   const mails = renderMeetingMails(
     kind,
     {
@@ -92,6 +93,7 @@ export async function sendMeetingEmails(
       description: m.description,
       attendeeName: m.attendee_name,
       attendeeEmail: m.attendee_email,
+      recorded: et?.ai_notes_enabled === true,
     },
     links,
   );

@@ -8,6 +8,7 @@ import { sendCancellationEmails, sendMeetingEmails, type MeetingEmailKind } from
 import { lapseAt } from './links';
 import { trackedMailer } from '../mail/outbound';
 import { bookingCalendarOf } from '../calendars/write-back';
+import { followupStart } from '../meeting-followup/workflow-starts';
 import type { BookingStart, MeetingState } from '../../workflows/scheduling/contract';
 
 /**
@@ -36,14 +37,16 @@ async function sendFor(deps: WorkerDeps, m: MeetingRow | undefined, kind: Meetin
 }
 
 /** Make the video room at a provider that needs an API call (a no-op for URL rooms); idempotent. */
-async function createRoom(deps: Pick<ServiceDeps, 'config'>, m: MeetingRow | undefined): Promise<boolean> {
+async function createRoom(deps: Pick<ServiceDeps, 'db' | 'config'>, m: MeetingRow | undefined): Promise<boolean> {
   if (!m?.meeting_link || !['scheduled', 'pending_confirmation'].includes(m.status)) return false;
   const provider = videoProvider(deps.config, m.location_type);
   if (!provider?.createMeeting) return false;
+  const et = m.event_type_id ? await deps.db('event_types').where({ id: m.event_type_id }).first('ai_notes_enabled') : undefined;
   await provider.createMeeting(roomOfLink(m.meeting_link), {
     title: m.title,
     start: new Date(m.start_time),
     end: new Date(m.end_time),
+    record: et?.ai_notes_enabled === true,
   });
   return true;
 }
@@ -87,12 +90,13 @@ export async function cancelUnconfirmed(deps: ServiceDeps, input: { meetingId: s
   });
 }
 
-/** After the end: scheduled → completed, unless the status changed meanwhile. */
-export async function markCompleted(deps: Pick<ServiceDeps, 'db'>, input: { meetingId: string }): Promise<boolean> {
-  return deps.db.transaction(async (trx) => {
-    const m = await trx('meetings').where({ id: input.meetingId, status: 'scheduled' }).forUpdate().first('id');
+/** After the end: scheduled → completed, unless the status changed meanwhile; the follow-up starts with it. */
+export async function markCompleted(deps: Pick<ServiceDeps, 'db' | 'outbox'>, input: { meetingId: string }): Promise<boolean> {
+  return transactionWithOutbox(deps.db, deps.outbox, async (trx, enqueue) => {
+    const m = await trx('meetings').where({ id: input.meetingId, status: 'scheduled' }).forUpdate().first();
     if (!m) return false;
     await setStatus(trx, { id: input.meetingId, status: 'completed' });
+    await enqueue(followupStart(m));
     return true;
   });
 }

@@ -8,6 +8,8 @@ import { rescheduleMeeting } from './reschedule';
 import { paginate, type Page } from '../pagination';
 import { presentMeeting, presentMeetingSummary, type MeetingRow } from './present';
 import { hostCalendarLink } from './feed';
+import { followupStart } from '../meeting-followup/workflow-starts';
+import { freshRecording } from '../meeting-followup/recording-link';
 import { ACTIVE_STATUSES, enqueueCleanup, setStatus } from './meeting-status';
 import { bookingWorkflowId, meetingCancelledSignal, meetingConfirmedSignal } from '../../workflows/scheduling/contract';
 
@@ -57,9 +59,11 @@ export async function presentForTeam(deps: Pick<ServiceDeps, 'db' | 'config'>, i
   return presentMeeting(m, await hostCalendarLink(deps, { meeting: m }));
 }
 
+/** One meeting; a provider's recording gets a fresh access link (services/meeting-followup/recording-link.ts). */
 export async function readMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; id: string }) {
   const { teamId, id } = input;
-  return presentForTeam(deps, { meeting: await meetingRow(deps.db, teamId, id) });
+  const m = await meetingRow(deps.db, teamId, id);
+  return presentForTeam(deps, { meeting: { ...m, recording: await freshRecording(deps, { meeting: m }) } });
 }
 
 export interface UpdateMeetingInput {
@@ -110,6 +114,8 @@ export async function updateMeeting(deps: ServiceDeps, input: UpdateMeetingInput
     if (target === 'cancelled') {
       await enqueueCleanup(trx, enqueue, { meeting: updated, reason: updated.cancellation_reason, notifyAttendee: true });
       signal = meetingCancelledSignal;
+    } else if (target === 'completed') {
+      await enqueue(followupStart(updated));
     } else if (m.status === 'pending_confirmation' && target === 'scheduled') {
       signal = meetingConfirmedSignal;
       // a request counts as "meeting booked" for sequences only once it is confirmed

@@ -7,6 +7,7 @@ import type { SchedulingPagesRow } from '../../db/tables';
 import { z } from 'zod';
 import { zId, zIsoTime } from '../envelope';
 import { MEETING_STATUSES } from '../../domain/meeting-state';
+import { AI_NOTES_REASONS, RECORDING_REASONS } from '../../domain/meeting-followup';
 
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
@@ -67,6 +68,7 @@ export function presentEventType(e: EventTypeRow) {
     start_time_increment: e.start_time_increment,
     requires_confirmation: e.requires_confirmation,
     guests_allowed: e.guests_allowed,
+    ai_notes_enabled: e.ai_notes_enabled,
     created_at: iso(e.created_at),
     updated_at: iso(e.updated_at),
   };
@@ -98,6 +100,7 @@ export function presentMeetingSummary(m: MeetingRow) {
     created_at: iso(m.created_at),
     updated_at: iso(m.updated_at),
     ai_notes: m.ai_notes,
+    ai_notes_reason: m.ai_notes ? null : m.ai_notes_reason,
   };
 }
 
@@ -110,6 +113,7 @@ export function presentMeeting(m: MeetingRow, calendarLink: string) {
   return {
     ...presentMeetingSummary(m),
     recording: m.recording,
+    recording_reason: m.recording ? null : m.recording_reason,
     field_values: m.field_values,
     source: m.source,
     form_id: m.form_id,
@@ -186,6 +190,10 @@ export const zEventType = z
     start_time_increment: z.number().int(),
     requires_confirmation: z.boolean(),
     guests_allowed: z.boolean(),
+    ai_notes_enabled: z.boolean().meta({
+      description:
+        'Record the meeting, keep its transcript and write AI notes after it (off by default); the confirmation email then says so',
+    }),
     created_at: zIsoTime,
     updated_at: zIsoTime,
   })
@@ -220,12 +228,18 @@ export const zMeetingSummary = z
     created_at: zIsoTime,
     updated_at: zIsoTime,
     ai_notes: z.strictObject({ summary: z.string(), action_items: z.array(z.string()) }).nullable(),
+    ai_notes_reason: z.enum(AI_NOTES_REASONS).nullable().meta({
+      description: 'Why ai_notes is null (docs/scheduling.md "After the meeting"); null when there are notes or nothing was tried yet',
+    }),
   })
   .meta({ id: 'MeetingSummary' });
 
 export const zMeeting = zMeetingSummary
   .extend({
     recording: z.strictObject({ url: z.string(), duration_seconds: z.number() }).nullable(),
+    recording_reason: z.enum(RECORDING_REASONS).nullable().meta({
+      description: 'Why recording is null (docs/scheduling.md "After the meeting"); null when there is one or nothing was tried yet',
+    }),
     field_values: z.record(z.string(), z.unknown()),
     source: z.enum(['routing']).nullable().meta({
       description: 'How the meeting came: `routing` from a routed form submission (docs/forms.md "Routing"); null for a plain booking',

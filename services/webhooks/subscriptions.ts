@@ -23,6 +23,8 @@ export const WEBHOOK_EVENTS = [
   'submission.deleted',
   'meeting.booked',
   'email.replied',
+  'meeting.recording_ready',
+  'meeting.notes_ready',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 

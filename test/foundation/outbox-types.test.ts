@@ -21,6 +21,8 @@ const declaredAreReal: { [K in keyof WorkflowStarts]: Same<Parameters<WorkflowSt
   invitationWorkflow: true,
   maintenanceWorkflow: true,
   meetingCleanupWorkflow: true,
+  meetingFollowupWorkflow: true,
+  meetingNotesWorkflow: true,
   pingWorkflow: true,
   sequenceEnrollmentWorkflow: true,
   sequenceSignalsWorkflow: true,

@@ -2,6 +2,7 @@ import { createTestTeam } from '../helpers/fixtures';
 import { useApiWorld } from '../helpers/world';
 import { client } from '../helpers/http';
 import { insertMeeting } from '../fixtures/scheduling';
+import { jsonb } from '../../db/jsonb';
 
 const w = useApiWorld();
 
@@ -116,8 +117,8 @@ describe('meetings', () => {
       .db('meetings')
       .where({ id: ids[0] })
       .update({
-        ai_notes: JSON.stringify({ summary: 'Went well', action_items: ['Send quote'] }),
-        recording: JSON.stringify({ url: 'https://rec.example.com/1', duration_seconds: 1800 }),
+        ai_notes: jsonb({ summary: 'Went well', action_items: ['Send quote'] }),
+        recording: jsonb({ url: 'https://rec.example.com/1', duration_seconds: 1800 }),
       });
     const tApi = client(w.app.baseUrl, t.apiKey);
     const all = await tApi.get('/api/v1/meetings?limit=2');

@@ -2,6 +2,10 @@ import { defineSignal } from '@temporalio/workflow';
 /** The scheduling workflows' contract: ids, signals and inputs (shared by services, activities and workflows). */
 export const bookingWorkflowId = (meetingId: string) => `booking-${meetingId}`;
 export const cleanupWorkflowId = (meetingId: string) => `meeting-cleanup-${meetingId}`;
+/** After the meeting: recording, transcript, AI notes (docs/scheduling.md "After the meeting"). */
+export const followupWorkflowId = (meetingId: string) => `meeting-followup-${meetingId}`;
+/** The notes step again, after an integrator brought a recording or a transcript (`n`: a fresh id per request). */
+export const notesWorkflowId = (meetingId: string, n: string) => `meeting-notes-${meetingId}-${n}`;
 /** The host confirmed a pending booking. */
 export const meetingConfirmedSignal = defineSignal('meetingConfirmed');
 /** The meeting was cancelled or deleted: stop reminders. */
@@ -64,8 +68,33 @@ export interface BookingStart {
   calendar: boolean;
 }
 
+export interface FollowupWorkflowInput {
+  meetingId: string;
+  teamId: string;
+}
+
+/** The follow-up's first step: when to ask, and for how long to keep asking (null: the meeting was deleted). */
+export interface FollowupPlan {
+  endMs: number;
+  graceMs: number;
+  /** How long the provider may keep answering "still processing" (MEETING_RECORDING_WAIT_HOURS). */
+  recordingWaitMs: number;
+}
+
+/** After the grace period: whether the meeting took place, and what to ask its provider for. */
+export interface FollowupBegin {
+  held: boolean;
+  status: string;
+  /** The provider has a recordings API. */
+  recording: boolean;
+  /** …and the event type has AI notes on: fetch the transcript too. */
+  transcript: boolean;
+}
+
 /** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */
 export interface SchedulingStarts {
   bookingWorkflow(input: BookingWorkflowInput): Promise<string>;
   meetingCleanupWorkflow(input: CleanupWorkflowInput): Promise<void>;
+  meetingFollowupWorkflow(input: FollowupWorkflowInput): Promise<string>;
+  meetingNotesWorkflow(input: FollowupWorkflowInput): Promise<string>;
 }

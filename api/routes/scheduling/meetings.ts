@@ -2,7 +2,9 @@ import { defineRoute } from '../../http/route';
 import { toPage } from '../../../services/pagination';
 import { zIdParams } from '../../../core/validate';
 import { deleteMeeting, listMeetings, readMeeting, updateMeeting } from '../../../services/scheduling/meetings';
-import { meetingAnswer, meetingList, meetingListQuery, meetingPatchBody } from './schema';
+import { addMeetingTranscript, setMeetingRecording } from '../../../services/meeting-followup/integrator';
+import { presentForTeam } from '../../../services/scheduling/meetings';
+import { meetingAnswer, meetingList, meetingListQuery, meetingPatchBody, meetingRecordingBody, meetingTranscriptBody } from './schema';
 
 const tags = ['meetings'];
 
@@ -42,6 +44,37 @@ export const meetingRoutes = [
     handler: async ({ params, body, principal, deps }) => ({
       data: await updateMeeting(deps, { teamId: principal.teamId, id: params.id, changes: body }),
     }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/api/v1/meetings/:id/recording',
+    auth: { scope: 'meetings:write' },
+    tags,
+    summary:
+      'Set the meeting\'s recording (an integrator\'s own): emits meeting.recording_ready and starts the AI notes step (docs/scheduling.md "After the meeting")',
+    params: zIdParams,
+    body: meetingRecordingBody,
+    response: meetingAnswer,
+    handler: async ({ params, body, principal, deps }) => {
+      const meeting = await setMeetingRecording(deps, { teamId: principal.teamId, id: params.id, recording: body });
+      return { data: await presentForTeam(deps, { meeting }) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/meetings/:id/transcript',
+    auth: { scope: 'meetings:write' },
+    tags,
+    status: 202,
+    summary:
+      'Add a transcript (WebVTT or plain text, at most 500,000 characters), kept sealed; starts the AI notes step, whose result appears as ai_notes and meeting.notes_ready',
+    params: zIdParams,
+    body: meetingTranscriptBody,
+    response: meetingAnswer,
+    handler: async ({ params, body, principal, deps }) => {
+      const meeting = await addMeetingTranscript(deps, { teamId: principal.teamId, id: params.id, values: body });
+      return { data: await presentForTeam(deps, { meeting }) };
+    },
   }),
   defineRoute({
     method: 'delete',

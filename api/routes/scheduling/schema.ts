@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEETING_STATUSES } from '../../../domain/meeting-state';
+import { TRANSCRIPT_MAX_CHARS } from '../../../services/meeting-followup/transcripts';
 import { paginationQuery } from '../../../services/pagination';
 import { dataOf, listOf } from '../../../services/envelope';
 import { zIanaZone, zText, zTimestamp, zUuid, zVariants } from '../../../core/validate';
@@ -84,6 +85,8 @@ const eventTypeFields = {
     .optional(),
   requires_confirmation: z.boolean().optional(),
   guests_allowed: z.boolean().optional(),
+  /** Record, transcribe and summarise the meetings of this type (off by default; docs/scheduling.md "After the meeting"). */
+  ai_notes_enabled: z.boolean().optional(),
 };
 export const createEventTypeBody = z.strictObject(eventTypeFields);
 export const updateEventTypeBody = z.strictObject({ ...eventTypeFields, title: eventTypeFields.title.optional() });
@@ -121,6 +124,24 @@ export const meetingPatchBody = z.strictObject({
   start_time: zTimestamp.optional(),
 });
 export const meetingAnswer = dataOf(zMeeting);
+/** PUT /api/v1/meetings/{id}/recording: an integrator's own recording (docs/scheduling.md "After the meeting"). */
+export const meetingRecordingBody = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000),
+  duration_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400),
+});
+/** POST /api/v1/meetings/{id}/transcript: WebVTT or plain text, at most 500,000 characters. */
+export const meetingTranscriptBody = z.strictObject({
+  format: z.enum(['vtt', 'text']).meta({ description: '`vtt`: WebVTT (cues with voice spans); `text`: plain text' }),
+  content: z
+    .string()
+    .min(1)
+    .max(TRANSCRIPT_MAX_CHARS, { error: `at most ${TRANSCRIPT_MAX_CHARS} characters` })
+    .meta({ example: 'WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Ada>Let us send the quote on Friday.' }),
+});
 export const meetingList = listOf(zMeetingSummary);
 
 /* ---- availability schedules and calendar feeds ---- */

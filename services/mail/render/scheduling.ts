@@ -24,7 +24,13 @@ export interface MeetingMailFacts {
   description: string | null;
   attendeeName: string;
   attendeeEmail: string;
+  /** The event type has AI notes on: the confirmation says the meeting is recorded and summarised. */
+  recorded?: boolean;
 }
+
+/** Said in the confirmation (and the update) when the event type has AI notes on (docs/scheduling.md "After the meeting"). */
+export const RECORDING_NOTICE =
+  'This meeting will be recorded and transcribed, and a summary with action items will be written from the transcript.\n';
 
 export interface MeetingLinks {
   cancel: string;
@@ -66,7 +72,9 @@ export function renderMeetingMails(
     const text = `${m.attendeeName} <${m.attendeeEmail}> asked for:\n${details}\nConfirm: ${links.confirm}\nDecline: ${links.decline}\n\nUnconfirmed requests lapse an hour before the start.\n`;
     return { host: { subject: `${subject} with ${m.attendeeName}`, text, icsDescription: description } };
   }
-  const movedNote = kind === 'update' ? 'The meeting has moved to a new time.\n' : '';
+  const movedNote =
+    (kind === 'update' ? 'The meeting has moved to a new time.\n' : '') +
+    (m.recorded && (kind === 'confirmation' || kind === 'update') ? RECORDING_NOTICE : '');
   return {
     attendee: { subject, text: `${movedNote}${details}${manage}`, icsDescription: `${description}${manage}`.trim() },
     guest: { subject, text: `${movedNote}${details}`, icsDescription: description },
