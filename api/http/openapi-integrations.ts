@@ -11,7 +11,11 @@ import { zMeetingBookedEvent, zSubmissionRoutedEvent } from '../../services/webh
 export function registerWebhooks(registry: OpenAPIRegistry): void {
   const events = [
     { name: 'submission.routed', schema: zSubmissionRoutedEvent, summary: 'A completed submission was routed to a target' },
-    { name: 'meeting.booked', schema: zMeetingBookedEvent, summary: 'A meeting was booked from a routed submission (source: routing)' },
+    {
+      name: 'meeting.booked',
+      schema: zMeetingBookedEvent,
+      summary: 'A meeting was booked (source: routing when from a routed submission, else null)',
+    },
     ...WEBHOOK_PAYLOADS.map((h) => ({ name: h.event, schema: h.schema, summary: h.summary })),
   ];
   for (const e of events) {

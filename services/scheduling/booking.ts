@@ -11,7 +11,7 @@ import type { CalendarEventRow, MeetingRow } from './present';
 export type { CalendarEventRow } from './present';
 import { videoProvider } from '../../core/video';
 import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
-import { recordRoutedBooking, routedColumns, routedSubmission } from './routed';
+import { recordMeetingBooked, routedColumns, routedSubmission } from './routed';
 import { routedMeetingBookedSignal, unbookedFollowUpWorkflowId } from '../../workflows/forms/contract';
 
 export interface BookingRequest extends SlotRequest {
@@ -101,7 +101,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
         })
         .returning(['id', 'summary', 'start_time', 'end_time']);
       await onMeetingBooked(trx, enqueue, { teamId: ctx.teamId, contactId, meetingId: meeting.id, status: meeting.status });
-      if (routed) await recordRoutedBooking(trx, enqueue, { meeting, routed });
+      await recordMeetingBooked(trx, enqueue, { meeting, routed });
       const input: BookingWorkflowInput = { meetingId: meeting.id, teamId: ctx.teamId, version: BOOKING_CODE_VERSION };
       const memo = { attendee: req.attendeeEmail, start: new Date(req.start).toISOString() };
       await enqueue(bookingStart({ meeting: { ...meeting, contact_id: contactId }, args: input, memo, emailKey }));

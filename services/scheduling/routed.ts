@@ -32,18 +32,20 @@ export function routedColumns(routed: RoutedSubmission, fieldValues: Record<stri
 }
 
 /**
- * `meeting.booked` for a meeting that came from routing (docs/webhooks.md): the meeting, and how it
- * came (`source: routing`, the form and the submission). Recorded in the booking's transaction.
+ * `meeting.booked` for every new booking (docs/webhooks.md): the meeting, and how it came: `source:
+ * "routing"` with the form and the submission when it was booked from a routed submission, else
+ * `source: null` and those three null. Recorded in the booking's transaction; a subscription with a
+ * `form_id` receives only the bookings routed from that form.
  */
-export async function recordRoutedBooking(
+export async function recordMeetingBooked(
   trx: Executor,
   enqueue: Enqueue,
-  { meeting, routed }: { meeting: MeetingRow; routed: RoutedSubmission },
+  { meeting, routed }: { meeting: MeetingRow; routed: RoutedSubmission | null },
 ): Promise<void> {
   await recordEvent(trx, enqueue, {
     teamId: meeting.team_id,
     type: 'meeting.booked',
-    formId: routed.formId,
+    formId: routed?.formId ?? null,
     payload: {
       event: 'meeting.booked',
       timestamp: new Date().toISOString(),
@@ -57,10 +59,10 @@ export async function recordRoutedBooking(
         start_time: new Date(meeting.start_time).toISOString(),
         end_time: new Date(meeting.end_time).toISOString(),
         status: meeting.status,
-        source: 'routing',
-        form_id: routed.formId,
-        form_title: routed.formTitle,
-        submission_id: routed.id,
+        source: routed ? 'routing' : null,
+        form_id: routed?.formId ?? null,
+        form_title: routed?.formTitle ?? null,
+        submission_id: routed?.id ?? null,
       },
     },
   });

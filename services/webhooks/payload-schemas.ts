@@ -40,10 +40,10 @@ export const zMeetingBookedEvent = z
       start_time: zIsoTime,
       end_time: zIsoTime,
       status: z.string(),
-      source: z.literal('routing'),
-      form_id: zId,
-      form_title: z.string(),
-      submission_id: zId,
+      source: z.literal('routing').nullable(),
+      form_id: zId.nullable(),
+      form_title: z.string().nullable(),
+      submission_id: zId.nullable(),
     }),
   })
   .meta({ id: 'MeetingBookedEvent' });

@@ -1,10 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { describeWithBrowser, launchChromium } from '../helpers/browser';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { describeWithBrowser } from '../helpers/browser';
 import { createTestTeam, type TestTeam } from '../helpers/fixtures';
 import { http } from '../helpers/http';
 import { publishedEmailForm, rateLimitedEnv } from '../helpers/rate-limited';
+import { useApiWorld } from '../helpers/world';
 
 /**
  * A popular form loses no respondent (docs/decisions.md "Per-form budget"): at its budget the
@@ -14,31 +12,20 @@ import { publishedEmailForm, rateLimitedEnv } from '../helpers/rate-limited';
  */
 const BUDGET = 3;
 const WINDOW_S = 4;
-let tdb: TestDatabase;
-let app: TestApp;
-let team: TestTeam;
-let browser: Browser | undefined;
 let ipSeq = 0;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  app = await startTestApp(tdb.db, {
-    env: rateLimitedEnv({
-      RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(BUDGET),
-      RATE_LIMIT_SUBMIT_PER_TARGET_WINDOW_SECONDS: String(WINDOW_S),
-    }),
-  });
+const w = useApiWorld({
+  env: rateLimitedEnv({
+    RATE_LIMIT_SUBMIT_PER_TARGET_PER_MINUTE: String(BUDGET),
+    RATE_LIMIT_SUBMIT_PER_TARGET_WINDOW_SECONDS: String(WINDOW_S),
+  }),
   // The per-form budget scales with the plan (PLAN_TARGET_SCALE): a free team has the base budget.
-  team = await createTestTeam(tdb.db, { plan: 'free' });
-});
-afterAll(async () => {
-  await browser?.close();
-  await app.close();
-  await tdb.drop();
+  team: { plan: 'free' },
+  browser: true,
 });
 
-const form = (slug: string, owner: TestTeam = team) =>
-  publishedEmailForm(app.baseUrl, owner, slug, {
+const form = (slug: string, owner: TestTeam = w.team) =>
+  publishedEmailForm(w.app.baseUrl, owner, slug, {
     fields: [
       { type: 'email', label: 'Email', name: 'email', required: true },
       { type: 'textarea', label: 'Why', name: 'why' },
@@ -49,7 +36,7 @@ const form = (slug: string, owner: TestTeam = team) =>
 /** Spend the form's budget from other visitors (each from its own address), by the name the page posts to (its id). */
 async function fillBudget(idOrSlug: string): Promise<void> {
   for (let i = 0; i < BUDGET + 1; i++) {
-    await http(app.baseUrl, 'post', `/api/forms/${idOrSlug}/submissions`, {
+    await http(w.app.baseUrl, 'post', `/api/forms/${idOrSlug}/submissions`, {
       body: { fields: { email: `crowd${++ipSeq}@example.com` } },
       headers: { 'x-forwarded-for': `198.51.100.${ipSeq}` },
     });
@@ -57,21 +44,21 @@ async function fillBudget(idOrSlug: string): Promise<void> {
 }
 
 const answersOf = (formId: string, email: string) =>
-  tdb.db('submissions').where({ form_id: formId }).whereRaw(`fields->>'email' = ?`, [email]).select('fields', 'status');
+  w.tdb.db('submissions').where({ form_id: formId }).whereRaw(`fields->>'email' = ?`, [email]).select('fields', 'status');
 
 test('the per-form budget answers 429 with Retry-After, and scales with the plan', async () => {
   await form('busy-api');
   await fillBudget('busy-api');
-  const res = await http(app.baseUrl, 'post', '/api/forms/busy-api/submissions', { body: { fields: { email: 'late@example.com' } } });
+  const res = await http(w.app.baseUrl, 'post', '/api/forms/busy-api/submissions', { body: { fields: { email: 'late@example.com' } } });
   expect(res.status).toBe(429);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   expect(res.body.error.code).toBe('rate_limited');
   // A pro team's form has five times the budget (api/http/rate-limit.ts PLAN_TARGET_SCALE).
-  const pro = await createTestTeam(tdb.db, { plan: 'pro' });
+  const pro = await createTestTeam(w.tdb.db, { plan: 'pro' });
   await form('busy-pro', pro);
   const statuses: number[] = [];
   for (let i = 0; i < BUDGET * 5 + 1; i++) {
-    const r = await http(app.baseUrl, 'post', '/api/forms/busy-pro/submissions', {
+    const r = await http(w.app.baseUrl, 'post', '/api/forms/busy-pro/submissions', {
       body: { fields: { email: `pro${i}@example.com` } },
       headers: { 'x-forwarded-for': `203.0.113.${i + 1}` },
     });
@@ -82,14 +69,10 @@ test('the per-form budget answers 429 with Retry-After, and scales with the plan
 });
 
 describeWithBrowser('a busy form in the browser', () => {
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-
   it('with JavaScript: keeps the answers, says so, and sends them again by itself once the window passes', async () => {
     const formId = await form('busy-js');
-    const page = await browser!.newPage();
-    await page.goto(`${app.baseUrl}/f/busy-js`);
+    const page = await w.browser.newPage();
+    await page.goto(`${w.app.baseUrl}/f/busy-js`);
     await page.getByLabel('Email').fill('patient@example.com');
     await page.getByLabel('Why').fill('I want in early');
     await fillBudget(formId);
@@ -106,9 +89,9 @@ describeWithBrowser('a busy form in the browser', () => {
 
   it('without JavaScript: shows the answers again with a clear message; sent again after Retry-After, accepted', async () => {
     const formId = await form('busy-nojs');
-    const context = await browser!.newContext({ javaScriptEnabled: false });
+    const context = await w.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${app.baseUrl}/f/busy-nojs`);
+    await page.goto(`${w.app.baseUrl}/f/busy-nojs`);
     await page.getByLabel('Email').fill('steady@example.com');
     await page.getByLabel('Why').fill('Keep my words');
     await fillBudget(formId);

@@ -3,6 +3,7 @@ import ICAL from 'ical.js';
 import { createTestTeam } from '../helpers/fixtures';
 import { client, http } from '../helpers/http';
 import { addMember } from '../../services/team';
+import { zMeetingBookedEvent } from '../../services/webhooks/payload-schemas';
 import { alwaysAvailable, dayFromNow, publishedEventType } from './helpers';
 import { useApiWorld } from '../helpers/world';
 
@@ -60,6 +61,21 @@ describe('public calendar, variant A', () => {
     const m = await client(w.app.baseUrl, w.team.apiKey).get(`/api/v1/meetings/${res.body.meeting.id}`);
     expect(m.body.data.field_values).toEqual({ phone: '+4915112345678', company: 'Acme' });
     expect(await w.tdb.db('outbox').where({ workflow_id: `booking-${res.body.meeting.id}` })).toHaveLength(1);
+    // Every booking emits meeting.booked (docs/webhooks.md); a plain one says it came from no form.
+    const booked = await w.tdb
+      .db('events')
+      .where({ type: 'meeting.booked' })
+      .whereRaw(`payload->'data'->>'meeting_id' = ?`, [res.body.meeting.id]);
+    expect(booked).toHaveLength(1);
+    expect(booked[0].form_id).toBeNull();
+    expect(booked[0].payload.data).toMatchObject({
+      source: null,
+      form_id: null,
+      form_title: null,
+      submission_id: null,
+      status: 'scheduled',
+    });
+    expect(zMeetingBookedEvent.safeParse(booked[0].payload).error).toBeUndefined();
 
     const again = await w.pub.post('/api/calendar/book', { ...body, attendee_email: 'other@example.com' });
     expect(again.status).toBe(409);
