@@ -49,6 +49,39 @@ export function rootsOf(text: string): ICAL.Component[] {
 }
 
 /**
+ * The VTIMEZONE as ical.js needs it to see every onset (a copy; the caller's component is unchanged):
+ * - An observance with RDATEs gets its DTSTART as one more RDATE, and each RDATE property holds one
+ *   value. ical.js takes such an observance's onsets from its RDATEs alone (no RRULE), so the DTSTART
+ *   onset was lost, and from the first value of each RDATE line only. RFC 5545 3.8.2.4: DTSTART is
+ *   the first onset.
+ * - A time before the zone's first onset is in that onset's TZOFFSETFROM (the offset in use until
+ *   then), not UTC as ical.js reads it: an observance from 1601 with that offset stands before it.
+ */
+function withAllOnsets(vtz: ICAL.Component): ICAL.Component {
+  const copy = new ICAL.Component(JSON.parse(JSON.stringify(vtz.toJSON())));
+  let first: { start: ICAL.Time; from: ICAL.UtcOffset } | null = null;
+  for (const o of copy.getAllSubcomponents()) {
+    const dtstart = o.getFirstPropertyValue('dtstart');
+    const from = o.getFirstPropertyValue('tzoffsetfrom');
+    if (!(dtstart instanceof ICAL.Time) || !(from instanceof ICAL.UtcOffset)) continue;
+    if (!first || dtstart.compare(first.start) < 0) first = { start: dtstart, from };
+    if (!o.hasProperty('rdate')) continue;
+    const values = o.getAllProperties('rdate').flatMap((p) => p.getValues());
+    o.removeAllProperties('rdate');
+    for (const v of o.hasProperty('rrule') ? values : [dtstart, ...values]) o.addPropertyWithValue('rdate', v);
+  }
+  const before = ICAL.Time.fromDateTimeString('1601-01-01T00:00:00');
+  if (first && first.start.compare(before) > 0) {
+    const o = new ICAL.Component('standard');
+    o.addPropertyWithValue('dtstart', before);
+    o.addPropertyWithValue('tzoffsetfrom', first.from);
+    o.addPropertyWithValue('tzoffsetto', first.from);
+    copy.addSubcomponent(o);
+  }
+  return copy;
+}
+
+/**
  * Timezones built from VTIMEZONE text, reused across calls: ical.js expands a zone's transitions from its
  * first DTSTART (Outlook writes 1601), which costs tens of milliseconds per zone and object otherwise.
  * Keyed by the VTIMEZONE's whole text, so two different definitions under one TZID never mix. Bounded.
@@ -60,11 +93,30 @@ function timezoneFor(vtz: ICAL.Component, tzid: string): ICAL.Timezone {
   const key = vtz.toString();
   let tz = zoneCache.get(key);
   if (!tz) {
-    tz = new ICAL.Timezone({ component: vtz, tzid });
+    tz = new ICAL.Timezone({ component: withAllOnsets(vtz), tzid });
     if (zoneCache.size >= ZONE_CACHE_MAX) zoneCache.delete(zoneCache.keys().next().value as string);
     zoneCache.set(key, tz);
   }
   return tz;
+}
+
+/**
+ * A VTIMEZONE's offsets are in range (RFC 5545 3.3.14: hours 00-23, minutes and seconds 00-59), even
+ * for a zone we read from the tz database: `TZOFFSETTO:+5744` (meant as +00:57:44) is not iCalendar,
+ * and the reference readers reject the object too (docs/calendars.md).
+ */
+function checkOffsets(vtz: ICAL.Component, tzid: string): void {
+  for (const observance of vtz.getAllSubcomponents()) {
+    for (const name of ['tzoffsetfrom', 'tzoffsetto']) {
+      for (const prop of observance.getAllProperties(name)) {
+        // The text as written: ical.js' UtcOffset wraps an hour of 57 into 3 without a word.
+        const text = prop.toJSON()[3];
+        const m = typeof text === 'string' ? /^[+-](\d\d):(\d\d)(?::(\d\d))?$/.exec(text) : null;
+        const ok = m !== null && Number(m[1]) <= 23 && Number(m[2]) <= 59 && Number(m[3] ?? 0) <= 59;
+        if (!ok) fail(`VTIMEZONE ${tzid}: ${name.toUpperCase()} out of range (${String(text).slice(0, 20)})`);
+      }
+    }
+  }
 }
 
 /**
@@ -86,6 +138,7 @@ export function registerTimezones(roots: ICAL.Component[]): () => void {
       for (const vtz of root.getAllSubcomponents('vtimezone')) {
         const tzid = vtz.getFirstPropertyValue('tzid');
         if (typeof tzid !== 'string' || !tzid) fail('VTIMEZONE without TZID');
+        checkOffsets(vtz, tzid);
         if (['z', 'utc', 'gmt'].includes(tzid.toLowerCase())) continue; // never redefine UTC
         if (previous.has(tzid) || ianaZoneFor(tzid)) continue;
         previous.set(tzid, ICAL.TimezoneService.has(tzid) ? ICAL.TimezoneService.get(tzid) : undefined);

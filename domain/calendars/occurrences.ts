@@ -214,13 +214,24 @@ export function expandMaster(input: MasterInput): Set<string> {
   }
   for (const rule of rules.map((r) => untilOnWallClock(r, dtstart, tzid, ctx))) {
     const start = fastForward(rule, dtstart, tzid, length, ctx) ?? dtstart;
-    const it = rule.iterator(start);
-    for (;;) {
+    // COUNT is counted here, not by ical.js: its iterator ends a MONTHLY rule with BYMONTH one early
+    // when BYMONTH names a month before DTSTART's (COUNT=9;BYDAY=+3WE;BYMONTH=1,…,12 from September
+    // gives 8; docs/calendars.md). The rule without COUNT yields the same sequence, unbounded.
+    const limit = rule.count ?? Infinity;
+    const it = (rule.count ? withoutCount(rule) : rule).iterator(start);
+    for (let n = 0; n < limit; n++) {
       const occ = it.next();
       if (!occ || !add(occ, tzid, length)) break;
     }
   }
   return excludedOverrides;
+}
+
+/** The same rule without its COUNT (the caller counts). */
+function withoutCount(rule: ICAL.Recur): ICAL.Recur {
+  const copy = rule.clone();
+  copy.count = null;
+  return copy;
 }
 
 /** A stand-in component with DTEND = the period's end, so lengthOf measures it like an event. */

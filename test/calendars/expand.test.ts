@@ -59,6 +59,24 @@ describe('expandBusy', () => {
     ]);
   });
 
+  it('counts COUNT itself: a monthly rule whose BYMONTH names a month before DTSTART keeps all its occurrences', () => {
+    // ical.js alone ends this one early (8 of 9); the reference expander and RFC 5545 give 9.
+    const rule = 'RRULE:FREQ=MONTHLY;COUNT=9;BYDAY=+3WE;BYMONTH=1,2,3,4,5,9,10,11,12';
+    const text = cal(...event('UID:third-wed', 'DTSTART:20300918T120000Z', 'DTEND:20300918T130000Z', rule));
+    const starts = expand(text, { to: iso('2032-01-01T00:00:00Z') }).map(([s]) => s.slice(0, 10));
+    expect(starts).toEqual([
+      '2030-09-18',
+      '2030-10-16',
+      '2030-11-20',
+      '2030-12-18',
+      '2031-01-15',
+      '2031-02-19',
+      '2031-03-19',
+      '2031-04-16',
+      '2031-05-21',
+    ]);
+  });
+
   it('adds RDATEs and removes EXDATEs', () => {
     const text = cal(
       ...event(
@@ -228,6 +246,22 @@ describe('expandBusy', () => {
     ]);
   });
 
+  it('reads a custom VTIMEZONE of RDATE onsets: each DTSTART and every RDATE value is an onset, and before the first the offset it leaves', () => {
+    const zone = ['BEGIN:VTIMEZONE', 'TZID:Our Pacific', 'BEGIN:STANDARD', 'DTSTART:20291104T020000', 'TZOFFSETFROM:-0700']
+      .concat(['TZOFFSETTO:-0800', 'RDATE:20301103T020000', 'END:STANDARD', 'BEGIN:DAYLIGHT', 'DTSTART:20300310T020000'])
+      .concat(['TZOFFSETFROM:-0800', 'TZOFFSETTO:-0700', 'RDATE:20310309T020000,20320314T020000', 'END:DAYLIGHT', 'END:VTIMEZONE']);
+    const at = (local: string) =>
+      expand(cal(...zone, ...event('UID:p', `DTSTART;TZID=Our Pacific:${local}`, `DTEND;TZID=Our Pacific:${local.slice(0, 9)}130000`)), {
+        from: iso('2029-01-01T00:00:00Z'),
+        to: iso('2033-01-01T00:00:00Z'),
+      })[0][0];
+    expect(at('20290601T120000')).toBe('2029-06-01T19:00:00.000Z'); // before the first onset: its TZOFFSETFROM
+    expect(at('20291201T120000')).toBe('2029-12-01T20:00:00.000Z'); // the STANDARD DTSTART onset
+    expect(at('20300401T120000')).toBe('2030-04-01T19:00:00.000Z'); // the DAYLIGHT DTSTART onset
+    expect(at('20301201T120000')).toBe('2030-12-01T20:00:00.000Z');
+    expect(at('20320401T120000')).toBe('2032-04-01T19:00:00.000Z'); // the second value of an RDATE line
+  });
+
   it('restores a TimezoneService registration the object shadowed', () => {
     const own = new ICAL.Timezone({ tzid: 'Test/Shadowed', component: ICAL.Component.fromString(NEW_YORK.join('\r\n')) });
     ICAL.TimezoneService.register(own, 'Test/Shadowed');
@@ -277,6 +311,23 @@ describe('expandBusy', () => {
     expect(new Date(daily[0].start).toISOString()).toBe('2030-06-03T13:30:00.000Z');
     // 1995-01-03 was a Tuesday; every other Tuesday since: 2030-06-04 is one of them (1826 weeks later).
     expect(occ.filter((o) => o.uid === 'biweekly').map((o) => new Date(o.start).toISOString())).toEqual(['2030-06-04T04:00:00.000Z']);
+  });
+
+  it('rejects a VTIMEZONE offset out of range (+5744 for +00:57:44), even under an IANA TZID', () => {
+    const zone = (offset: string) => [
+      'BEGIN:VTIMEZONE',
+      'TZID:Europe/Prague',
+      'BEGIN:STANDARD',
+      'DTSTART:18500101T000000',
+      `TZOFFSETFROM:${offset}`,
+      `TZOFFSETTO:${offset}`,
+      'END:STANDARD',
+      'END:VTIMEZONE',
+    ];
+    const ev = event('UID:prague', 'DTSTART;TZID=Europe/Prague:20300105T100000', 'DTEND;TZID=Europe/Prague:20300105T110000');
+    expect(() => expandBusy(cal(...zone('+5744'), ...ev), base)).toThrow(/TZOFFSETFROM out of range/);
+    expect(() => expandBusy(cal(...zone('+0075'), ...ev), base)).toThrow(CalendarParseError);
+    expect(expand(cal(...zone('+0100'), ...ev))).toEqual([['2030-01-05T09:00:00.000Z', '2030-01-05T10:00:00.000Z']]);
   });
 
   it('throws CalendarParseError, and nothing else, on malformed input', () => {
