@@ -96,6 +96,9 @@ function authorize(route: RouteDef, p: Principal): void {
   if (!roles || !roles.includes(p.role)) throw roleForbidden(p.role, roles ?? []);
 }
 
+const isLimited = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 429;
+const isFormEncoded = (ctx: Context) => ctx.request.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
+
 /** Build the router from the route table. Every route runs: auth → rate limit → scope → parse → per-target limit → handler. */
 export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
   const router = new Router();
@@ -103,6 +106,7 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
     router[route.method](route.path, async (ctx: Context) => {
       let principal: Principal | undefined;
       let ipVerdict: Verdict | null = null;
+      let visitorLimited: ApiError | null = null;
       if (route.errorShape) ctx.state.errorShape = route.errorShape;
       if (route.auth === 'public') {
         // A submission or booking sent from a server with its team's key counts against the key (server-caller.ts).
@@ -116,7 +120,16 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
           }
         }
         if (caller) ipVerdict = await deps.rateLimits.checkServer(ctx, caller);
-        else if (route.rateLimit !== 'none') ipVerdict = await deps.rateLimits.checkIp(ctx, route.rateLimit);
+        else if (route.rateLimit !== 'none') {
+          try {
+            ipVerdict = await deps.rateLimits.checkIp(ctx, route.rateLimit);
+          } catch (err) {
+            // A form-encoded post (a browser without JavaScript) over its address's budget gets the
+            // route's own answer, after its body is read (below): a page with the answers kept.
+            if (!(isLimited(err) && route.onTargetLimited && isFormEncoded(ctx))) throw err;
+            visitorLimited = err;
+          }
+        }
       } else {
         try {
           principal = await authenticate(deps.db, readCredential(ctx));
@@ -135,13 +148,17 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
       const rawBody = await readBody(ctx, route);
       rejectNul(rawBody, 'body');
       const body = route.body ? parseOrThrow(route.body, rawBody, 'body') : undefined;
+      if (visitorLimited && route.onTargetLimited) {
+        await route.onTargetLimited({ params, query, body, ctx, deps, error: visitorLimited, limited: 'visitor' } as never);
+        return;
+      }
       if (route.rateLimitTarget) {
         const plan = route.rateLimitPlan ? await route.rateLimitPlan({ params, deps } as never) : null;
         try {
           await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict, plan);
         } catch (err) {
-          if (!(err instanceof ApiError && err.status === 429 && route.onTargetLimited)) throw err;
-          await route.onTargetLimited({ params, query, body, ctx, deps, error: err } as never);
+          if (!(isLimited(err) && route.onTargetLimited)) throw err;
+          await route.onTargetLimited({ params, query, body, ctx, deps, error: err, limited: 'target' } as never);
           return;
         }
       }

@@ -97,10 +97,11 @@ export interface RouteDef<
   /** The plan of the target's team: the per-target limit scales with it (`PLAN_TARGET_SCALE`); none = the base limit. */
   rateLimitPlan?: (input: { params: Infer<P>; deps: AppDeps }) => Promise<Plan | null>;
   /**
-   * Answer a per-target 429 itself (the no-JS form post re-shows its answers); it may rethrow the
-   * error for the default JSON answer.
+   * Answer a 429 itself (the no-JS form post re-shows its answers); it may rethrow the error for the
+   * default JSON answer. `limited` says which budget was spent: the target's (`target`), or the
+   * visitor's address (`visitor`; for a form-encoded post only, whose body is then read first).
    */
-  onTargetLimited?: (input: RouteInput<Infer<P>, Infer<Q>, Infer<B>> & { error: ApiError }) => Promise<void>;
+  onTargetLimited?: (input: RouteInput<Infer<P>, Infer<Q>, Infer<B>> & { error: ApiError; limited: 'target' | 'visitor' }) => Promise<void>;
   /** `oauth`: every error of the route is an RFC 6749 body `{error, error_description}` (token and revocation endpoints). */
   errorShape?: 'oauth';
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */

@@ -89,6 +89,26 @@ test('submissions: strict per IP; a visitor who hit it can still view pages', as
   expect((await from(ip, 'get', '/f/rl-submit-ip')).status).toBe(200);
 });
 
+test('submissions: a no-JS post over its address budget gets the page back with every answer, a 429 and Retry-After', async () => {
+  await publishedForm('rl-submit-nojs');
+  const ip = newIp();
+  const got = await statuses(LIMITS.SUBMIT, (i) => submit(ip, 'rl-submit-nojs', i));
+  expect(got).toEqual(Array(LIMITS.SUBMIT).fill(201));
+  const res = await http(w.app.baseUrl, 'post', '/api/forms/rl-submit-nojs/submissions', {
+    raw: 'status=completed&fields%5Bemail%5D=kept%40example.com',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip },
+  });
+  expect(res.status).toBe(429);
+  expect(res.headers.get('content-type')).toContain('text/html');
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(res.text).toContain('Many answers came from your network');
+  expect(res.text).toContain('value="kept@example.com"');
+  expect(await w.tdb.db('submissions').whereRaw(`fields->>'email' = ?`, ['kept@example.com'])).toHaveLength(0);
+  // JSON from the same address keeps the documented error shape.
+  const json = await submit(ip, 'rl-submit-nojs', 98);
+  expect([json.status, json.body.error.code]).toEqual([429, 'rate_limited']);
+});
+
 test('submissions: per form, across IPs; another form is not affected', async () => {
   await publishedForm('rl-form-a');
   await publishedForm('rl-form-b');

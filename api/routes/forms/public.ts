@@ -79,8 +79,9 @@ export const publicFormRoutes = [
     rateLimitTarget: ({ params }) => `form:${params.id_or_slug.toLowerCase()}`,
     // The per-form budget scales with the team's plan (api/http/rate-limit.ts PLAN_TARGET_SCALE).
     rateLimitPlan: ({ params, deps }) => publishedFormPlan(deps, { idOrSlug: params.id_or_slug }),
-    // A popular form at its budget: the no-JS post gets its answers back with a clear message (JSON: the 429).
-    onTargetLimited: async ({ params, body, ctx, deps, error }) => {
+    // A popular form at its budget, or a visitor's address at its own: the no-JS post gets its
+    // answers back with a clear message (JSON: the 429).
+    onTargetLimited: async ({ params, body, ctx, deps, error, limited }) => {
       const form = await findPublishedFormCached(deps, { idOrSlug: params.id_or_slug });
       if (!isFormPost(ctx) || !form) throw error;
       ctx.set(error.headers ?? {});
@@ -91,7 +92,10 @@ export const publicFormRoutes = [
         search: search(ctx),
         referrer: body.tracking?.referrer ?? null,
         state: { values: body.fields ?? {} },
-        notice: `Many people are answering this form right now, so your answers were not sent yet. They are all still here: please send them again in ${wait} seconds.`,
+        notice:
+          limited === 'target'
+            ? `Many people are answering this form right now, so your answers were not sent yet. They are all still here: please send them again in ${wait} seconds.`
+            : `Many answers came from your network in the last minute, so yours were not sent yet. They are all still here: please send them again in ${wait} seconds.`,
         view: await errorView(deps, form, ctx, body),
       });
     },
