@@ -48,9 +48,14 @@ async function json<T>(res: Response, schema: z.ZodType<T>, what: string): Promi
 
 /** The recordings and transcripts half of the Daily adapter (core/video/daily.ts builds it). */
 export function dailyRecordings(call: DailyCall) {
-  const mintLink = async (recordingId: string): Promise<string> =>
-    (await json(await call('GET', `/recordings/${encodeURIComponent(recordingId)}/access-link`), recordingLink, 'recording link'))
-      .download_link;
+  const mintLink = async (recordingId: string): Promise<{ url: string; expiresAt: number | null }> => {
+    const got = await json(
+      await call('GET', `/recordings/${encodeURIComponent(recordingId)}/access-link`),
+      recordingLink,
+      'recording link',
+    );
+    return { url: got.download_link, expiresAt: got.expires === undefined ? null : got.expires * 1000 };
+  };
   return {
     recordingLink: mintLink,
     async findRecording(r: VideoRoom): Promise<RecordingLookup> {
@@ -60,7 +65,7 @@ export function dailyRecordings(call: DailyCall) {
       const done = mine.filter((x) => x.status === 'finished').sort((a, b) => (b.start_ts ?? 0) - (a.start_ts ?? 0));
       if (!done.length) return { state: 'none' };
       const best = done[0];
-      return { state: 'ready', id: best.id, durationSeconds: Math.round(best.duration ?? 0), url: await mintLink(best.id) };
+      return { state: 'ready', id: best.id, durationSeconds: Math.round(best.duration ?? 0), url: (await mintLink(best.id)).url };
     },
     async findTranscript(r: VideoRoom): Promise<TranscriptLookup> {
       const res = await call('GET', `/rooms/${encodeURIComponent(r.name)}`);

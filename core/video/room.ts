@@ -35,7 +35,8 @@ export interface VideoProvider {
   /** Providers with a recordings API only (a URL-template room has none: `provider_has_no_api`). */
   findRecording?(room: VideoRoom): Promise<RecordingLookup>;
   /** A fresh access link of a stored recording (the provider's links expire). */
-  recordingLink?(recordingId: string): Promise<string>;
+  /** A fresh access link to the recording, and when it expires (epoch ms) if the provider says. */
+  recordingLink?(recordingId: string): Promise<{ url: string; expiresAt: number | null }>;
   findTranscript?(room: VideoRoom): Promise<TranscriptLookup>;
 }
 

@@ -49,8 +49,9 @@ describe('Daily recordings and transcripts', () => {
     const id = ready.state === 'ready' ? ready.id : '';
     const first = await provider().recordingLink!(id);
     const second = await provider().recordingLink!(id);
-    expect(first).toMatch(/^https:\/\/download\.example\.com\/rec-/);
-    expect(second).not.toBe(first);
+    expect(first.url).toMatch(/^https:\/\/download\.example\.com\/rec-/);
+    expect(first.expiresAt).toBeGreaterThan(Date.now()); // Daily's `expires`, in seconds, as epoch ms
+    expect(second.url).not.toBe(first.url);
     expect(daily.calls.filter((c) => c.path.startsWith('/v1/recordings')).every((c) => c.authorization === 'Bearer daily-key')).toBe(true);
     expect(daily.calls.some((c) => c.path === `/v1/recordings?room_name=${room.name}`)).toBe(true);
   });
