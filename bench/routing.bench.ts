@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { dateAhead } from '../test/helpers/open-day';
 import { routingWorld } from '../test/forms/routing/world';
 import { createForm } from '../services/forms/forms';
@@ -92,6 +93,8 @@ export default async function run(env: BenchEnv): Promise<void> {
   print("routed: POST, then the routed hosts' slots (16 clients)", routed);
   process.stdout.write(
     `routed / plain p50 ${(routed.p50 / plainFigures.p50).toFixed(2)}x, p99 ${(routed.p99 / plainFigures.p99).toFixed(2)}x ` +
-      `(one machine shared with other work: a smoke check, not a figure to compare across runs)\n`,
+      `(same run; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})\n`,
   );
 }
