@@ -110,10 +110,26 @@ export async function startDevServer(store: 'sqlite' | 'memory'): Promise<TestWo
  * A fresh database on the embedded Postgres (or DATABASE_URL's server), the real API on a real
  * port, a team with an all-scopes key, and optionally a Temporal dev server with a real worker.
  */
-export async function startBenchEnv(
-  opts: { temporal?: boolean; env?: Record<string, string>; activities?: (deps: ActivityDeps) => object } = {},
-): Promise<BenchEnv> {
+export async function startBenchEnv(opts: BenchEnvOptions = {}): Promise<BenchEnv> {
   const stops: Array<() => Promise<unknown>> = [];
+  try {
+    return await buildBenchEnv(opts, stops);
+  } catch (err) {
+    // A step failed half-way: stop what was already started (a Temporal dev server, worker or API
+    // processes, the database), so that a failed bench leaves nothing running behind it.
+    await runStops(stops);
+    throw err;
+  }
+}
+
+type BenchEnvOptions = { temporal?: boolean; env?: Record<string, string>; activities?: (deps: ActivityDeps) => object };
+
+async function runStops(stops: Array<() => Promise<unknown>>): Promise<void> {
+  for (const stop of stops) await stop().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
+}
+
+/** startBenchEnv's steps; each thing started puts its stop into `stops` (run first to last). */
+async function buildBenchEnv(opts: BenchEnvOptions, stops: Array<() => Promise<unknown>>): Promise<BenchEnv> {
   let adminUrl: string;
   if (process.env.DATABASE_URL) adminUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
   else {
@@ -267,7 +283,7 @@ export async function startBenchEnv(
     smtp,
     relay: relayControl,
     async close() {
-      for (const stop of stops) await stop().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
+      await runStops(stops);
     },
   };
 }
