@@ -50,11 +50,19 @@ function errorResponses(route: RouteDef): NonNullable<RouteConfig['responses']> 
   const out: NonNullable<RouteConfig['responses']> = {};
   const isOAuth = route.path === '/api/oauth/token' || route.path === '/api/oauth/revoke';
   if (isOAuth) {
+    const token = route.path === '/api/oauth/token';
     out[400] = {
-      description: 'RFC 6749 §5.2 error: invalid_request, invalid_grant, unsupported_grant_type…',
+      description: token
+        ? 'RFC 6749 §5.2 error: invalid_request, invalid_grant, unsupported_grant_type…, and invalid_client when the client sent its credentials in the body (client_id, client_secret)'
+        : 'RFC 6749 §5.2 error: invalid_request (no `token`)',
       content: json(oauthErrorSchema),
     };
-    out[401] = { description: 'RFC 6749 §5.2 invalid_client (bad client credentials)', content: json(oauthErrorSchema) };
+    out[401] = {
+      description: token
+        ? 'RFC 6749 §5.2 invalid_client when the client authenticated with HTTP Basic (with `WWW-Authenticate`)'
+        : 'RFC 7009 §2.1 invalid_client: the client is authenticated first, wherever it sent its credentials',
+      content: json(oauthErrorSchema),
+    };
   } else if (route.params || route.query || route.body) {
     out[400] = {
       description: '`validation_failed`: `details` lists each bad field as `{path, message}` (or `invalid_request`)',
