@@ -4,7 +4,8 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
-import { decideSeverity, enhancedCodes, wordsIn, type Words } from './mail-status';
+import { actionBlocks, fieldBlocks, firstAddress } from './mail-scan';
+import { decideSeverity, enhancedCodes, statusVerdict, wordsIn, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
 /**
@@ -53,35 +54,6 @@ export interface Classified {
 export interface Domains {
   bounce: string;
   reply: string;
-}
-
-/** Header-style fields (`Name: value`, folded lines joined), grouped into blank-line separated blocks. */
-export function fieldBlocks(text: string): Array<Record<string, string>> {
-  const blocks: Array<Record<string, string>> = [];
-  // Prototype-less records are hash tables from the start: field names vary from one report to the next.
-  const record = () => Object.create(null) as Record<string, string>;
-  let cur = record();
-  let empty = true;
-  let last = '';
-  for (const line of (text.includes('\r') ? text.replace(/\r\n/g, '\n') : text).split('\n')) {
-    if (line.trim() === '') {
-      if (!empty) blocks.push(cur);
-      cur = record();
-      empty = true;
-      last = '';
-    } else if (last && (line[0] === ' ' || line[0] === '\t')) {
-      cur[last] += ` ${line.trim()}`;
-    } else {
-      const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
-      if (m) {
-        last = m[1].toLowerCase();
-        cur[last] ??= m[2].trim();
-        empty = false;
-      }
-    }
-  }
-  if (!empty) blocks.push(cur);
-  return blocks;
 }
 
 /** A system sender: the null sender of RFC 5321 §4.5.5, or a mailer-daemon, postmaster or mail-system address. */
@@ -144,15 +116,18 @@ function actionOf(b: Record<string, string>): string {
   return a === 'failure' || a === 'error' || a === 'expired' ? 'failed' : a;
 }
 
+/** A recipient field's address: without its type (`rfc822;`), angle brackets or `smtp=`. */
+function cleanRecipient(v: string | undefined): string {
+  return (v ?? '')
+    .replace(/^[^;]*;\s*/, '')
+    .replace(/[<>]/g, '')
+    .replace(/^smtp=/i, '')
+    .trim();
+}
+
 /** The address we mailed: Original-Recipient when it is an RFC 822 address, else Final-Recipient (an X.400 or alias form comes last). */
 function firstRecipient(b: Record<string, string>): string | null {
-  const clean = (v: string | undefined) =>
-    (v ?? '')
-      .replace(/^[^;]*;\s*/, '')
-      .replace(/[<>]/g, '')
-      .replace(/^smtp=/i, '')
-      .trim();
-  const candidates = [clean(b['original-recipient']), clean(b['final-recipient'])].filter(Boolean);
+  const candidates = [cleanRecipient(b['original-recipient']), cleanRecipient(b['final-recipient'])].filter(Boolean);
   return candidates.find((a) => /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i.test(a)) ?? candidates[0] ?? null;
 }
 
@@ -168,7 +143,7 @@ function dsn(f: MailFacts, system: string | null): MailClass | null {
   // A report whose MIME structure mailparser could not follow: its fields are in the text, or only in the raw body.
   const source = report ?? (system ? mislabelledReport(f) : undefined);
   if (!source) return null;
-  const recipients = fieldBlocks(source).filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
+  const recipients = actionBlocks(source).filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
   if (!recipients.length) return null;
   const failed = recipients.find((b) => actionOf(b) === 'failed');
   if (!failed) {
@@ -177,10 +152,13 @@ function dsn(f: MailFacts, system: string | null): MailClass | null {
     return { kind: 'unknown', reason: `delivery report with action ${actionOf(recipients[0]) || 'missing'} (not a failure)` };
   }
   const diagnostic = failed['diagnostic-code']?.replace(/^smtp;\s*/i, '') ?? null;
-  const verdict = decideSeverity({
-    status: failed.status ?? null,
-    text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? noticeText(f) : ''}`,
-  });
+  // A specific Status decides alone: the notice is read only when it does not.
+  const verdict =
+    statusVerdict(failed.status ?? null) ??
+    decideSeverity({
+      status: failed.status ?? null,
+      text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? noticeText(f) : ''}`,
+    });
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient: firstRecipient(failed), standard: true };
 }
 
@@ -196,8 +174,6 @@ function arf(f: MailFacts): MailClass | null {
   return { kind: 'complaint', feedbackType: (fields['feedback-type'] ?? 'abuse').toLowerCase() };
 }
 
-/** An address in a notice. It starts only where a word does (the same matches, without retrying every position inside a long word). */
-const ADDRESS = /(?<![^\s<>"'(),;:[\]])<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?/gi;
 /** Lines of a quoted header block in a notice (the returned message's own From/To), not the failed address. */
 const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b[^\n]*$/gim;
 
@@ -207,11 +183,12 @@ function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string
   if (header) return header.split(',')[0].trim();
   if (!notice.includes('@')) return null;
   const ours = patternsOf(domains).own;
-  for (const m of notice.replace(QUOTED_HEADER, '').matchAll(ADDRESS)) {
-    const a = m[1].replace(/\.$/, '').replace(/^smtp=/i, '');
-    if (!ours.test(a) && a.toLowerCase() !== f.from.toLowerCase() && !DAEMON_ADDRESS.test(a)) return a;
-  }
-  return null;
+  const sender = f.from.toLowerCase();
+  const found = firstAddress(notice.replace(QUOTED_HEADER, ''), (address) => {
+    const a = address.replace(/^smtp=/i, '');
+    return !ours.test(a) && a.toLowerCase() !== sender && !DAEMON_ADDRESS.test(a);
+  });
+  return found === null ? null : found.replace(/^smtp=/i, '');
 }
 
 /** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
@@ -286,30 +263,47 @@ const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 const TEXT_SCAN = 64 * 1024;
 
 interface DomainPatterns {
-  /** Our VERP and Reply-To addresses in a text, with their token. */
-  token: RegExp;
+  /** One of our VERP and Reply-To addresses, with its token, where lastIndex says (sticky). */
+  tokenAt: RegExp;
   /** An address on one of our domains. */
   own: RegExp;
 }
 
 const domainPatterns = new Map<string, DomainPatterns>();
+/** The last pair of domains asked for: a service asks for the same pair every time. */
+let lastPair: { bounce: string; reply: string; patterns: DomainPatterns } | null = null;
 
 /** The expressions that name our domains, compiled once per pair of domains. */
 function patternsOf(domains: Domains): DomainPatterns {
+  if (lastPair && lastPair.bounce === domains.bounce && lastPair.reply === domains.reply) return lastPair.patterns;
   const key = `${domains.bounce} ${domains.reply}`;
   let p = domainPatterns.get(key);
   if (!p) {
     const either = [domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    p = { token: new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'gi'), own: new RegExp(`@(${either})$`, 'i') };
+    p = { tokenAt: new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'iy'), own: new RegExp(`@(${either})$`, 'i') };
     domainPatterns.set(key, p);
   }
+  lastPair = { bounce: domains.bounce, reply: domains.reply, patterns: p };
   return p;
 }
 
 /** Our tokens in a text (every one has a `+`: most texts have none, and are not scanned). */
 function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
-  if (!text.includes('+')) return;
-  for (const m of text.matchAll(patternsOf(domains).token)) tokens.add(m[1].toLowerCase());
+  // Each token address has its `+` right after `bounce` or `reply`: tried there only, left to right.
+  const at = patternsOf(domains).tokenAt;
+  let next = 0;
+  for (let plus = text.indexOf('+'); plus >= 0; plus = text.indexOf('+', plus + 1)) {
+    for (const start of [plus - 6, plus - 5]) {
+      if (start < next) continue;
+      at.lastIndex = start;
+      const m = at.exec(text);
+      if (m) {
+        tokens.add(m[1].toLowerCase());
+        next = at.lastIndex;
+        break;
+      }
+    }
+  }
 }
 
 /** The header block of a message (up to the first blank line), capped. */
@@ -319,25 +313,30 @@ function headerBlock(content: string): string {
   return end < 0 ? head : head.slice(0, end);
 }
 
+/** Parts that hold a returned message or its headers. */
+const RETURNED_PART = /rfc822|headers/i;
+
 /** Our tokens and Message-IDs named by the envelope recipients, the reply headers and returned headers. */
-function references(f: MailFacts, domains: Domains): { tokens: string[]; messageIds: string[] } {
+function references(f: MailFacts, domains: Domains): { tokens: string[]; messageIds: string[]; toReply: boolean } {
   const tokens = new Set<string>();
+  let toReply = false;
   for (const r of f.recipients) {
     const t = parseTokenAddress(r, domains);
     if (t) tokens.add(t.token);
+    if (t?.kind === 'reply') toReply = true;
   }
   // Only the header block of a returned message counts (its body can be large and names nothing of ours).
-  const returned = f.parts
-    .filter((p) => /rfc822|headers/i.test(p.contentType))
-    .map((p) => headerBlock(p.content))
-    .join('\n');
+  let returned = '';
+  for (const p of f.parts) {
+    if (RETURNED_PART.test(p.contentType)) returned = returned ? `${returned}\n${headerBlock(p.content)}` : headerBlock(p.content);
+  }
   addTokens(tokens, returned, domains);
   addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, domains);
   const ids = new Set<string>([...f.inReplyTo, ...f.references]);
   if (returned)
     for (const line of returned.matchAll(/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim))
       for (const m of line[1].matchAll(MSGID)) ids.add(m[0]);
-  return { tokens: [...tokens], messageIds: [...ids] };
+  return { tokens: [...tokens], messageIds: [...ids], toReply };
 }
 
 /**
@@ -347,12 +346,11 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
  * reason. A human reply comes from a real sender, to the reply address or answering our mail.
  */
 export function classifyMail(f: MailFacts, domains: Domains): Classified {
-  const refs = references(f, domains);
+  const { toReply, ...refs } = references(f, domains);
   const system = systemSender(f);
   const cls = arf(f) ?? dsn(f, system) ?? freeTextBounce(f, system, domains) ?? autoReply(f);
   if (cls) return { class: cls, ...refs };
   if (system) return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, ...refs };
-  const toReply = f.recipients.some((r) => parseTokenAddress(r, domains)?.kind === 'reply');
   if (toReply || f.inReplyTo.length || f.references.length) return { class: { kind: 'reply' }, ...refs };
   return { class: { kind: 'unknown', reason: 'neither a report, an auto-reply nor a reply' }, ...refs };
 }

@@ -113,15 +113,43 @@ export interface Verdict {
   basis: 'status' | 'wording' | 'smtp' | 'none';
 }
 
+/** The first RFC 3463 code of a text and its first specific one (not X.0.0 or X.n.0): the scan stops there. */
+function scanCodes(text: string, found: { first: string | null; specific: string | null }): void {
+  ENHANCED_G.lastIndex = 0;
+  for (let m = ENHANCED_G.exec(text); m; m = ENHANCED_G.exec(text)) {
+    const code = `${m[1]}.${m[2]}.${m[3]}`;
+    found.first ??= code;
+    if (!generic(code)) {
+      found.specific = code;
+      break;
+    }
+  }
+  ENHANCED_G.lastIndex = 0;
+}
+
+/**
+ * The verdict when a DSN's `Status:` field alone decides it (it holds a specific code): what
+ * decideSeverity would answer whatever the text, so a caller can skip building the text.
+ */
+export function statusVerdict(status: string | null): Verdict | null {
+  if (!status) return null;
+  const codes = { first: null as string | null, specific: null as string | null };
+  scanCodes(status, codes);
+  return codes.specific ? { type: severityOfStatus(codes.specific), status: codes.specific, basis: 'status' } : null;
+}
+
 /** Decide hard or soft from what the server said. */
 export function decideSeverity(e: Evidence): Verdict {
-  const codes = [...(e.status ? enhancedCodes(e.status) : []), ...enhancedCodes(e.text)];
-  const specific = codes.find((c) => !generic(c));
+  // The status field's codes come before the text's.
+  const codes = { first: null as string | null, specific: null as string | null };
+  if (e.status) scanCodes(e.status, codes);
+  if (!codes.specific) scanCodes(e.text, codes);
+  const specific = codes.specific;
   if (specific) return { type: severityOfStatus(specific), status: specific, basis: 'status' };
   const code = smtpCode(e.text);
   const words = e.words ?? wordsIn(e.text.toLowerCase());
-  if (words.soft >= 0) return { type: 'soft', status: codes[0] ?? code, basis: 'wording' };
-  if (codes[0]) return { type: severityOfStatus(codes[0]), status: codes[0], basis: 'status' };
+  if (words.soft >= 0) return { type: 'soft', status: codes.first ?? code, basis: 'wording' };
+  if (codes.first) return { type: severityOfStatus(codes.first), status: codes.first, basis: 'status' };
   if (code) return { type: SMTP_CODES[code], status: code, basis: 'smtp' };
   if (words.dead >= 0 || words.permanent >= 0) return { type: 'hard', status: null, basis: 'wording' };
   return { type: 'soft', status: null, basis: 'none' };

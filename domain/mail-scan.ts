@@ -1,0 +1,153 @@
+/**
+ * Scanners of notice and report text, written with indexOf and character tests rather than one
+ * regular expression per line or per position: a mislabelled report's fields are read from up to
+ * 32 KB of raw body, and a notice is searched for addresses. Each gives exactly what the plain
+ * expression it replaced gave; test/domain/mail-scan.test.ts holds those references and compares
+ * the two on the corpus and on generated text. Pure.
+ */
+
+/** `A-Z a-z 0-9 -`: the characters of a field name. */
+function nameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
+}
+
+/** A line terminator of a regular expression's `.` (a value holding one after its first character is not a field). */
+const TERMINATOR = /[\r\u2028\u2029]/;
+
+/**
+ * Header-style fields (`Name: value`, folded lines joined), grouped into blank-line separated blocks.
+ * Line by line with indexOf rather than a split and an expression per line: a mislabelled report's
+ * fields are read from up to 32 KB of raw body (test/domain/field-blocks.test.ts holds the reference).
+ */
+export function fieldBlocks(text: string): Array<Record<string, string>> {
+  const blocks: Array<Record<string, string>> = [];
+  // Prototype-less records are hash tables from the start: field names vary from one report to the next.
+  let cur = Object.create(null) as Record<string, string>;
+  let empty = true;
+  let last = '';
+  for (let from = 0; from <= text.length;) {
+    const nl = text.indexOf('\n', from);
+    const end = nl < 0 ? text.length : nl;
+    // CRLF ends a line as LF does; a lone CR stays part of it.
+    const line = text.slice(from, nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : end);
+    from = end + 1;
+    if (line.trim() === '') {
+      if (!empty) blocks.push(cur);
+      cur = Object.create(null) as Record<string, string>;
+      empty = true;
+      last = '';
+      continue;
+    }
+    const first = line.charCodeAt(0);
+    if (last && (first === 32 || first === 9)) {
+      cur[last] += ` ${line.trim()}`;
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon < 1) continue;
+    let i = 0;
+    while (i < colon && nameChar(line.charCodeAt(i))) i++;
+    if (i < colon) continue;
+    const value = line.slice(colon + 1).trimStart();
+    if (TERMINATOR.test(value)) continue;
+    last = line.slice(0, colon).toLowerCase();
+    cur[last] ??= value.trimEnd();
+    empty = false;
+  }
+  if (!empty) blocks.push(cur);
+  return blocks;
+}
+
+/** Where the line holding `at` starts, with LF as the only line end (as fieldBlocks reads lines). */
+const lineStart = (text: string, at: number) => (at <= 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1);
+
+/** Whether text[from, to) is blank: white space only (a line fieldBlocks ends a block at). */
+function blank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!WHITE.has(text.charCodeAt(i))) return false;
+  return true;
+}
+/** String.prototype.trim's white space and line ends. */
+const WHITE: ReadonlySet<number> = new Set(
+  [...'\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff']
+    .map((c) => c.charCodeAt(0))
+    .concat(Array.from({ length: 11 }, (_, i) => 0x2000 + i)),
+);
+
+const ACTION_LINE = /^action:/gim;
+
+/**
+ * The blocks of fieldBlocks that hold an `Action:` line, without reading the rest of the text: a
+ * DSN's recipient blocks are a few lines of a text that may hold the notice and the returned
+ * message. The same blocks, in the same order (test/domain/field-blocks.test.ts checks it).
+ */
+export function actionBlocks(text: string): Array<Record<string, string>> {
+  const out: Array<Record<string, string>> = [];
+  let done = 0;
+  ACTION_LINE.lastIndex = 0;
+  for (let m = ACTION_LINE.exec(text); m; m = ACTION_LINE.exec(text)) {
+    if (m.index < done) continue;
+    // Back to the line after the previous blank line, forward to the next blank line.
+    let start = lineStart(text, m.index);
+    while (start > 0) {
+      const prev = lineStart(text, start - 1);
+      if (blank(text, prev, start)) break;
+      start = prev;
+    }
+    let end = text.indexOf('\n', m.index);
+    while (end >= 0) {
+      const next = text.indexOf('\n', end + 1);
+      if (blank(text, end + 1, next < 0 ? text.length : next)) break;
+      end = next;
+    }
+    done = end < 0 ? text.length : end + 1;
+    out.push(...fieldBlocks(text.slice(start, done)));
+    ACTION_LINE.lastIndex = done;
+  }
+  ACTION_LINE.lastIndex = 0;
+  return out;
+}
+
+/** `<>"'(),;:[]`: what ends an address in a notice, besides white space. */
+const ADDRESS_STOP: ReadonlySet<number> = new Set([...'<>"\'(),;:[]'].map((c) => c.charCodeAt(0)));
+const stop = (c: number) => WHITE.has(c) || ADDRESS_STOP.has(c);
+const letter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
+/**
+ * The address one word of a notice holds (a word runs between white space and `<>"'(),;:[]`), or
+ * null: from the word's start to the end of its last `.` followed by two letters or more, when an
+ * `@` stands after the word's first character and at least two characters before that dot.
+ */
+function addressOfWord(text: string, start: number, end: number): string | null {
+  let dot = -1;
+  for (let q = end - 3; q > start; q--) {
+    if (text.charCodeAt(q) === 46 && letter(text.charCodeAt(q + 1)) && letter(text.charCodeAt(q + 2))) {
+      dot = q;
+      break;
+    }
+  }
+  if (dot < 0) return null;
+  const at = text.lastIndexOf('@', dot - 2);
+  if (at < start + 1) return null;
+  let stopAt = dot + 1;
+  while (stopAt < end && letter(text.charCodeAt(stopAt))) stopAt++;
+  return text.slice(start, stopAt);
+}
+
+/**
+ * The first address of a text, in order, that `accept` takes (null: none). An address is what the
+ * expression `(?<![^\s<>"'(),;:[\]])<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?` with
+ * flags `gi` captures: at most one per word, found from each `@` rather than tried at every position.
+ */
+export function firstAddress(text: string, accept: (address: string) => boolean): string | null {
+  let done = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', Math.max(at + 1, done))) {
+    let start = at;
+    while (start > 0 && !stop(text.charCodeAt(start - 1))) start--;
+    let end = at + 1;
+    while (end < text.length && !stop(text.charCodeAt(end))) end++;
+    done = end;
+    const address = addressOfWord(text, start, end);
+    if (address !== null && accept(address)) return address;
+  }
+  return null;
+}

@@ -1,0 +1,164 @@
+import fc from 'fast-check';
+import { actionBlocks, fieldBlocks, firstAddress } from '../../domain/mail-scan';
+import { loadCorpus } from '../mail/corpus/sources';
+
+/**
+ * domain/mail-scan.ts reads report fields line by line with indexOf, and finds a notice's
+ * addresses from each `@`, for speed. The references here are the plain readings they replaced
+ * (split at LF after CRLF → LF and one expression per line; one expression tried at every
+ * position): both must give the same answer on every input.
+ */
+function reference(text: string): Array<Record<string, string>> {
+  const blocks: Array<Record<string, string>> = [];
+  let cur: Record<string, string> = Object.create(null) as Record<string, string>;
+  let empty = true;
+  let last = '';
+  for (const line of text.replace(/\r\n/g, '\n').split('\n')) {
+    if (line.trim() === '') {
+      if (!empty) blocks.push(cur);
+      cur = Object.create(null) as Record<string, string>;
+      empty = true;
+      last = '';
+    } else if (last && (line[0] === ' ' || line[0] === '\t')) {
+      cur[last] += ` ${line.trim()}`;
+    } else {
+      const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
+      if (m) {
+        last = m[1].toLowerCase();
+        cur[last] ??= m[2].trim();
+        empty = false;
+      }
+    }
+  }
+  if (!empty) blocks.push(cur);
+  return blocks;
+}
+
+/** Records compared as plain objects (both sides are prototype-less). */
+const plain = (blocks: Array<Record<string, string>>) => blocks.map((b) => ({ ...b }));
+
+test('report fields (all, and those with an Action): the same blocks as the plain reading on every corpus message', () => {
+  let compared = 0;
+  for (const m of loadCorpus()) {
+    const text = m.raw.toString('latin1');
+    expect(plain(fieldBlocks(text))).toEqual(plain(reference(text)));
+    expect(plain(actionBlocks(text).filter((b: Record<string, string>) => b.action))).toEqual(
+      plain(reference(text).filter((b: Record<string, string>) => b.action)),
+    );
+    compared++;
+  }
+  expect(compared).toBeGreaterThanOrEqual(150);
+});
+
+test('report fields: the same blocks as the plain reading on generated text (CR, LF, folds, odd spaces, colons)', () => {
+  const piece = fc.constantFrom(
+    'Action',
+    'action: failed',
+    'Status',
+    'final-Recipient',
+    'X_Bad',
+    '-',
+    'a1',
+    ':',
+    ': ',
+    ' ',
+    '\t',
+    '\r',
+    '\n',
+    '\r\n',
+    '\u2028',
+    '\u00a0',
+    '\u3000',
+    'failed',
+    '5.1.1',
+    ' (comment)',
+    'rfc822; a@b.test',
+    '',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
+      const text = parts.join('');
+      expect(plain(fieldBlocks(text))).toEqual(plain(reference(text)));
+      expect(plain(actionBlocks(text).filter((b: Record<string, string>) => b.action))).toEqual(
+        plain(reference(text).filter((b: Record<string, string>) => b.action)),
+      );
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+/** Every address the plain expression finds, in order. */
+function referenceAddresses(text: string): string[] {
+  const ADDRESS = /(?<![^\s<>"'(),;:[\]])<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?/gi;
+  return [...text.matchAll(ADDRESS)].map((m) => m[1]);
+}
+
+function allAddresses(text: string): string[] {
+  const out: string[] = [];
+  firstAddress(text, (a) => {
+    out.push(a);
+    return false;
+  });
+  return out;
+}
+
+test('notice addresses: the same as the plain expression on every corpus message, and the first accepted one', () => {
+  let found = 0;
+  for (const m of loadCorpus()) {
+    const text = m.raw.toString('latin1');
+    const theirs = referenceAddresses(text);
+    expect(allAddresses(text)).toEqual(theirs);
+    expect(firstAddress(text, (a) => !a.startsWith('p'))).toBe(theirs.find((a) => !a.startsWith('p')) ?? null);
+    found += theirs.length;
+  }
+  expect(found).toBeGreaterThan(1000);
+});
+
+test('notice addresses: the same as the plain expression on generated text (@, dots, brackets, odd spaces)', () => {
+  const piece = fc.constantFrom(
+    '@',
+    '@@',
+    '.',
+    '..',
+    '.c',
+    '.com',
+    '.Co',
+    'a',
+    'user',
+    'x1',
+    '-',
+    '_',
+    '+',
+    '=',
+    '<',
+    '>',
+    '"',
+    "'",
+    '(',
+    ')',
+    ',',
+    ';',
+    ':',
+    '[',
+    ']',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\u00a0',
+    '\u2028',
+    '\u3000',
+    '\ufeff',
+    'é',
+    '.é',
+    '.1a',
+    'smtp=',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+      const text = parts.join('');
+      expect(allAddresses(text)).toEqual(referenceAddresses(text));
+    }),
+    { numRuns: 10000 },
+  );
+});
