@@ -105,3 +105,46 @@ export function alternationSource(patterns: readonly string[]): string {
 export function alternation(patterns: readonly string[], flags = ''): RegExp {
   return new RegExp(alternationSource(patterns), flags);
 }
+
+/**
+ * Where each of several phrase lists first matches a text (-1: nowhere), in one pass rather than
+ * one per list: an alternation of the lists still looked for finds the next position where any of
+ * them matches, and each of those lists is tried there alone (sticky). The same indices as one
+ * search per list (test/domain/alternation.test.ts compares them).
+ */
+export function firstMatches(lists: ReadonlyArray<readonly string[]>): (text: string) => number[] {
+  const sticky = lists.map((phrases) => alternation(phrases, 'y'));
+  const unions = new Map<number, RegExp>();
+  /** The alternation of the lists whose bit is set in `mask`, compiled once. */
+  const unionOf = (mask: number) => {
+    let re = unions.get(mask);
+    if (!re) {
+      re = alternation(
+        lists.flatMap((phrases, i) => (mask & (1 << i) ? phrases : [])),
+        'g',
+      );
+      unions.set(mask, re);
+    }
+    return re;
+  };
+  return (text) => {
+    const found = lists.map(() => -1);
+    let mask = (1 << lists.length) - 1;
+    for (let from = 0; mask;) {
+      const union = unionOf(mask);
+      union.lastIndex = from;
+      const m = union.exec(text);
+      if (!m) break;
+      for (let i = 0; i < lists.length; i++) {
+        if (!(mask & (1 << i))) continue;
+        sticky[i].lastIndex = m.index;
+        if (sticky[i].test(text)) {
+          found[i] = m.index;
+          mask &= ~(1 << i);
+        }
+      }
+      from = m.index + 1;
+    }
+    return found;
+  };
+}

@@ -8,7 +8,8 @@
  * class or the SMTP reply code, then the wording alone. Nothing at all: soft (a wrong exit is
  * worse than a late one).
  */
-import { DEAD_WORDS, PERMANENT_WORDS, SOFT_WORDS } from './mail-wording';
+import { firstMatches } from './alternation';
+import { DEAD_WORDS, PERMANENT_WORDS, PHRASES, SOFT_WORDS } from './mail-wording';
 
 export type Severity = 'hard' | 'soft';
 
@@ -96,14 +97,14 @@ export interface Words {
   permanent: number;
 }
 
-const at = (re: RegExp, text: string) => {
-  const m = re.exec(text);
-  return m ? m.index : -1;
-};
+const phrasesOf = (re: RegExp): readonly string[] => PHRASES.get(re) ?? [];
+/** The three lists searched together (domain/alternation.ts, firstMatches). */
+const threeLists = firstMatches([phrasesOf(DEAD_WORDS), phrasesOf(SOFT_WORDS), phrasesOf(PERMANENT_WORDS)]);
 
-/** Where each word list first matches a lower-cased text (-1: nowhere); one pass per list. */
+/** Where each word list first matches a lower-cased text (-1: nowhere); one pass for the three. */
 export function wordsIn(text: string): Words {
-  return { dead: at(DEAD_WORDS, text), soft: at(SOFT_WORDS, text), permanent: at(PERMANENT_WORDS, text) };
+  const [dead, soft, permanent] = threeLists(text);
+  return { dead, soft, permanent };
 }
 
 export interface Verdict {
