@@ -57,6 +57,25 @@ const PART_LIMIT = 64 * 1024;
 /** The parts the classifier reads: reports and returned messages or headers (not images, documents…). */
 const REPORT_PART = /^(message\/|text\/rfc822-headers)/i;
 
+/** A returned message or its headers: the classifier reads its header block only. */
+const RETURNED_PART = /rfc822|headers/i;
+
+/** Where the header block of a message ends in its first `limit` bytes (the blank line, CRLF or LF), else the limit. */
+function headerEnd(buf: Buffer, limit: number): number {
+  for (let i = buf.indexOf(10); i >= 0 && i < limit; i = buf.indexOf(10, i + 1)) {
+    const next = buf[i + 1];
+    const blank = i + 1 < limit && (next === 10 || (next === 13 && i + 2 < limit && buf[i + 2] === 10));
+    if (blank) return i > 0 && buf[i - 1] === 13 ? i - 1 : i;
+  }
+  return limit;
+}
+
+/** A report part as text: a returned message or header part up to its blank line, any other whole (both capped). */
+export function partText(contentType: string, content: Buffer): string {
+  const limit = Math.min(content.length, PART_LIMIT);
+  return content.toString('utf8', 0, RETURNED_PART.test(contentType) ? headerEnd(content, limit) : limit);
+}
+
 /** The first bytes after the header block, as text: for messages whose MIME structure is broken. */
 function rawBodyOf(raw: Buffer | string): string {
   const buf = typeof raw === 'string' ? Buffer.from(raw.slice(0, RAW_BODY_LIMIT * 2), 'latin1') : raw;
@@ -86,7 +105,7 @@ export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipi
     // A returned message can be large; the classifier reads its header block only.
     parts: (parsed.attachments ?? [])
       .filter((a) => REPORT_PART.test(a.contentType))
-      .map((a) => ({ contentType: a.contentType, content: a.content.toString('utf8', 0, Math.min(a.content.length, PART_LIMIT)) })),
+      .map((a) => ({ contentType: a.contentType, content: partText(a.contentType, a.content) })),
   };
 }
 

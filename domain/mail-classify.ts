@@ -30,7 +30,10 @@ export interface MailFacts {
   rawBody?: string;
   inReplyTo: string[];
   references: string[];
-  /** Report parts: `message/delivery-status`, `message/feedback-report`, `message/rfc822`, `text/rfc822-headers` (other attachments are left out). */
+  /**
+   * Report parts: `message/delivery-status`, `message/feedback-report`, `message/rfc822`, `text/rfc822-headers`
+   * (other attachments are left out). Of a returned message or its headers, the header block (what is read of it).
+   */
   parts: Array<{ contentType: string; content: string }>;
 }
 
@@ -131,19 +134,19 @@ function firstRecipient(b: Record<string, string>): string | null {
   return candidates.find((a) => /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i.test(a)) ?? candidates[0] ?? null;
 }
 
-/** The text or raw body that holds RFC 3464 fields when the report's MIME structure could not be followed. */
-function mislabelledReport(f: MailFacts): string | undefined {
+/** The recipient blocks of the text, else of the raw body, when the report's MIME structure could not be followed (null: no Action line in either). */
+function mislabelledReport(f: MailFacts): Array<Record<string, string>> | null {
   const reportType = /report/i.test(f.headers['content-type'] ?? '');
-  return [f.text, reportType ? (f.rawBody ?? '') : ''].find((t) => /^action:/im.test(t));
+  return actionBlocks(f.text) ?? (reportType ? actionBlocks(f.rawBody ?? '') : null);
 }
 
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
 function dsn(f: MailFacts, system: string | null): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
   // A report whose MIME structure mailparser could not follow: its fields are in the text, or only in the raw body.
-  const source = report ?? (system ? mislabelledReport(f) : undefined);
-  if (!source) return null;
-  const recipients = actionBlocks(source).filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
+  const blocks = report !== undefined ? (report ? (actionBlocks(report) ?? []) : null) : system ? mislabelledReport(f) : null;
+  if (!blocks) return null;
+  const recipients = blocks.filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
   if (!recipients.length) return null;
   const failed = recipients.find((b) => actionOf(b) === 'failed');
   if (!failed) {
@@ -293,7 +296,7 @@ function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
   const at = patternsOf(domains).tokenAt;
   let next = 0;
   for (let plus = text.indexOf('+'); plus >= 0; plus = text.indexOf('+', plus + 1)) {
-    for (const start of [plus - 6, plus - 5]) {
+    for (let start = plus - 6; start <= plus - 5; start++) {
       if (start < next) continue;
       at.lastIndex = start;
       const m = at.exec(text);
@@ -346,11 +349,12 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
  * reason. A human reply comes from a real sender, to the reply address or answering our mail.
  */
 export function classifyMail(f: MailFacts, domains: Domains): Classified {
-  const { toReply, ...refs } = references(f, domains);
+  const { tokens, messageIds, toReply } = references(f, domains);
   const system = systemSender(f);
   const cls = arf(f) ?? dsn(f, system) ?? freeTextBounce(f, system, domains) ?? autoReply(f);
-  if (cls) return { class: cls, ...refs };
-  if (system) return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, ...refs };
-  if (toReply || f.inReplyTo.length || f.references.length) return { class: { kind: 'reply' }, ...refs };
-  return { class: { kind: 'unknown', reason: 'neither a report, an auto-reply nor a reply' }, ...refs };
+  if (cls) return { class: cls, tokens, messageIds };
+  if (system)
+    return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, tokens, messageIds };
+  if (toReply || f.inReplyTo.length || f.references.length) return { class: { kind: 'reply' }, tokens, messageIds };
+  return { class: { kind: 'unknown', reason: 'neither a report, an auto-reply nor a reply' }, tokens, messageIds };
 }

@@ -78,10 +78,11 @@ const ACTION_LINE = /^action:/gim;
 /**
  * The blocks of fieldBlocks that hold an `Action:` line, without reading the rest of the text: a
  * DSN's recipient blocks are a few lines of a text that may hold the notice and the returned
- * message. The same blocks, in the same order (test/domain/field-blocks.test.ts checks it).
+ * message. The same blocks, in the same order (test/domain/mail-scan.test.ts checks it); null when
+ * no line starts with `Action:` at all.
  */
-export function actionBlocks(text: string): Array<Record<string, string>> {
-  const out: Array<Record<string, string>> = [];
+export function actionBlocks(text: string): Array<Record<string, string>> | null {
+  let out: Array<Record<string, string>> | null = null;
   let done = 0;
   ACTION_LINE.lastIndex = 0;
   for (let m = ACTION_LINE.exec(text); m; m = ACTION_LINE.exec(text)) {
@@ -100,7 +101,7 @@ export function actionBlocks(text: string): Array<Record<string, string>> {
       end = next;
     }
     done = end < 0 ? text.length : end + 1;
-    out.push(...fieldBlocks(text.slice(start, done)));
+    (out ??= []).push(...fieldBlocks(text.slice(start, done)));
     ACTION_LINE.lastIndex = done;
   }
   ACTION_LINE.lastIndex = 0;

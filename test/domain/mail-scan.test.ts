@@ -42,7 +42,7 @@ test('report fields (all, and those with an Action): the same blocks as the plai
   for (const m of loadCorpus()) {
     const text = m.raw.toString('latin1');
     expect(plain(fieldBlocks(text))).toEqual(plain(reference(text)));
-    expect(plain(actionBlocks(text).filter((b: Record<string, string>) => b.action))).toEqual(
+    expect(plain((actionBlocks(text) ?? []).filter((b: Record<string, string>) => b.action))).toEqual(
       plain(reference(text).filter((b: Record<string, string>) => b.action)),
     );
     compared++;
@@ -79,7 +79,7 @@ test('report fields: the same blocks as the plain reading on generated text (CR,
     fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
       const text = parts.join('');
       expect(plain(fieldBlocks(text))).toEqual(plain(reference(text)));
-      expect(plain(actionBlocks(text).filter((b: Record<string, string>) => b.action))).toEqual(
+      expect(plain((actionBlocks(text) ?? []).filter((b: Record<string, string>) => b.action))).toEqual(
         plain(reference(text).filter((b: Record<string, string>) => b.action)),
       );
     }),
@@ -161,4 +161,10 @@ test('notice addresses: the same as the plain expression on generated text (@, d
     }),
     { numRuns: 10000 },
   );
+});
+
+test('Action blocks: null exactly when no line starts with Action:', () => {
+  expect(actionBlocks('Reporting-MTA: dns; a.test\n\nStatus: 5.1.1')).toBeNull();
+  expect(actionBlocks('x\rAction: failed')).toEqual([]); // a line start for the expression, not a field for fieldBlocks
+  expect(actionBlocks('Status: 5.1.1\nACTION: failed\n')?.map((b) => ({ ...b }))).toEqual([{ status: '5.1.1', action: 'failed' }]);
 });

@@ -1,0 +1,29 @@
+import fc from 'fast-check';
+import { partText } from '../../core/mail-facts';
+
+/**
+ * core/mail-facts.ts decodes a returned message only up to its blank line (the classifier reads
+ * its header block only). The reference: decode the first 64 KB, then cut at the first blank line.
+ */
+function reference(content: Buffer): string {
+  const text = content.toString('utf8', 0, Math.min(content.length, 64 * 1024));
+  const end = text.search(/\r?\n\r?\n/);
+  return end < 0 ? text : text.slice(0, end);
+}
+
+test('a returned message part: its header block, as decoding it all and cutting at the blank line gives', () => {
+  const piece = fc.constantFrom('\r', '\n', '\r\n', 'From: a@b.test', 'é', '\xff', 'x', ' ', 'Message-ID: <1@a>');
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+      const content = Buffer.from(parts.join(''), 'utf8');
+      expect(partText('message/rfc822', content)).toBe(reference(content));
+      expect(partText('text/rfc822-headers', content)).toBe(reference(content));
+    }),
+    { numRuns: 5000 },
+  );
+  // A blank line across the 64 KB cap is not one; a delivery-status part is kept whole.
+  const long = Buffer.concat([Buffer.from('a'.repeat(64 * 1024 - 1)), Buffer.from('\n\nrest')]);
+  expect(partText('message/rfc822', long) === reference(long)).toBe(true);
+  expect(partText('message/rfc822', long).length).toBe(64 * 1024); // up to the cap, its first LF included
+  expect(partText('message/delivery-status', Buffer.from('Action: failed\n\nStatus: 5.1.1'))).toBe('Action: failed\n\nStatus: 5.1.1');
+});
