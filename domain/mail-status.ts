@@ -8,8 +8,7 @@
  * class or the SMTP reply code, then the wording alone. Nothing at all: soft (a wrong exit is
  * worse than a late one).
  */
-import { firstMatches } from './alternation';
-import { DEAD_WORDS, PERMANENT_WORDS, PHRASES, SOFT_WORDS } from './mail-wording';
+import { DEAD_WORDS, PERMANENT_WORDS, SOFT_WORDS } from './mail-wording';
 
 export type Severity = 'hard' | 'soft';
 
@@ -97,14 +96,14 @@ export interface Words {
   permanent: number;
 }
 
-const phrasesOf = (re: RegExp): readonly string[] => PHRASES.get(re) ?? [];
-/** The three lists searched together (domain/alternation.ts, firstMatches). */
-const threeLists = firstMatches([phrasesOf(DEAD_WORDS), phrasesOf(SOFT_WORDS), phrasesOf(PERMANENT_WORDS)]);
+const at = (re: RegExp, text: string) => {
+  const m = re.exec(text);
+  return m ? m.index : -1;
+};
 
-/** Where each word list first matches a lower-cased text (-1: nowhere); one pass for the three. */
+/** Where each word list first matches a lower-cased text (-1: nowhere); one pass per list. */
 export function wordsIn(text: string): Words {
-  const [dead, soft, permanent] = threeLists(text);
-  return { dead, soft, permanent };
+  return { dead: at(DEAD_WORDS, text), soft: at(SOFT_WORDS, text), permanent: at(PERMANENT_WORDS, text) };
 }
 
 export interface Verdict {

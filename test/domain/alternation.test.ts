@@ -1,7 +1,6 @@
 import { parseMailFacts } from '../../core/mail-facts';
-import fc from 'fast-check';
-import { alternationSource, firstMatches } from '../../domain/alternation';
-import { DEAD_WORDS, PERMANENT_WORDS, PHRASES, SOFT_WORDS } from '../../domain/mail-wording';
+import { alternationSource } from '../../domain/alternation';
+import { PHRASES } from '../../domain/mail-wording';
 import { envelopeOf, loadCorpus } from '../mail/corpus/sources';
 
 /**
@@ -53,38 +52,4 @@ test('every mail word list matches where its plain alternation does, on every co
     }
   }
   expect(compared).toBeGreaterThan(PHRASES.size * 400);
-});
-
-/** Where a list first matches, searched alone. */
-const firstOf = (re: RegExp, text: string) => text.search(new RegExp(re.source));
-
-test('several lists searched in one pass find each list where a search of that list alone does', async () => {
-  const lists = [DEAD_WORDS, SOFT_WORDS, PERMANENT_WORDS];
-  const together = firstMatches(lists.map((re) => PHRASES.get(re) ?? []));
-  const texts: string[] = [];
-  for (const m of loadCorpus()) {
-    const f = await parseMailFacts(m.raw, envelopeOf(m.raw, 'reply+0123456789abcdef@reply.test'));
-    texts.push(`${f.subject}\n${f.text}`.toLowerCase());
-  }
-  let found = 0;
-  for (const text of texts) {
-    const ours = together(text);
-    expect(ours).toEqual(lists.map((re) => firstOf(re, text)));
-    found += ours.filter((i) => i >= 0).length;
-  }
-  expect(found).toBeGreaterThan(150);
-  // Generated: phrases of the lists overlapping one another, in any order.
-  const small = firstMatches([
-    ['mailbox full', 'full'],
-    ['box', 'ull\\b'],
-    ['x f', 'mailbox'],
-  ]);
-  const plain = [/mailbox full|full/, /box|ull\b/, /x f|mailbox/];
-  fc.assert(
-    fc.property(fc.array(fc.constantFrom('mail', 'box', ' ', 'full', 'x', 'f', 'ull', 'ulls'), { maxLength: 12 }), (parts) => {
-      const text = parts.join('');
-      expect(small(text)).toEqual(plain.map((re) => text.search(re)));
-    }),
-    { numRuns: 5000 },
-  );
 });
