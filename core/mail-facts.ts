@@ -90,16 +90,22 @@ export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipi
   const html = typeof parsed.html === 'string' ? parsed.html : '';
   const text = parsed.text?.trim() ? parsed.text : html ? htmlText(html) : '';
   const headers = headerValues(parsed);
-  // Only needed when mailparser found no text, or for a report whose structure it may not have followed.
-  const rawBody = !text.trim() || /report/i.test(headers['content-type'] ?? '') ? rawBodyOf(raw) : undefined;
+  const noText = !text.trim();
+  // Only for a message where mailparser found no text (its text), or a report whose structure it
+  // may not have followed: decoded when first read (most reports are read from their parts).
+  const hasRawBody = noText || /report/i.test(headers['content-type'] ?? '');
+  let rawBody = noText ? rawBodyOf(raw) : undefined;
   return {
     headers,
     recipients: envelope.recipients,
     mailFrom: envelope.mailFrom,
     subject: parsed.subject ?? '',
     from: parsed.from?.value?.[0]?.address ?? parsed.from?.text ?? '',
-    text: text.trim() ? text : (rawBody ?? ''),
-    rawBody,
+    text: noText ? (rawBody ?? '') : text,
+    get rawBody() {
+      if (hasRawBody) rawBody ??= rawBodyOf(raw);
+      return rawBody;
+    },
     inReplyTo: ids(parsed.inReplyTo),
     references: ids(parsed.references),
     // A returned message can be large; the classifier reads its header block only.

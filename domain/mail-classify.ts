@@ -4,8 +4,8 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
-import { actionBlocks, fieldBlocks, firstAddress } from './mail-scan';
-import { decideSeverity, enhancedCodes, statusVerdict, wordsIn, type Words } from './mail-status';
+import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader } from './mail-scan';
+import { codesIn, decideSeverity, enhancedCodes, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
 /**
@@ -76,14 +76,12 @@ const RETURNED =
 /** The notice text: the human part before the returned message, capped (the classifier's cost stays flat). */
 /** A notice says what happened in its first few KB; the rest is usually the returned message. */
 const NOTICE_LIMIT = 4096;
-const notices = new WeakMap<MailFacts, string>();
+/** The notice of the message being classified (a DSN and a free-text notice may both ask): classifyMail clears it. */
+let noticeMemo: { f: MailFacts; notice: string } | null = null;
 
 function noticeText(f: MailFacts): string {
-  const hit = notices.get(f);
-  if (hit !== undefined) return hit;
-  const notice = computeNotice(f);
-  notices.set(f, notice);
-  return notice;
+  if (noticeMemo?.f !== f) noticeMemo = { f, notice: computeNotice(f) };
+  return noticeMemo.notice;
 }
 
 function computeNotice(f: MailFacts): string {
@@ -177,9 +175,6 @@ function arf(f: MailFacts): MailClass | null {
   return { kind: 'complaint', feedbackType: (fields['feedback-type'] ?? 'abuse').toLowerCase() };
 }
 
-/** Lines of a quoted header block in a notice (the returned message's own From/To), not the failed address. */
-const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b[^\n]*$/gim;
-
 /** The failed address a free-text notice names: X-Failed-Recipients, else the first address that is not ours or the sender's. */
 function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string | null {
   const header = f.headers['x-failed-recipients'];
@@ -187,7 +182,9 @@ function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string
   if (!notice.includes('@')) return null;
   const ours = patternsOf(domains).own;
   const sender = f.from.toLowerCase();
-  const found = firstAddress(notice.replace(QUOTED_HEADER, ''), (address) => {
+  // Not on the lines of a quoted header block (the returned message's own From/To).
+  const found = firstAddress(notice, (address, start) => {
+    if (inQuotedHeader(notice, start)) return false;
     const a = address.replace(/^smtp=/i, '');
     return !ours.test(a) && a.toLowerCase() !== sender && !DAEMON_ADDRESS.test(a);
   });
@@ -208,15 +205,17 @@ function freeTextBounce(f: MailFacts, system: string | null, domains: Domains): 
   if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
     return { kind: 'warning', status: enhancedCodes(notice)[0] ?? null, recipient };
   }
-  const verdict = decideSeverity({ status: null, text: said, words });
-  // Indices found in the lower-cased text fit the original unless lower-casing changed its length.
-  const diagnostic = diagnosticLine(lower.length === said.length ? said : lower, lower, words);
+  const codes = codesIn(said);
+  const verdict = decideSeverity({ status: null, text: said, words }, codes);
+  // Indices found in the lower-cased text fit the original unless lower-casing changed its length
+  // (then no character changed its place: the codes' places are the same in both).
+  const diagnostic = lower.length === said.length ? diagnosticLine(said, lower, words, codes) : diagnosticLine(lower, lower, words);
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: false };
 }
 
 /** The line of the notice that says why: the first with a code or a cause, else the first that says "not delivered". */
-function diagnosticLine(said: string, lower: string, words: Words): string {
-  const code = [ENHANCED_ONE.exec(said)?.index ?? -1, SMTP_ONE.exec(said)?.index ?? -1];
+function diagnosticLine(said: string, lower: string, words: Words, codes?: Codes): string {
+  const code = codes ? [codes.firstAt, codes.smtpAt] : [ENHANCED_ONE.exec(said)?.index ?? -1, SMTP_ONE.exec(said)?.index ?? -1];
   const hits = [...code, words.dead, words.soft, words.permanent].filter((i) => i >= 0);
   const i = hits.length ? Math.min(...hits) : (BOUNCE_BODY.exec(lower)?.index ?? 0);
   const start = said.lastIndexOf('\n', i) + 1;
@@ -309,13 +308,6 @@ function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
   }
 }
 
-/** The header block of a message (up to the first blank line), capped. */
-function headerBlock(content: string): string {
-  const head = content.length > TEXT_SCAN ? content.slice(0, TEXT_SCAN) : content;
-  const end = head.search(/\r?\n\r?\n/);
-  return end < 0 ? head : head.slice(0, end);
-}
-
 /** Parts that hold a returned message or its headers. */
 const RETURNED_PART = /rfc822|headers/i;
 
@@ -331,7 +323,8 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
   // Only the header block of a returned message counts (its body can be large and names nothing of ours).
   let returned = '';
   for (const p of f.parts) {
-    if (RETURNED_PART.test(p.contentType)) returned = returned ? `${returned}\n${headerBlock(p.content)}` : headerBlock(p.content);
+    // Of a returned message, the facts hold its header block (core/mail-facts.ts cuts it there).
+    if (RETURNED_PART.test(p.contentType)) returned = returned ? `${returned}\n${p.content}` : p.content;
   }
   addTokens(tokens, returned, domains);
   addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, domains);
@@ -349,6 +342,14 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
  * reason. A human reply comes from a real sender, to the reply address or answering our mail.
  */
 export function classifyMail(f: MailFacts, domains: Domains): Classified {
+  try {
+    return classified(f, domains);
+  } finally {
+    noticeMemo = null; // nothing of this message is kept
+  }
+}
+
+function classified(f: MailFacts, domains: Domains): Classified {
   const { tokens, messageIds, toReply } = references(f, domains);
   const system = systemSender(f);
   const cls = arf(f) ?? dsn(f, system) ?? freeTextBounce(f, system, domains) ?? autoReply(f);

@@ -139,7 +139,7 @@ function addressOfWord(text: string, start: number, end: number): string | null 
  * expression `(?<![^\s<>"'(),;:[\]])<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?` with
  * flags `gi` captures: at most one per word, found from each `@` rather than tried at every position.
  */
-export function firstAddress(text: string, accept: (address: string) => boolean): string | null {
+export function firstAddress(text: string, accept: (address: string, start: number) => boolean): string | null {
   let done = 0;
   for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', Math.max(at + 1, done))) {
     let start = at;
@@ -148,7 +148,35 @@ export function firstAddress(text: string, accept: (address: string) => boolean)
     while (end < text.length && !stop(text.charCodeAt(end))) end++;
     done = end;
     const address = addressOfWord(text, start, end);
-    if (address !== null && accept(address)) return address;
+    if (address !== null && accept(address, start)) return address;
   }
   return null;
 }
+
+/** The header names whose lines a notice quotes from the returned message (its own From, To…), then a word boundary. */
+const QUOTED_NAME_AT = /(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b/iy;
+
+/**
+ * Whether `at` stands on a quoted header line of a notice: what the expression
+ * `^\s*(from|to|…|for)\b[^\n]*$` (flags `gim`) would remove. Its line (up to LF) holds a start
+ * (the line's, or one after CR, U+2028 or U+2029, as `^` reads them) whose first character that
+ * is not white space, at or before `at`, begins one of those names. Asked for the few addresses a
+ * notice holds rather than run over all of it.
+ */
+export function inQuotedHeader(text: string, at: number): boolean {
+  const line = text.lastIndexOf('\n', at - 1) + 1;
+  for (let start = line; start <= at;) {
+    let first = start;
+    while (first < at && WHITE.has(text.charCodeAt(first))) first++;
+    QUOTED_NAME_AT.lastIndex = first;
+    if (QUOTED_NAME_AT.test(text)) return true;
+    // The next start: after the next CR, U+2028 or U+2029 before `at`.
+    let next = start;
+    while (next < at && !LINE_START_AFTER.has(text.charCodeAt(next))) next++;
+    start = next + 1;
+  }
+  return false;
+}
+
+/** CR, U+2028, U+2029: `^` (flag m) matches after them as after LF. */
+const LINE_START_AFTER: ReadonlySet<number> = new Set([13, 0x2028, 0x2029]);

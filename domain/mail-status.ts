@@ -114,11 +114,14 @@ export interface Verdict {
 }
 
 /** The first RFC 3463 code of a text and its first specific one (not X.0.0 or X.n.0): the scan stops there. */
-function scanCodes(text: string, found: { first: string | null; specific: string | null }): void {
+function scanCodes(text: string, found: { first: string | null; specific: string | null; firstAt?: number }): void {
   ENHANCED_G.lastIndex = 0;
   for (let m = ENHANCED_G.exec(text); m; m = ENHANCED_G.exec(text)) {
     const code = `${m[1]}.${m[2]}.${m[3]}`;
-    found.first ??= code;
+    if (found.first === null) {
+      found.first = code;
+      found.firstAt = m.index;
+    }
     if (!generic(code)) {
       found.specific = code;
       break;
@@ -138,15 +141,47 @@ export function statusVerdict(status: string | null): Verdict | null {
   return codes.specific ? { type: severityOfStatus(codes.specific), status: codes.specific, basis: 'status' } : null;
 }
 
-/** Decide hard or soft from what the server said. */
-export function decideSeverity(e: Evidence): Verdict {
+/** The codes of a text, one pass for each kind: what decideSeverity reads of it, and where they stand. */
+export interface Codes {
+  /** The first RFC 3463 code and its index (-1: none). */
+  first: string | null;
+  firstAt: number;
+  /** The first specific RFC 3463 code (not X.0.0 or X.n.0); the search stops there. */
+  specific: string | null;
+  /** The index of the first SMTP reply code of SMTP_G (-1: none), and the first one SMTP_CODES knows. */
+  smtpAt: number;
+  smtp: string | null;
+}
+
+export function codesIn(text: string): Codes {
+  const codes: Codes = { first: null, firstAt: -1, specific: null, smtpAt: -1, smtp: null };
+  scanCodes(text, codes);
+  SMTP_G.lastIndex = 0;
+  for (let m = SMTP_G.exec(text); m; m = SMTP_G.exec(text)) {
+    if (codes.smtpAt < 0) codes.smtpAt = m.index;
+    if (SMTP_CODES[m[1]]) {
+      codes.smtp = m[1];
+      break;
+    }
+  }
+  SMTP_G.lastIndex = 0;
+  return codes;
+}
+
+/** Decide hard or soft from what the server said (`codes`: codesIn(e.text), when the caller has it). */
+export function decideSeverity(e: Evidence, textCodes?: Codes): Verdict {
   // The status field's codes come before the text's.
   const codes = { first: null as string | null, specific: null as string | null };
   if (e.status) scanCodes(e.status, codes);
-  if (!codes.specific) scanCodes(e.text, codes);
+  if (!codes.specific) {
+    if (textCodes) {
+      codes.first ??= textCodes.first;
+      codes.specific = textCodes.specific;
+    } else scanCodes(e.text, codes);
+  }
   const specific = codes.specific;
   if (specific) return { type: severityOfStatus(specific), status: specific, basis: 'status' };
-  const code = smtpCode(e.text);
+  const code = textCodes ? textCodes.smtp : smtpCode(e.text);
   const words = e.words ?? wordsIn(e.text.toLowerCase());
   if (words.soft >= 0) return { type: 'soft', status: codes.first ?? code, basis: 'wording' };
   if (codes.first) return { type: severityOfStatus(codes.first), status: codes.first, basis: 'status' };

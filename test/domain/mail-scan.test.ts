@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { actionBlocks, fieldBlocks, firstAddress } from '../../domain/mail-scan';
+import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader } from '../../domain/mail-scan';
 import { loadCorpus } from '../mail/corpus/sources';
 
 /**
@@ -167,4 +167,61 @@ test('Action blocks: null exactly when no line starts with Action:', () => {
   expect(actionBlocks('Reporting-MTA: dns; a.test\n\nStatus: 5.1.1')).toBeNull();
   expect(actionBlocks('x\rAction: failed')).toEqual([]); // a line start for the expression, not a field for fieldBlocks
   expect(actionBlocks('Status: 5.1.1\nACTION: failed\n')?.map((b) => ({ ...b }))).toEqual([{ status: '5.1.1', action: 'failed' }]);
+});
+
+/** The addresses left once the quoted header lines are removed, as the classifier did with an expression. */
+function referenceUnquoted(text: string): string[] {
+  const QUOTED_HEADER = /^\s*(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b[^\n]*$/gim;
+  return referenceAddresses(text.replace(QUOTED_HEADER, ''));
+}
+
+function unquoted(text: string): string[] {
+  const out: string[] = [];
+  firstAddress(text, (a, start) => {
+    if (!inQuotedHeader(text, start)) out.push(a);
+    return false;
+  });
+  return out;
+}
+
+test('quoted header lines: the addresses left are those the expression leaves, on the corpus and on generated text', () => {
+  let kept = 0;
+  for (const m of loadCorpus()) {
+    const text = m.raw.toString('latin1');
+    const theirs = referenceUnquoted(text);
+    expect(unquoted(text)).toEqual(theirs);
+    kept += theirs.length;
+  }
+  expect(kept).toBeGreaterThan(500);
+  const piece = fc.constantFrom(
+    'From:',
+    'to ',
+    'TO:',
+    'Received:',
+    'for',
+    'fore',
+    'by',
+    'cc\t',
+    'Reply-To:',
+    'x',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\r\n',
+    '\u2028',
+    '\u00a0',
+    'a@b.co',
+    '<c@d.org>',
+    'from@e.net',
+    ': ',
+    '\n\n',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 25 }), (parts) => {
+      const text = parts.join('');
+      expect(unquoted(text)).toEqual(referenceUnquoted(text));
+    }),
+    { numRuns: 10000 },
+  );
 });
