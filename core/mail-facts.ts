@@ -54,11 +54,17 @@ export function htmlText(html: string): string {
 
 const RAW_BODY_LIMIT = 32 * 1024;
 const PART_LIMIT = 64 * 1024;
-/** The parts the classifier reads: reports and returned messages or headers (not images, documents…). */
-const REPORT_PART = /^(message\/|text\/rfc822-headers)/i;
+/** The parts the classifier reads: reports and returned messages or headers (not images, documents…), as `/^(message\/|text\/rfc822-headers)/i` (test/domain/mail-fold.test.ts: why lower-casing reads the same). */
+const reportPart = (contentType: string) => {
+  const type = contentType.toLowerCase();
+  return type.startsWith('message/') || type.startsWith('text/rfc822-headers');
+};
 
-/** A returned message or its headers: the classifier reads its header block only. */
-const RETURNED_PART = /rfc822|headers/i;
+/** A returned message or its headers, as `/rfc822|headers/i`: the classifier reads its header block only. */
+const returnedPart = (contentType: string) => {
+  const type = contentType.toLowerCase();
+  return type.includes('rfc822') || type.includes('headers');
+};
 
 /** Where the header block of a message ends in its first `limit` bytes (the blank line, CRLF or LF), else the limit. */
 function headerEnd(buf: Buffer, limit: number): number {
@@ -73,7 +79,7 @@ function headerEnd(buf: Buffer, limit: number): number {
 /** A report part as text: a returned message or header part up to its blank line, any other whole (both capped). */
 export function partText(contentType: string, content: Buffer): string {
   const limit = Math.min(content.length, PART_LIMIT);
-  return content.toString('utf8', 0, RETURNED_PART.test(contentType) ? headerEnd(content, limit) : limit);
+  return content.toString('utf8', 0, returnedPart(contentType) ? headerEnd(content, limit) : limit);
 }
 
 /** The first bytes after the header block, as text: for messages whose MIME structure is broken. */
@@ -93,7 +99,7 @@ export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipi
   const noText = !text.trim();
   // Only for a message where mailparser found no text (its text), or a report whose structure it
   // may not have followed: decoded when first read (most reports are read from their parts).
-  const hasRawBody = noText || /report/i.test(headers['content-type'] ?? '');
+  const hasRawBody = noText || (headers['content-type'] ?? '').toLowerCase().includes('report');
   let rawBody = noText ? rawBodyOf(raw) : undefined;
   return {
     headers,
@@ -110,7 +116,7 @@ export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipi
     references: ids(parsed.references),
     // A returned message can be large; the classifier reads its header block only.
     parts: (parsed.attachments ?? [])
-      .filter((a) => REPORT_PART.test(a.contentType))
+      .filter((a) => reportPart(a.contentType))
       .map((a) => ({ contentType: a.contentType, content: partText(a.contentType, a.content) })),
   };
 }

@@ -3,9 +3,22 @@
  * Reply-To `reply+<token>@<reply domain>` carry the send's token, so whatever comes back names the
  * message it answers. Tokens are lowercase hex: some MTAs lowercase local parts.
  */
+import { wordAt } from './mail-scan';
+
 export type TokenAddressKind = 'bounce' | 'reply';
 
-const TOKEN = /^[0-9a-f]{16,64}$/;
+/** A token: 16 to 64 lowercase hex digits (as `/^[0-9a-f]{16,64}$/`). */
+function isToken(text: string): boolean {
+  if (text.length < 16 || text.length > 64) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+/** Without one trailing dot (a fully qualified domain's root), as `.replace(/\.$/, '')`. */
+const withoutTrailingDot = (domain: string) => (domain.endsWith('.') ? domain.slice(0, -1) : domain);
 
 export function tokenAddress(kind: TokenAddressKind, token: string, domain: string): string {
   return `${kind}+${token}@${domain}`;
@@ -20,16 +33,6 @@ export function domainOf(address: string): string {
         .slice(at + 1)
         .toLowerCase()
         .replace(/\.$/, '');
-}
-
-/** Whether `text` has `word` (lowercase ASCII letters) at `at`, in either case (ASCII folding only). */
-function wordAt(text: string, at: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = text.charCodeAt(at + i);
-    const w = word.charCodeAt(i);
-    if (c !== w && c !== w - 32) return false;
-  }
-  return true;
 }
 
 /**
@@ -51,11 +54,8 @@ export function parseTokenAddress(
   const at = a.indexOf('@', kind.length + 1);
   if (at < kind.length + 2 || at === a.length - 1) return null;
   const token = a.slice(kind.length + 1, at).toLowerCase();
-  const domain = a
-    .slice(at + 1)
-    .toLowerCase()
-    .replace(/\.$/, '');
-  if (domain !== domains[kind].toLowerCase() || !TOKEN.test(token)) return null;
+  const domain = withoutTrailingDot(a.slice(at + 1).toLowerCase());
+  if (domain !== domains[kind].toLowerCase() || !isToken(token)) return null;
   return { kind, token };
 }
 

@@ -4,7 +4,7 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
-import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader } from './mail-scan';
+import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader, withoutSmtpPrefix, wordAt, WHITE } from './mail-scan';
 import { codesIn, decideSeverity, enhancedCodes, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
@@ -91,7 +91,12 @@ function computeNotice(f: MailFacts): string {
 }
 
 function isReport(f: MailFacts): boolean {
-  return /multipart\/report/i.test(f.headers['content-type'] ?? '');
+  return (f.headers['content-type'] ?? '').toLowerCase().includes('multipart/report');
+}
+
+/** Whether the Content-Type names a report of any kind (as `/report/i`: no other character lower-cases onto these letters). */
+function reportType(f: MailFacts): boolean {
+  return (f.headers['content-type'] ?? '').toLowerCase().includes('report');
 }
 
 /** Whether the message comes from a mail system rather than a person (never a human reply). */
@@ -107,23 +112,26 @@ export function systemSender(f: MailFacts): string | null {
   return null;
 }
 
+/** `(` and `;`: they end an action word, as white space does. */
+const ACTION_END: ReadonlySet<number> = new Set([40, 59]);
+
 /** The action word of a DSN recipient block (`failed (Bad destination mailbox address)` → failed). */
 function actionOf(b: Record<string, string>): string {
-  const a = (b.action ?? '')
-    .trim()
-    .toLowerCase()
-    .split(/[\s(;]/)[0];
+  const value = (b.action ?? '').trim().toLowerCase();
+  // Its first word: up to white space, `(` or `;` (as `.split(/[\s(;]/)[0]`).
+  let end = 0;
+  while (end < value.length && !ACTION_END.has(value.charCodeAt(end)) && !WHITE.has(value.charCodeAt(end))) end++;
+  const a = value.slice(0, end);
   // `expired` (the sender gave up retrying) is a failure too; its status says hard or soft.
   return a === 'failure' || a === 'error' || a === 'expired' ? 'failed' : a;
 }
 
 /** A recipient field's address: without its type (`rfc822;`), angle brackets or `smtp=`. */
 function cleanRecipient(v: string | undefined): string {
-  return (v ?? '')
-    .replace(/^[^;]*;\s*/, '')
-    .replace(/[<>]/g, '')
-    .replace(/^smtp=/i, '')
-    .trim();
+  const value = v ?? '';
+  const semicolon = value.indexOf(';');
+  const address = semicolon < 0 ? value : value.slice(semicolon + 1).trimStart();
+  return withoutSmtpPrefix(address.replaceAll('<', '').replaceAll('>', '')).trim();
 }
 
 /** The address we mailed: Original-Recipient when it is an RFC 822 address, else Final-Recipient (an X.400 or alias form comes last). */
@@ -134,8 +142,7 @@ function firstRecipient(b: Record<string, string>): string | null {
 
 /** The recipient blocks of the text, else of the raw body, when the report's MIME structure could not be followed (null: no Action line in either). */
 function mislabelledReport(f: MailFacts): Array<Record<string, string>> | null {
-  const reportType = /report/i.test(f.headers['content-type'] ?? '');
-  return actionBlocks(f.text) ?? (reportType ? actionBlocks(f.rawBody ?? '') : null);
+  return actionBlocks(f.text) ?? (reportType(f) ? actionBlocks(f.rawBody ?? '') : null);
 }
 
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
@@ -168,7 +175,10 @@ function arf(f: MailFacts): MailClass | null {
   const report = partOf(f, 'message/feedback-report');
   if (!report) {
     // Microsoft's Junk Mail Reporting Program: not ARF, a fixed subject from Hotmail's staff address.
-    const jmrp = /^\s*complaint about message from /i.test(f.subject) && /@(hotmail|outlook|live|msn)\.com$/i.test(f.from);
+    const jmrp =
+      f.subject.toLowerCase().includes('complaint about message from ') &&
+      /^\s*complaint about message from /i.test(f.subject) &&
+      /@(hotmail|outlook|live|msn)\.com$/i.test(f.from);
     return jmrp ? { kind: 'complaint', feedbackType: 'abuse' } : null;
   }
   const fields = fieldBlocks(report)[0] ?? {};
@@ -185,10 +195,10 @@ function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string
   // Not on the lines of a quoted header block (the returned message's own From/To).
   const found = firstAddress(notice, (address, start) => {
     if (inQuotedHeader(notice, start)) return false;
-    const a = address.replace(/^smtp=/i, '');
-    return !ours.test(a) && a.toLowerCase() !== sender && !DAEMON_ADDRESS.test(a);
+    const a = withoutSmtpPrefix(address);
+    return !ours.some((own) => wordAt(a, a.length - own.length, own)) && a.toLowerCase() !== sender && !DAEMON_ADDRESS.test(a);
   });
-  return found === null ? null : found.replace(/^smtp=/i, '');
+  return found === null ? null : withoutSmtpPrefix(found);
 }
 
 /** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
@@ -267,8 +277,8 @@ const TEXT_SCAN = 64 * 1024;
 interface DomainPatterns {
   /** One of our VERP and Reply-To addresses, with its token, where lastIndex says (sticky). */
   tokenAt: RegExp;
-  /** An address on one of our domains. */
-  own: RegExp;
+  /** `@` and each of our domains, lower-cased: an address ending with one (any case) is ours. */
+  own: string[];
 }
 
 const domainPatterns = new Map<string, DomainPatterns>();
@@ -282,7 +292,10 @@ function patternsOf(domains: Domains): DomainPatterns {
   let p = domainPatterns.get(key);
   if (!p) {
     const either = [domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    p = { tokenAt: new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'iy'), own: new RegExp(`@(${either})$`, 'i') };
+    p = {
+      tokenAt: new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'iy'),
+      own: [domains.bounce, domains.reply].map((d) => `@${d.toLowerCase()}`),
+    };
     domainPatterns.set(key, p);
   }
   lastPair = { bounce: domains.bounce, reply: domains.reply, patterns: p };
@@ -296,7 +309,8 @@ function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
   let next = 0;
   for (let plus = text.indexOf('+'); plus >= 0; plus = text.indexOf('+', plus + 1)) {
     for (let start = plus - 6; start <= plus - 5; start++) {
-      if (start < next) continue;
+      // Only where `bounce` or `reply` (any case) stands right before the `+`.
+      if (start < next || !wordAt(text, start, start === plus - 6 ? 'bounce' : 'reply')) continue;
       at.lastIndex = start;
       const m = at.exec(text);
       if (m) {
@@ -309,7 +323,10 @@ function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
 }
 
 /** Parts that hold a returned message or its headers. */
-const RETURNED_PART = /rfc822|headers/i;
+const returnedPart = (contentType: string) => {
+  const type = contentType.toLowerCase();
+  return type.includes('rfc822') || type.includes('headers');
+};
 
 /** Our tokens and Message-IDs named by the envelope recipients, the reply headers and returned headers. */
 function references(f: MailFacts, domains: Domains): { tokens: string[]; messageIds: string[]; toReply: boolean } {
@@ -324,7 +341,7 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
   let returned = '';
   for (const p of f.parts) {
     // Of a returned message, the facts hold its header block (core/mail-facts.ts cuts it there).
-    if (RETURNED_PART.test(p.contentType)) returned = returned ? `${returned}\n${p.content}` : p.content;
+    if (returnedPart(p.contentType)) returned = returned ? `${returned}\n${p.content}` : p.content;
   }
   addTokens(tokens, returned, domains);
   addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, domains);

@@ -6,13 +6,33 @@
  * the two on the corpus and on generated text. Pure.
  */
 
+/**
+ * Whether `text` holds `word` at `at`, its ASCII letters in either case: what a regular
+ * expression's `i` flag matches for them (without the `u` flag it folds no other character onto an
+ * ASCII letter). `word` is written in lower case.
+ */
+export function wordAt(text: string, at: number, word: string): boolean {
+  if (at < 0 || at + word.length > text.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    const c = text.charCodeAt(at + i);
+    const w = word.charCodeAt(i);
+    if (c !== w && !(w >= 97 && w <= 122 && c === w - 32)) return false;
+  }
+  return true;
+}
+
+/** `text` without a leading `smtp=` (any case), as `.replace(/^smtp=/i, '')`. */
+export function withoutSmtpPrefix(text: string): string {
+  return wordAt(text, 0, 'smtp=') ? text.slice(5) : text;
+}
+
 /** `A-Z a-z 0-9 -`: the characters of a field name. */
 function nameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 }
 
-/** A line terminator of a regular expression's `.` (a value holding one after its first character is not a field). */
-const TERMINATOR = /[\r\u2028\u2029]/;
+/** Whether a value holds a line terminator of a regular expression's `.` (then, after its first character, it is not a field). */
+const hasTerminator = (value: string) => value.includes('\r') || value.includes('\u2028') || value.includes('\u2029');
 
 /**
  * Header-style fields (`Name: value`, folded lines joined), grouped into blank-line separated blocks.
@@ -49,7 +69,7 @@ export function fieldBlocks(text: string): Array<Record<string, string>> {
     while (i < colon && nameChar(line.charCodeAt(i))) i++;
     if (i < colon) continue;
     const value = line.slice(colon + 1).trimStart();
-    if (TERMINATOR.test(value)) continue;
+    if (hasTerminator(value)) continue;
     last = line.slice(0, colon).toLowerCase();
     cur[last] ??= value.trimEnd();
     empty = false;
@@ -67,13 +87,33 @@ function blank(text: string, from: number, to: number): boolean {
   return true;
 }
 /** String.prototype.trim's white space and line ends. */
-const WHITE: ReadonlySet<number> = new Set(
+export const WHITE: ReadonlySet<number> = new Set(
   [...'\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff']
     .map((c) => c.charCodeAt(0))
     .concat(Array.from({ length: 11 }, (_, i) => 0x2000 + i)),
 );
 
 const ACTION_LINE = /^action:/gim;
+/** Characters after which `^` (flag m) matches: LF, CR, U+2028, U+2029. */
+const LINE_END: ReadonlySet<number> = new Set([10, 13, 0x2028, 0x2029]);
+
+/**
+ * Where the next line starting with `action:` (any case) begins, from `from` (-1: none): as
+ * ACTION_LINE finds it. Searched in the lower-cased text when lower-casing kept every character in
+ * its place (then no other character became one of these letters), else with the expression.
+ */
+function nextActionLine(text: string, lower: string, from: number): number {
+  if (lower.length !== text.length) {
+    ACTION_LINE.lastIndex = from;
+    const m = ACTION_LINE.exec(text);
+    ACTION_LINE.lastIndex = 0;
+    return m ? m.index : -1;
+  }
+  for (let at = lower.indexOf('action:', from); at >= 0; at = lower.indexOf('action:', at + 1)) {
+    if (at === 0 || LINE_END.has(text.charCodeAt(at - 1))) return at;
+  }
+  return -1;
+}
 
 /**
  * The blocks of fieldBlocks that hold an `Action:` line, without reading the rest of the text: a
@@ -84,17 +124,16 @@ const ACTION_LINE = /^action:/gim;
 export function actionBlocks(text: string): Array<Record<string, string>> | null {
   let out: Array<Record<string, string>> | null = null;
   let done = 0;
-  ACTION_LINE.lastIndex = 0;
-  for (let m = ACTION_LINE.exec(text); m; m = ACTION_LINE.exec(text)) {
-    if (m.index < done) continue;
+  const lower = text.toLowerCase();
+  for (let at = nextActionLine(text, lower, 0); at >= 0; at = nextActionLine(text, lower, done)) {
     // Back to the line after the previous blank line, forward to the next blank line.
-    let start = lineStart(text, m.index);
+    let start = lineStart(text, at);
     while (start > 0) {
       const prev = lineStart(text, start - 1);
       if (blank(text, prev, start)) break;
       start = prev;
     }
-    let end = text.indexOf('\n', m.index);
+    let end = text.indexOf('\n', at);
     while (end >= 0) {
       const next = text.indexOf('\n', end + 1);
       if (blank(text, end + 1, next < 0 ? text.length : next)) break;
@@ -102,9 +141,7 @@ export function actionBlocks(text: string): Array<Record<string, string>> | null
     }
     done = end < 0 ? text.length : end + 1;
     (out ??= []).push(...fieldBlocks(text.slice(start, done)));
-    ACTION_LINE.lastIndex = done;
   }
-  ACTION_LINE.lastIndex = 0;
   return out;
 }
 

@@ -53,6 +53,9 @@ test('report fields (all, and those with an Action): the same blocks as the plai
 test('report fields: the same blocks as the plain reading on generated text (CR, LF, folds, odd spaces, colons)', () => {
   const piece = fc.constantFrom(
     'Action',
+    'ACTION:',
+    'İ',
+    '\u212a',
     'action: failed',
     'Status',
     'final-Recipient',
@@ -165,6 +168,7 @@ test('notice addresses: the same as the plain expression on generated text (@, d
 
 test('Action blocks: null exactly when no line starts with Action:', () => {
   expect(actionBlocks('Reporting-MTA: dns; a.test\n\nStatus: 5.1.1')).toBeNull();
+  expect(actionBlocks('Transaction: done\nreaction: none')).toBeNull(); // inside a line: not one that starts with it
   expect(actionBlocks('x\rAction: failed')).toEqual([]); // a line start for the expression, not a field for fieldBlocks
   expect(actionBlocks('Status: 5.1.1\nACTION: failed\n')?.map((b) => ({ ...b }))).toEqual([{ status: '5.1.1', action: 'failed' }]);
 });
