@@ -176,8 +176,13 @@ export type Config = z.infer<typeof schema> & { dataDir: string; baseUrl: string
 
 export class ConfigError extends Error {}
 
-/** Parse a config from an env object. Throws ConfigError naming every bad variable. */
-export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Parse a config from an env object. Throws ConfigError naming every bad variable. A variable set
+ * to the empty string counts as unset (`DATABASE_URL=` in a shell or an env file means "no value",
+ * as Docker Compose and most process managers read it), so its default or its "not set" check applies.
+ */
+export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== ''));
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -57,3 +57,11 @@ test('the old TRUST_PROXY (which trusted the forgeable leftmost value) is refuse
   expect(() => parseConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: replaced by TRUST_PROXY_HOPS/);
   expect(() => parseConfig({ TRUST_PROXY_HOPS: '-1' })).toThrow(/TRUST_PROXY_HOPS/);
 });
+
+test('a variable set to the empty string counts as unset: its default applies, not a format error', () => {
+  // DATABASE_URL= in an env file means no value (embedded PostgreSQL), not a bad postgres:// URL.
+  const config = parseConfig({ DATABASE_URL: '', TRUST_PROXY: '', PORT: '' });
+  expect(config.DATABASE_URL).toBeUndefined();
+  expect(config.PORT).toBe(3000);
+  expect(() => parseConfig({ DATABASE_URL: ' ' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
+});
