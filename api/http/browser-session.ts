@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto';
+import type { Role } from '../../core/scopes';
 import type { Db } from '../../db/knex';
 import { resolveSession, SESSION_PREFIX } from '../../services/credentials/session';
 
@@ -13,6 +14,8 @@ export interface BrowserSession {
   userId: string;
   teamId: string;
   email: string;
+  /** The user's role now: what a consent may grant (services/oauth/model.ts validateScope). */
+  role: Role;
 }
 
 export function setCookie(ctx: Context, baseUrl: string, name: string, value: string, maxAgeSeconds: number): void {
@@ -27,7 +30,7 @@ export async function readBrowserSession(ctx: Context, db: Db): Promise<BrowserS
     const p = await resolveSession({ db }, { token });
     if (!p) return null;
     const user = await db('users').where({ id: p.userId }).first('email');
-    return user ? { token, userId: p.userId, teamId: p.teamId, email: user.email } : null;
+    return user ? { token, userId: p.userId, teamId: p.teamId, email: user.email, role: p.role } : null;
   } catch {
     return null; // expired: sign in again
   }

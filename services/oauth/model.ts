@@ -2,6 +2,7 @@ import type { AppsRow } from '../../db/tables';
 import { randomUUID } from 'node:crypto';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto';
+import { scopesForRole } from '../../core/scopes';
 import type { Db, Executor } from '../../db/knex';
 import { redirectUriMatches } from '../../domain/app-checklist';
 import { ACCESS_TOKEN_PREFIX } from './access-token-resolver';
@@ -68,10 +69,17 @@ export function createModel(db: Db): OAuth2Server.AuthorizationCodeModel & OAuth
       return redirectUriMatches((client as OAuthClient).redirectUris, uri);
     },
 
-    async validateScope(_user, client, scope) {
+    async validateScope(user, client, scope) {
       if (!scope || scope.length === 0) return false;
       const allowed = new Set((client as OAuthClient).scopes);
-      return scope.every((s) => allowed.has(s)) ? scope : false;
+      if (!scope.every((s) => allowed.has(s))) return false;
+      // At consent (the user's role is known): only what the role allows is granted, as the consent
+      // page showed. The code and its tokens carry that; each use is capped by the role again.
+      const role = (user as { role?: string }).role;
+      if (role === undefined) return scope;
+      const mine = new Set<string>(scopesForRole(role));
+      const granted = scope.filter((s) => mine.has(s));
+      return granted.length ? granted : false;
     },
 
     generateAccessToken: async () => `${ACCESS_TOKEN_PREFIX}${randomToken(32)}`,

@@ -8,6 +8,7 @@ import { client } from '../helpers/http';
 import { authorizeWithForms } from './forms';
 import { completeAppInput } from './helpers';
 import { useApiWorld } from '../helpers/world';
+import { addMember } from '../../services/team';
 
 const run = promisify(execFile);
 const CLIENT = path.join(__dirname, 'client', 'oauth4webapi-client.mjs');
@@ -370,5 +371,55 @@ describe('installs', () => {
     const loc = new URL(res.location!);
     expect(loc.searchParams.get('error')).toBe('access_denied');
     expect(loc.searchParams.get('code')).toBeNull();
+  });
+});
+
+describe('a grant never carries more than its user', () => {
+  it("a member's consent lists what its role does not allow apart, and the code and tokens carry only the rest", async () => {
+    const created = await w.session.post(
+      '/api/v1/apps',
+      completeAppInput({ redirect_uris: [REDIRECT], scopes: ['user:read', 'team:members'] }),
+    );
+    expect(created.status).toBe(201);
+    const teamApp = created.body.data as typeof oauthApp;
+    const password = 'member long password';
+    const email = `member-${randomBytes(4).toString('hex')}@example.com`;
+    await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email, role: 'member', password } });
+
+    const a = authUrl({ client_id: teamApp.client_id, scope: 'user:read team:members' });
+    const res = await authorizeWithForms(a.url, { email, password });
+    expect(res.status).toBe(303);
+    const [will, wont] = res.consentHtml!.split('it will not get');
+    expect(will).toContain('(user:read)');
+    expect(will).not.toContain('(team:members)');
+    expect(wont).toContain('(team:members)');
+    expect(res.consentHtml).toContain('your role (member)');
+
+    const code = new URL(res.location!).searchParams.get('code')!;
+    const t = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: teamApp.client_id,
+      client_secret: teamApp.client_secret,
+      code_verifier: a.verifier,
+    });
+    expect(t.status).toBe(200);
+    expect(t.body.scope).toBe('user:read');
+    expect((await me(t.body.access_token)).body.data.scopes).toEqual(['user:read']);
+    // The owner, whose role allows both, is offered both and gets both.
+    const b = authUrl({ client_id: teamApp.client_id, scope: 'user:read team:members' });
+    const owner = await authorizeWithForms(b.url, w.team);
+    expect(owner.consentHtml).not.toContain('it will not get');
+    const ownerCode = new URL(owner.location!).searchParams.get('code')!;
+    const ownerToken = await token({
+      grant_type: 'authorization_code',
+      code: ownerCode,
+      redirect_uri: REDIRECT,
+      client_id: teamApp.client_id,
+      client_secret: teamApp.client_secret,
+      code_verifier: b.verifier,
+    });
+    expect(ownerToken.body.scope).toBe('user:read team:members');
   });
 });

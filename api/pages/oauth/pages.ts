@@ -43,16 +43,26 @@ export function consentPage(opts: {
   websiteUrl: string | null;
   developmentApp: boolean;
   userEmail: string;
+  /** What the app asks for and the user's role allows: what it will get. */
   scopes: string[];
+  /** What it asks for beyond the user's role: listed, and not granted. */
+  withheld?: string[];
+  role?: string;
   fields: Record<string, string>;
 }): string {
-  const items = opts.scopes.map((s) => `<li><strong>${e(SCOPE_WORDS[s as Scope] ?? s)}</strong> <small>(${e(s)})</small></li>`).join('');
+  const item = (s: string) => `<li><strong>${e(SCOPE_WORDS[s as Scope] ?? s)}</strong> <small>(${e(s)})</small></li>`;
+  const items = opts.scopes.map(item).join('');
+  const withheld = opts.withheld ?? [];
+  const beyond = withheld.length
+    ? `<h2>It asks for more than your role (${e(opts.role ?? '')}) allows; it will not get:</h2><ul>${withheld.map(item).join('')}</ul>`
+    : '';
   return page(
     `Authorize ${opts.appName}`,
     `<main><h1>${e(opts.appName)} wants to access your account</h1>
 <p>Signed in as ${e(opts.userEmail)}.${opts.websiteUrl ? ` Developer site: ${e(opts.websiteUrl)}.` : ''}</p>
 ${opts.developmentApp ? '<p><em>This app is in development and has not been reviewed.</em></p>' : ''}
-<h2>It will be able to:</h2><ul>${items}</ul>
+<h2>It will be able to:</h2>${items ? `<ul>${items}</ul>` : '<p>Nothing: your role allows none of what it asks for.</p>'}
+${beyond}
 <form method="post" action="/api/oauth/authorize">${hidden(opts.fields)}
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny">Deny</button></form></main>`,

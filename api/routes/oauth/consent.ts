@@ -6,6 +6,7 @@ import { checkAuthorizeRequest, redirectWith, type AuthorizeCheck } from '../../
 import { checkConsentCsrf, consentCsrf, loginCsrf, readBrowserSession, type BrowserSession } from '../../http/browser-session';
 import { oauthServer } from '../../../services/oauth/server';
 import { writeLibraryError } from './oauth-http';
+import { scopesForRole } from '../../../core/scopes';
 
 export function sendPage(ctx: Context, status: number, html: string): void {
   ctx.status = status;
@@ -72,6 +73,8 @@ export async function showAuthorize(ctx: Context, deps: ServiceDeps): Promise<vo
   if (!session) return showLogin(ctx, deps, check);
   if (developmentRefused(ctx, check, session)) return;
   const app = await deps.db('apps').where({ id: check.client.id }).first('website_url', 'live');
+  // A grant never carries more than its user: what the role does not allow is shown apart and not granted.
+  const mine = new Set<string>(scopesForRole(session.role));
   sendPage(
     ctx,
     200,
@@ -80,7 +83,9 @@ export async function showAuthorize(ctx: Context, deps: ServiceDeps): Promise<vo
       websiteUrl: app?.live?.website_url ?? app?.website_url ?? null,
       developmentApp: !check.client.approved,
       userEmail: session.email,
-      scopes: check.scopes,
+      scopes: check.scopes.filter((s) => mine.has(s)),
+      withheld: check.scopes.filter((s) => !mine.has(s)),
+      role: session.role,
       fields: { ...(check.params as unknown as Record<string, string>), csrf: consentCsrf(session.token) },
     }),
   );
@@ -111,7 +116,7 @@ export async function decideAuthorize(ctx: Context, deps: ServiceDeps, body: Rec
     body: { ...check.params, allowed },
   });
   const response = new OAuth2Server.Response();
-  const user = { id: session.userId, teamId: session.teamId };
+  const user = { id: session.userId, teamId: session.teamId, role: session.role };
   try {
     await oauthServer(deps.db).authorize(request, response, { authenticateHandler: { handle: async () => user } });
   } catch (err) {
