@@ -63,6 +63,24 @@ function errorResponses(route: RouteDef): NonNullable<RouteConfig['responses']> 
         : 'RFC 7009 §2.1 invalid_client: the client is authenticated first, wherever it sent its credentials',
       content: json(oauthErrorSchema),
     };
+  } else if (isOAuthPage(route)) {
+    // The sign-in and consent pages answer their errors as pages (a browser shows them), except what
+    // fails before the page is reached: a body that cannot be read, a rate limit (JSON, as elsewhere).
+    const page = { schema: { type: 'string' as const } };
+    out[400] = {
+      description:
+        'An HTML error page when client_id or redirect_uri is unknown or does not match (never a redirect to an unverified URI); JSON `invalid_request` when the body cannot be read',
+      content: { 'text/html': page, ...json(errorSchema) },
+    };
+    if (route.method === 'post') {
+      out[403] = {
+        description: 'An HTML error page: the form expired or did not come from this site (CSRF)',
+        content: { 'text/html': page },
+      };
+    }
+    if (route.path === '/api/oauth/login') {
+      out[401] = { description: 'The sign-in page again, saying the email or password is wrong (HTML)', content: { 'text/html': page } };
+    }
   } else if (route.params || route.query || route.body) {
     out[400] = {
       description: '`validation_failed`: `details` lists each bad field as `{path, message}` (or `invalid_request`)',
@@ -89,7 +107,17 @@ function errorResponses(route: RouteDef): NonNullable<RouteConfig['responses']> 
     headers: retryAfter,
     content: json(errorSchema),
   };
+  if (route.path === '/api/oauth/login') {
+    out[429].description =
+      'Too many sign-in attempts: the sign-in page saying so (HTML), or `rate_limited` (JSON); retry after `Retry-After`';
+    out[429].content = { 'text/html': { schema: { type: 'string' as const } }, ...json(errorSchema) };
+  }
   return out;
+}
+
+/** The OAuth sign-in and consent pages (`/api/oauth/authorize`, `/api/oauth/login`): they answer HTML. */
+function isOAuthPage(route: RouteDef): boolean {
+  return route.path === '/api/oauth/authorize' || route.path === '/api/oauth/login';
 }
 
 function successResponse(route: RouteDef): { status: number; response: NonNullable<RouteConfig['responses']>[number] } {
@@ -212,6 +240,8 @@ function addExamples(doc: OpenApiDoc, routes: RouteDef[]): void {
         const code = Number(status);
         if (route.examples?.byStatus?.[code] !== undefined) {
           media.example = route.examples.byStatus[code];
+        } else if (code >= 400 && type === 'text/html') {
+          media.example = RAW_EXAMPLES[type]; // an error page
         } else if (code >= 400) {
           const isOAuth = (route.path === '/api/oauth/token' || route.path === '/api/oauth/revoke') && code < 429;
           media.example = isOAuth ? oauthErrorExample : errorExample(code, scope, route.conflict);

@@ -53,6 +53,8 @@ describe('examples in the OpenAPI document', () => {
         expect(media.example).toBeDefined();
         if (r.alsoFor?.includes(Number(code)) && r.response && !isRawResponse(r.response)) {
           expect(problems(r.response, media.example)).toEqual([]);
+        } else if (Number(code) >= 400 && type === 'text/html') {
+          expect(media.example).toMatch(/^<!doctype html>/); // an error page (the OAuth sign-in and consent pages)
         } else if (Number(code) >= 400) {
           const oauth = (r.path === '/api/oauth/token' || r.path === '/api/oauth/revoke') && Number(code) < 429;
           expect(problems(oauth ? oauthErrorSchema : errorSchema, media.example)).toEqual([]);
