@@ -4,6 +4,7 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
+import { sesNotification } from './mail-ses';
 import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader, withoutSmtpPrefix, wordAt, WHITE } from './mail-scan';
 import { codesIn, decideSeverity, enhancedCodes, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
@@ -369,7 +370,8 @@ export function classifyMail(f: MailFacts, domains: Domains): Classified {
 function classified(f: MailFacts, domains: Domains): Classified {
   const { tokens, messageIds, toReply } = references(f, domains);
   const system = systemSender(f);
-  const cls = arf(f) ?? dsn(f, system) ?? freeTextBounce(f, system, domains) ?? autoReply(f);
+  // An Amazon SES notification (JSON from SNS's no-reply address) is read only from a system sender.
+  const cls = arf(f) ?? (system ? sesNotification(f.text) : null) ?? dsn(f, system) ?? freeTextBounce(f, system, domains) ?? autoReply(f);
   if (cls) return { class: cls, tokens, messageIds };
   if (system)
     return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, tokens, messageIds };

@@ -12,7 +12,7 @@ import { mailCorpusDir } from '../../../scripts/tool-paths';
 export const SDISTS = { flufl: 'flufl_bounce-6.0.0/tests/data', talon: 'talon-1.4.4/tests/fixtures' } as const;
 
 export interface Label {
-  class: 'bounce' | 'warning' | 'auto_reply' | 'reply' | 'complaint';
+  class: 'bounce' | 'warning' | 'auto_reply' | 'reply' | 'complaint' | 'unknown';
   type?: 'hard' | 'soft';
   mta?: string;
   basis: string;
