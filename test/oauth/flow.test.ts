@@ -421,5 +421,15 @@ describe('a grant never carries more than its user', () => {
       code_verifier: b.verifier,
     });
     expect(ownerToken.body.scope).toBe('user:read team:members');
+
+    // Asking only for what the role does not allow: the page says it gets nothing, and approving
+    // sends the app back invalid_scope with its state, no code.
+    const c = authUrl({ client_id: teamApp.client_id, scope: 'team:members' });
+    const none = await authorizeWithForms(c.url, { email, password });
+    expect(none.consentHtml).toContain('your role allows none of what it asks for');
+    const back = new URL(none.location!);
+    expect(back.searchParams.get('error')).toBe('invalid_scope');
+    expect(back.searchParams.get('state')).toBe(c.state);
+    expect(back.searchParams.get('code')).toBeNull();
   });
 });
