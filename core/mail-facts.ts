@@ -1,5 +1,6 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { FactHeader, MailFacts } from '../domain/mail-classify';
+import { returnedPart } from '../domain/mail-scan';
 
 const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 
@@ -58,12 +59,6 @@ const PART_LIMIT = 64 * 1024;
 const reportPart = (contentType: string) => {
   const type = contentType.toLowerCase();
   return type.startsWith('message/') || type.startsWith('text/rfc822-headers');
-};
-
-/** A returned message or its headers, as `/rfc822|headers/i`: the classifier reads its header block only. */
-const returnedPart = (contentType: string) => {
-  const type = contentType.toLowerCase();
-  return type.includes('rfc822') || type.includes('headers');
 };
 
 /** Where the header block of a message ends in its first `limit` bytes (the blank line, CRLF or LF), else the limit. */

@@ -41,6 +41,12 @@ export function scopesForRole(role: string): Scope[] {
   return ALL_SCOPES.filter((s) => !MEMBER_EXCLUDED.has(s));
 }
 
+/** The scopes of `scopes` that `role` allows, in their order: all a credential made by that role may carry. */
+export function withinRole(scopes: readonly string[], role: string): Scope[] {
+  const allowed = new Set<string>(scopesForRole(role));
+  return scopes.filter((s): s is Scope => allowed.has(s));
+}
+
 export function isScope(s: string): s is Scope {
   return (ALL_SCOPES as readonly string[]).includes(s);
 }

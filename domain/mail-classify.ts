@@ -5,7 +5,7 @@
  */
 import { parseTokenAddress } from './mail-address';
 import { sesNotification } from './mail-ses';
-import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader, withoutSmtpPrefix, wordAt, WHITE } from './mail-scan';
+import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader, returnedPart, withoutSmtpPrefix, wordAt, WHITE } from './mail-scan';
 import { codesIn, decideSeverity, enhancedCodes, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
@@ -146,11 +146,16 @@ function mislabelledReport(f: MailFacts): Array<Record<string, string>> | null {
   return actionBlocks(f.text) ?? (reportType(f) ? actionBlocks(f.rawBody ?? '') : null);
 }
 
+/** The DSN blocks holding an Action line: from the report part, else (a system sender's report whose MIME structure mailparser could not follow) from the text or the raw body. */
+function recipientBlocks(f: MailFacts, report: string | undefined, system: string | null): Array<Record<string, string>> | null {
+  if (report !== undefined) return report ? (actionBlocks(report) ?? []) : null;
+  return system ? mislabelledReport(f) : null;
+}
+
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
 function dsn(f: MailFacts, system: string | null): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
-  // A report whose MIME structure mailparser could not follow: its fields are in the text, or only in the raw body.
-  const blocks = report !== undefined ? (report ? (actionBlocks(report) ?? []) : null) : system ? mislabelledReport(f) : null;
+  const blocks = recipientBlocks(f, report, system);
   if (!blocks) return null;
   const recipients = blocks.filter((b) => b.action && (b['final-recipient'] || b['original-recipient'] || b.status));
   if (!recipients.length) return null;
@@ -176,10 +181,9 @@ function arf(f: MailFacts): MailClass | null {
   const report = partOf(f, 'message/feedback-report');
   if (!report) {
     // Microsoft's Junk Mail Reporting Program: not ARF, a fixed subject from Hotmail's staff address.
+    // As `/^\s*complaint about message from /i` (trimStart drops what `\s*` matches; test/domain/mail-fold.test.ts).
     const jmrp =
-      f.subject.toLowerCase().includes('complaint about message from ') &&
-      /^\s*complaint about message from /i.test(f.subject) &&
-      /@(hotmail|outlook|live|msn)\.com$/i.test(f.from);
+      f.subject.trimStart().toLowerCase().startsWith('complaint about message from ') && /@(hotmail|outlook|live|msn)\.com$/i.test(f.from);
     return jmrp ? { kind: 'complaint', feedbackType: 'abuse' } : null;
   }
   const fields = fieldBlocks(report)[0] ?? {};
@@ -220,14 +224,14 @@ function freeTextBounce(f: MailFacts, system: string | null, domains: Domains): 
   const verdict = decideSeverity({ status: null, text: said, words }, codes);
   // Indices found in the lower-cased text fit the original unless lower-casing changed its length
   // (then no character changed its place: the codes' places are the same in both).
-  const diagnostic = lower.length === said.length ? diagnosticLine(said, lower, words, codes) : diagnosticLine(lower, lower, words);
+  const diagnostic =
+    lower.length === said.length ? diagnosticLine(said, lower, words, codes) : diagnosticLine(lower, lower, words, codesIn(lower));
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: false };
 }
 
 /** The line of the notice that says why: the first with a code or a cause, else the first that says "not delivered". */
-function diagnosticLine(said: string, lower: string, words: Words, codes?: Codes): string {
-  const code = codes ? [codes.firstAt, codes.smtpAt] : [ENHANCED_ONE.exec(said)?.index ?? -1, SMTP_ONE.exec(said)?.index ?? -1];
-  const hits = [...code, words.dead, words.soft, words.permanent].filter((i) => i >= 0);
+function diagnosticLine(said: string, lower: string, words: Words, codes: Codes): string {
+  const hits = [codes.firstAt, codes.smtpAt, words.dead, words.soft, words.permanent].filter((i) => i >= 0);
   const i = hits.length ? Math.min(...hits) : (BOUNCE_BODY.exec(lower)?.index ?? 0);
   const start = said.lastIndexOf('\n', i) + 1;
   const end = said.indexOf('\n', i);
@@ -236,9 +240,6 @@ function diagnosticLine(said: string, lower: string, words: Words, codes?: Codes
     .trim()
     .slice(0, 300);
 }
-
-const ENHANCED_ONE = /(?<![\d.])[45]\.[0-7]\.\d{1,3}(?![\d.])/;
-const SMTP_ONE = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/m;
 
 type AutoHeader =
   | 'x-autoreply'
@@ -283,12 +284,9 @@ interface DomainPatterns {
 }
 
 const domainPatterns = new Map<string, DomainPatterns>();
-/** The last pair of domains asked for: a service asks for the same pair every time. */
-let lastPair: { bounce: string; reply: string; patterns: DomainPatterns } | null = null;
 
 /** The expressions that name our domains, compiled once per pair of domains. */
 function patternsOf(domains: Domains): DomainPatterns {
-  if (lastPair && lastPair.bounce === domains.bounce && lastPair.reply === domains.reply) return lastPair.patterns;
   const key = `${domains.bounce} ${domains.reply}`;
   let p = domainPatterns.get(key);
   if (!p) {
@@ -299,7 +297,6 @@ function patternsOf(domains: Domains): DomainPatterns {
     };
     domainPatterns.set(key, p);
   }
-  lastPair = { bounce: domains.bounce, reply: domains.reply, patterns: p };
   return p;
 }
 
@@ -322,12 +319,6 @@ function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
     }
   }
 }
-
-/** Parts that hold a returned message or its headers. */
-const returnedPart = (contentType: string) => {
-  const type = contentType.toLowerCase();
-  return type.includes('rfc822') || type.includes('headers');
-};
 
 /** Our tokens and Message-IDs named by the envelope recipients, the reply headers and returned headers. */
 function references(f: MailFacts, domains: Domains): { tokens: string[]; messageIds: string[]; toReply: boolean } {

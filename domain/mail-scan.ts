@@ -26,6 +26,15 @@ export function withoutSmtpPrefix(text: string): string {
   return wordAt(text, 0, 'smtp=') ? text.slice(5) : text;
 }
 
+/**
+ * A part holding a returned message or its headers, as `/rfc822|headers/i`: the facts keep its
+ * header block only (core/mail-facts.ts), the classifier reads our tokens and ids there.
+ */
+export function returnedPart(contentType: string): boolean {
+  const type = contentType.toLowerCase();
+  return type.includes('rfc822') || type.includes('headers');
+}
+
 /** `A-Z a-z 0-9 -`: the characters of a field name. */
 function nameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;

@@ -65,12 +65,6 @@ export function enhancedCodes(text: string): string[] {
   return [...text.matchAll(ENHANCED_G)].map((m) => `${m[1]}.${m[2]}.${m[3]}`);
 }
 
-/** The first SMTP reply code of a text that this table knows. */
-export function smtpCode(text: string): string | null {
-  for (const m of text.matchAll(SMTP_G)) if (SMTP_CODES[m[1]]) return m[1];
-  return null;
-}
-
 /** X.0.0 and X.n.0 say only "something in this area": they do not decide when the words are more precise. */
 const generic = (code: string) => code.endsWith('.0');
 
@@ -113,32 +107,13 @@ export interface Verdict {
   basis: 'status' | 'wording' | 'smtp' | 'none';
 }
 
-/** The first RFC 3463 code of a text and its first specific one (not X.0.0 or X.n.0): the scan stops there. */
-function scanCodes(text: string, found: { first: string | null; specific: string | null; firstAt?: number }): void {
-  ENHANCED_G.lastIndex = 0;
-  for (let m = ENHANCED_G.exec(text); m; m = ENHANCED_G.exec(text)) {
-    const code = `${m[1]}.${m[2]}.${m[3]}`;
-    if (found.first === null) {
-      found.first = code;
-      found.firstAt = m.index;
-    }
-    if (!generic(code)) {
-      found.specific = code;
-      break;
-    }
-  }
-  ENHANCED_G.lastIndex = 0;
-}
-
 /**
  * The verdict when a DSN's `Status:` field alone decides it (it holds a specific code): what
  * decideSeverity would answer whatever the text, so a caller can skip building the text.
  */
 export function statusVerdict(status: string | null): Verdict | null {
-  if (!status) return null;
-  const codes = { first: null as string | null, specific: null as string | null };
-  scanCodes(status, codes);
-  return codes.specific ? { type: severityOfStatus(codes.specific), status: codes.specific, basis: 'status' } : null;
+  const specific = status ? codesIn(status).specific : null;
+  return specific ? { type: severityOfStatus(specific), status: specific, basis: 'status' } : null;
 }
 
 /** The codes of a text, one pass for each kind: what decideSeverity reads of it, and where they stand. */
@@ -155,7 +130,19 @@ export interface Codes {
 
 export function codesIn(text: string): Codes {
   const codes: Codes = { first: null, firstAt: -1, specific: null, smtpAt: -1, smtp: null };
-  scanCodes(text, codes);
+  ENHANCED_G.lastIndex = 0;
+  for (let m = ENHANCED_G.exec(text); m; m = ENHANCED_G.exec(text)) {
+    const code = `${m[1]}.${m[2]}.${m[3]}`;
+    if (codes.first === null) {
+      codes.first = code;
+      codes.firstAt = m.index;
+    }
+    if (!generic(code)) {
+      codes.specific = code;
+      break;
+    }
+  }
+  ENHANCED_G.lastIndex = 0;
   SMTP_G.lastIndex = 0;
   for (let m = SMTP_G.exec(text); m; m = SMTP_G.exec(text)) {
     if (codes.smtpAt < 0) codes.smtpAt = m.index;
@@ -168,23 +155,17 @@ export function codesIn(text: string): Codes {
   return codes;
 }
 
-/** Decide hard or soft from what the server said (`codes`: codesIn(e.text), when the caller has it). */
-export function decideSeverity(e: Evidence, textCodes?: Codes): Verdict {
+/** Decide hard or soft from what the server said (`textCodes`: codesIn(e.text), when the caller has it). */
+export function decideSeverity(e: Evidence, textCodes: Codes = codesIn(e.text)): Verdict {
   // The status field's codes come before the text's.
-  const codes = { first: null as string | null, specific: null as string | null };
-  if (e.status) scanCodes(e.status, codes);
-  if (!codes.specific) {
-    if (textCodes) {
-      codes.first ??= textCodes.first;
-      codes.specific = textCodes.specific;
-    } else scanCodes(e.text, codes);
-  }
-  const specific = codes.specific;
+  const status = e.status ? codesIn(e.status) : null;
+  const specific = status?.specific ?? textCodes.specific;
   if (specific) return { type: severityOfStatus(specific), status: specific, basis: 'status' };
-  const code = textCodes ? textCodes.smtp : smtpCode(e.text);
+  const first = status?.first ?? textCodes.first;
+  const code = textCodes.smtp;
   const words = e.words ?? wordsIn(e.text.toLowerCase());
-  if (words.soft >= 0) return { type: 'soft', status: codes.first ?? code, basis: 'wording' };
-  if (codes.first) return { type: severityOfStatus(codes.first), status: codes.first, basis: 'status' };
+  if (words.soft >= 0) return { type: 'soft', status: first ?? code, basis: 'wording' };
+  if (first) return { type: severityOfStatus(first), status: first, basis: 'status' };
   if (code) return { type: SMTP_CODES[code], status: code, basis: 'smtp' };
   if (words.dead >= 0 || words.permanent >= 0) return { type: 'hard', status: null, basis: 'wording' };
   return { type: 'soft', status: null, basis: 'none' };

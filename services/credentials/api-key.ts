@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
-import { scopesForRole, type Plan, type Role, type Scope } from '../../core/scopes';
+import { withinRole, type Plan, type Role } from '../../core/scopes';
 import type { Principal } from '../../core/principal';
 import { cachePrincipal, getCachedPrincipal } from './cache';
 
@@ -28,14 +28,13 @@ export async function resolveApiKey(deps: Pick<ServiceDeps, 'db'>, { token }: { 
     .whereNull('u.removed_at')
     .first('k.id', 'k.team_id', 'k.scopes', 't.plan', 'u.id as user_id', 'u.role');
   if (!row) return null;
-  const allowed = new Set<Scope>(scopesForRole(row.role));
   const principal: Principal = {
     kind: 'api_key',
     credentialId: row.id,
     teamId: row.team_id,
     userId: row.user_id,
     role: row.role as Role,
-    scopes: new Set((row.scopes as Scope[]).filter((s) => allowed.has(s))),
+    scopes: new Set(withinRole(row.scopes as string[], row.role)),
     plan: row.plan as Plan,
     isStaff: false,
     perMinuteLimit: API_KEY_PER_MINUTE,

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '../deps';
 import { sha256Hex } from '../../core/crypto';
-import { scopesForRole, type Plan, type Role, type Scope } from '../../core/scopes';
+import { withinRole, type Plan, type Role } from '../../core/scopes';
 import { unauthorized } from '../../core/errors';
 import type { Principal } from '../../core/principal';
 
@@ -41,14 +41,13 @@ export async function resolveAccessToken(deps: Pick<ServiceDeps, 'db'>, { token 
   if (new Date(row.access_expires_at).getTime() <= Date.now()) {
     throw unauthorized('The access token has expired; use the refresh token to get a new one', 'token_expired');
   }
-  const allowed = new Set<string>(scopesForRole(row.role));
   return {
     kind: 'oauth',
     credentialId: `oauth:${row.app_id}:${row.user_id}`,
     teamId: row.team_id,
     userId: row.user_id,
     role: row.role as Role,
-    scopes: new Set((row.scopes as string[]).filter((s) => allowed.has(s)) as Scope[]),
+    scopes: new Set(withinRole(row.scopes as string[], row.role)),
     plan: row.plan as Plan,
     isStaff: false,
     perMinuteLimit: row.approved ? OAUTH_APPROVED_PER_MINUTE : OAUTH_DEVELOPMENT_PER_MINUTE,

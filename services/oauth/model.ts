@@ -2,7 +2,7 @@ import type { AppsRow } from '../../db/tables';
 import { randomUUID } from 'node:crypto';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto';
-import { scopesForRole } from '../../core/scopes';
+import { withinRole } from '../../core/scopes';
 import type { Db, Executor } from '../../db/knex';
 import { redirectUriMatches } from '../../domain/app-checklist';
 import { ACCESS_TOKEN_PREFIX } from './access-token-resolver';
@@ -77,8 +77,7 @@ export function createModel(db: Db): OAuth2Server.AuthorizationCodeModel & OAuth
       // page showed. The code and its tokens carry that; each use is capped by the role again.
       const role = (user as { role?: string }).role;
       if (role === undefined) return scope;
-      const mine = new Set<string>(scopesForRole(role));
-      const granted = scope.filter((s) => mine.has(s));
+      const granted = withinRole(scope, role);
       return granted.length ? granted : false;
     },
 

@@ -46,15 +46,14 @@ export function consentPage(opts: {
   /** What the app asks for and the user's role allows: what it will get. */
   scopes: string[];
   /** What it asks for beyond the user's role: listed, and not granted. */
-  withheld?: string[];
-  role?: string;
+  withheld: string[];
+  role: string;
   fields: Record<string, string>;
 }): string {
   const item = (s: string) => `<li><strong>${e(SCOPE_WORDS[s as Scope] ?? s)}</strong> <small>(${e(s)})</small></li>`;
   const items = opts.scopes.map(item).join('');
-  const withheld = opts.withheld ?? [];
-  const beyond = withheld.length
-    ? `<h2>It asks for more than your role (${e(opts.role ?? '')}) allows; it will not get:</h2><ul>${withheld.map(item).join('')}</ul>`
+  const beyond = opts.withheld.length
+    ? `<h2>It asks for more than your role (${e(opts.role)}) allows; it will not get:</h2><ul>${opts.withheld.map(item).join('')}</ul>`
     : '';
   return page(
     `Authorize ${opts.appName}`,

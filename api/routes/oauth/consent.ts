@@ -6,7 +6,7 @@ import { checkAuthorizeRequest, redirectWith, type AuthorizeCheck } from '../../
 import { checkConsentCsrf, consentCsrf, loginCsrf, readBrowserSession, type BrowserSession } from '../../http/browser-session';
 import { oauthServer } from '../../../services/oauth/server';
 import { writeLibraryError } from './oauth-http';
-import { scopesForRole } from '../../../core/scopes';
+import { withinRole } from '../../../core/scopes';
 
 export function sendPage(ctx: Context, status: number, html: string): void {
   ctx.status = status;
@@ -74,7 +74,7 @@ export async function showAuthorize(ctx: Context, deps: ServiceDeps): Promise<vo
   if (developmentRefused(ctx, check, session)) return;
   const app = await deps.db('apps').where({ id: check.client.id }).first('website_url', 'live');
   // A grant never carries more than its user: what the role does not allow is shown apart and not granted.
-  const mine = new Set<string>(scopesForRole(session.role));
+  const granted = withinRole(check.scopes, session.role);
   sendPage(
     ctx,
     200,
@@ -83,8 +83,8 @@ export async function showAuthorize(ctx: Context, deps: ServiceDeps): Promise<vo
       websiteUrl: app?.live?.website_url ?? app?.website_url ?? null,
       developmentApp: !check.client.approved,
       userEmail: session.email,
-      scopes: check.scopes.filter((s) => mine.has(s)),
-      withheld: check.scopes.filter((s) => !mine.has(s)),
+      scopes: granted,
+      withheld: check.scopes.filter((s) => !granted.some((g) => g === s)),
       role: session.role,
       fields: { ...(check.params as unknown as Record<string, string>), csrf: consentCsrf(session.token) },
     }),
