@@ -1,6 +1,5 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { FactHeader, MailFacts } from '../domain/mail-classify';
-import { returnedPart } from '../domain/mail-scan';
 
 const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 
@@ -59,6 +58,16 @@ const PART_LIMIT = 64 * 1024;
 const reportPart = (contentType: string) => {
   const type = contentType.toLowerCase();
   return type.startsWith('message/') || type.startsWith('text/rfc822-headers');
+};
+
+/**
+ * A returned message or its headers, as `/rfc822|headers/i`: only its header block is kept. The
+ * classifier has the same test (domain/mail-scan.ts returnedPart); core/ may not import domain/
+ * code (docs/architecture.md), so it is written here too.
+ */
+const returnedPart = (contentType: string) => {
+  const type = contentType.toLowerCase();
+  return type.includes('rfc822') || type.includes('headers');
 };
 
 /** Where the header block of a message ends in its first `limit` bytes (the blank line, CRLF or LF), else the limit. */
