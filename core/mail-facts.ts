@@ -5,7 +5,11 @@ const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 
 function ids(v: string | string[] | undefined): string[] {
   const all = Array.isArray(v) ? v.join(' ') : (v ?? '');
-  return all ? [...all.matchAll(MSGID)].map((m) => m[0]) : [];
+  const out: string[] = [];
+  MSGID.lastIndex = 0;
+  for (let m = MSGID.exec(all); m; m = MSGID.exec(all)) out.push(m[0]);
+  MSGID.lastIndex = 0;
+  return out;
 }
 
 /** The headers the facts carry (every FactHeader: the type checks that none is missing). */
@@ -25,15 +29,17 @@ const KEPT: Record<FactHeader, true> = {
   'x-autoreply-from': true,
   'x-mail-autoreply': true,
 };
-const KEPT_NAMES: ReadonlySet<string> = new Set(Object.keys(KEPT));
+/** Each kept name to itself as written here: records keyed by these literal strings stay fast (mailsplit's names are new strings each time). */
+const KEPT_NAMES: ReadonlyMap<string, FactHeader> = new Map(Object.keys(KEPT).map((k) => [k, k as FactHeader]));
 
 /** First value of each kept header, from the raw header lines (unfolded); mailsplit gives the names lowercased. */
 function headerValues(parsed: ParsedMail): MailFacts['headers'] {
-  const out: Record<string, string> = {};
+  const out: MailFacts['headers'] = {};
   for (const { key, line } of parsed.headerLines ?? []) {
-    if (!KEPT_NAMES.has(key) || out[key] !== undefined) continue; // Received and the like: skipped; a repeat: the first is kept
+    const name = KEPT_NAMES.get(key);
+    if (name === undefined || out[name] !== undefined) continue; // Received and the like: skipped; a repeat: the first is kept
     const value = line.slice(line.indexOf(':') + 1);
-    out[key] = (value.includes('\n') ? value.replace(/\r?\n[ \t]+/g, ' ') : value).trim();
+    out[name] = (value.includes('\n') ? value.replace(/\r?\n[ \t]+/g, ' ') : value).trim();
   }
   return out;
 }
@@ -72,13 +78,16 @@ const returnedPart = (contentType: string) => {
 
 /** Where the header block of a message ends in its first `limit` bytes (the blank line, CRLF or LF), else the limit. */
 function headerEnd(buf: Buffer, limit: number): number {
-  for (let i = buf.indexOf(10); i >= 0 && i < limit; i = buf.indexOf(10, i + 1)) {
-    const next = buf[i + 1];
-    const blank = i + 1 < limit && (next === 10 || (next === 13 && i + 2 < limit && buf[i + 2] === 10));
-    if (blank) return i > 0 && buf[i - 1] === 13 ? i - 1 : i;
-  }
-  return limit;
+  const head = buf.length > limit ? buf.subarray(0, limit) : buf;
+  // The first LF followed by LF, or by CR LF, within the limit (two searches, not one per line).
+  const lf = head.indexOf(BLANK_LF);
+  const crlf = head.indexOf(BLANK_CRLF);
+  const i = lf < 0 ? crlf : crlf < 0 ? lf : Math.min(lf, crlf);
+  if (i < 0) return limit;
+  return i > 0 && buf[i - 1] === 13 ? i - 1 : i;
 }
+const BLANK_LF = Buffer.from('\n\n');
+const BLANK_CRLF = Buffer.from('\n\r\n');
 
 /** A report part as text: a returned message or header part up to its blank line, any other whole (both capped). */
 export function partText(contentType: string, content: Buffer): string {

@@ -5,7 +5,17 @@
  */
 import { parseTokenAddress } from './mail-address';
 import { sesNotification } from './mail-ses';
-import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader, returnedPart, withoutSmtpPrefix, wordAt, WHITE } from './mail-scan';
+import {
+  actionBlocks,
+  fieldBlocks,
+  firstAddress,
+  inQuotedHeader,
+  isWhite,
+  messageIdFields,
+  returnedPart,
+  withoutSmtpPrefix,
+  wordAt,
+} from './mail-scan';
 import { codesIn, decideSeverity, enhancedCodes, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
@@ -121,7 +131,7 @@ function actionOf(b: Record<string, string>): string {
   const value = (b.action ?? '').trim().toLowerCase();
   // Its first word: up to white space, `(` or `;` (as `.split(/[\s(;]/)[0]`).
   let end = 0;
-  while (end < value.length && !ACTION_END.has(value.charCodeAt(end)) && !WHITE.has(value.charCodeAt(end))) end++;
+  while (end < value.length && !ACTION_END.has(value.charCodeAt(end)) && !isWhite(value.charCodeAt(end))) end++;
   const a = value.slice(0, end);
   // `expired` (the sender gave up retrying) is a failure too; its status says hard or soft.
   return a === 'failure' || a === 'error' || a === 'expired' ? 'failed' : a;
@@ -191,11 +201,10 @@ function arf(f: MailFacts): MailClass | null {
 }
 
 /** The failed address a free-text notice names: X-Failed-Recipients, else the first address that is not ours or the sender's. */
-function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string | null {
+function noticeRecipient(f: MailFacts, notice: string, ours: readonly string[]): string | null {
   const header = f.headers['x-failed-recipients'];
   if (header) return header.split(',')[0].trim();
   if (!notice.includes('@')) return null;
-  const ours = patternsOf(domains).own;
   const sender = f.from.toLowerCase();
   // Not on the lines of a quoted header block (the returned message's own From/To).
   const found = firstAddress(notice, (address, start) => {
@@ -207,7 +216,7 @@ function noticeRecipient(f: MailFacts, notice: string, domains: Domains): string
 }
 
 /** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
-function freeTextBounce(f: MailFacts, system: string | null, domains: Domains): MailClass | null {
+function freeTextBounce(f: MailFacts, system: string | null, ours: DomainPatterns): MailClass | null {
   const subject = BOUNCE_SUBJECT.test(f.subject.toLowerCase());
   if (!system && !subject) return null; // a person's message needs both a notice subject and notice words
   const notice = noticeText(f);
@@ -216,7 +225,7 @@ function freeTextBounce(f: MailFacts, system: string | null, domains: Domains): 
   const words = wordsIn(lower);
   const body = words.dead >= 0 || BOUNCE_BODY.test(lower.slice(f.subject.length));
   if (!(system ? subject || body : body)) return null;
-  const recipient = noticeRecipient(f, notice, domains);
+  const recipient = noticeRecipient(f, notice, ours.own);
   if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
     return { kind: 'warning', status: enhancedCodes(notice)[0] ?? null, recipient };
   }
@@ -272,11 +281,10 @@ function autoReply(f: MailFacts): MailClass | null {
   return null;
 }
 
-const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
-
 const TEXT_SCAN = 64 * 1024;
 
 interface DomainPatterns {
+  domains: Domains;
   /** One of our VERP and Reply-To addresses, with its token, where lastIndex says (sticky). */
   tokenAt: RegExp;
   /** `@` and each of our domains, lower-cased: an address ending with one (any case) is ours. */
@@ -292,6 +300,7 @@ function patternsOf(domains: Domains): DomainPatterns {
   if (!p) {
     const either = [domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
     p = {
+      domains,
       tokenAt: new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'iy'),
       own: [domains.bounce, domains.reply].map((d) => `@${d.toLowerCase()}`),
     };
@@ -301,9 +310,8 @@ function patternsOf(domains: Domains): DomainPatterns {
 }
 
 /** Our tokens in a text (every one has a `+`: most texts have none, and are not scanned). */
-function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
+function addTokens(tokens: Set<string>, text: string, at: RegExp): void {
   // Each token address has its `+` right after `bounce` or `reply`: tried there only, left to right.
-  const at = patternsOf(domains).tokenAt;
   let next = 0;
   for (let plus = text.indexOf('+'); plus >= 0; plus = text.indexOf('+', plus + 1)) {
     for (let start = plus - 6; start <= plus - 5; start++) {
@@ -321,11 +329,11 @@ function addTokens(tokens: Set<string>, text: string, domains: Domains): void {
 }
 
 /** Our tokens and Message-IDs named by the envelope recipients, the reply headers and returned headers. */
-function references(f: MailFacts, domains: Domains): { tokens: string[]; messageIds: string[]; toReply: boolean } {
+function references(f: MailFacts, ours: DomainPatterns): { tokens: string[]; messageIds: string[]; toReply: boolean } {
   const tokens = new Set<string>();
   let toReply = false;
   for (const r of f.recipients) {
-    const t = parseTokenAddress(r, domains);
+    const t = parseTokenAddress(r, ours.domains);
     if (t) tokens.add(t.token);
     if (t?.kind === 'reply') toReply = true;
   }
@@ -335,12 +343,10 @@ function references(f: MailFacts, domains: Domains): { tokens: string[]; message
     // Of a returned message, the facts hold its header block (core/mail-facts.ts cuts it there).
     if (returnedPart(p.contentType)) returned = returned ? `${returned}\n${p.content}` : p.content;
   }
-  addTokens(tokens, returned, domains);
-  addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, domains);
+  addTokens(tokens, returned, ours.tokenAt);
+  addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, ours.tokenAt);
   const ids = new Set<string>([...f.inReplyTo, ...f.references]);
-  if (returned)
-    for (const line of returned.matchAll(/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim))
-      for (const m of line[1].matchAll(MSGID)) ids.add(m[0]);
+  for (const id of messageIdFields(returned)) ids.add(id);
   return { tokens: [...tokens], messageIds: [...ids], toReply };
 }
 
@@ -359,10 +365,12 @@ export function classifyMail(f: MailFacts, domains: Domains): Classified {
 }
 
 function classified(f: MailFacts, domains: Domains): Classified {
-  const { tokens, messageIds, toReply } = references(f, domains);
+  // Looked up once: references and the notice's recipient both ask.
+  const ours = patternsOf(domains);
+  const { tokens, messageIds, toReply } = references(f, ours);
   const system = systemSender(f);
   // An Amazon SES notification (JSON from SNS's no-reply address) is read only from a system sender.
-  const cls = arf(f) ?? (system ? sesNotification(f.text) : null) ?? dsn(f, system) ?? freeTextBounce(f, system, domains) ?? autoReply(f);
+  const cls = arf(f) ?? (system ? sesNotification(f.text) : null) ?? dsn(f, system) ?? freeTextBounce(f, system, ours) ?? autoReply(f);
   if (cls) return { class: cls, tokens, messageIds };
   if (system)
     return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, tokens, messageIds };

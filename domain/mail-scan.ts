@@ -40,47 +40,59 @@ function nameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 }
 
-/** Whether a value holds a line terminator of a regular expression's `.` (then, after its first character, it is not a field). */
-const hasTerminator = (value: string) => value.includes('\r') || value.includes('\u2028') || value.includes('\u2029');
+/** Whether text[from, to) holds a line terminator of a regular expression's `.` other than LF (then, after a value's first character, it is not a field). */
+function hasTerminator(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
 
 /**
- * Header-style fields (`Name: value`, folded lines joined), grouped into blank-line separated blocks.
- * Line by line with indexOf rather than a split and an expression per line: a mislabelled report's
- * fields are read from up to 32 KB of raw body (test/domain/field-blocks.test.ts holds the reference).
+ * Header-style fields (`Name: value`, folded lines joined), grouped into blank-line separated blocks,
+ * of text[from, to) (all of it by default). Line by line with indexOf and character tests rather
+ * than a split and an expression per line, without copying a line: a mislabelled report's fields
+ * are read from up to 32 KB of raw body (test/domain/mail-scan.test.ts holds the reference).
  */
-export function fieldBlocks(text: string): Array<Record<string, string>> {
+export function fieldBlocks(text: string, from = 0, to = text.length): Array<Record<string, string>> {
   const blocks: Array<Record<string, string>> = [];
   // Prototype-less records are hash tables from the start: field names vary from one report to the next.
   let cur = Object.create(null) as Record<string, string>;
   let empty = true;
   let last = '';
-  for (let from = 0; from <= text.length;) {
-    const nl = text.indexOf('\n', from);
-    const end = nl < 0 ? text.length : nl;
+  for (let start = from; start <= to;) {
+    const found = text.indexOf('\n', start);
+    const nl = found < to ? found : -1;
+    const end = nl < 0 ? to : nl;
     // CRLF ends a line as LF does; a lone CR stays part of it.
-    const line = text.slice(from, nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : end);
-    from = end + 1;
-    if (line.trim() === '') {
+    const lineEnd = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : end;
+    const lineStart = start;
+    start = end + 1;
+    if (blank(text, lineStart, lineEnd)) {
       if (!empty) blocks.push(cur);
       cur = Object.create(null) as Record<string, string>;
       empty = true;
       last = '';
       continue;
     }
-    const first = line.charCodeAt(0);
+    const first = text.charCodeAt(lineStart);
     if (last && (first === 32 || first === 9)) {
-      cur[last] += ` ${line.trim()}`;
+      cur[last] += ` ${text.slice(lineStart, lineEnd).trim()}`;
       continue;
     }
-    const colon = line.indexOf(':');
-    if (colon < 1) continue;
-    let i = 0;
-    while (i < colon && nameChar(line.charCodeAt(i))) i++;
-    if (i < colon) continue;
-    const value = line.slice(colon + 1).trimStart();
-    if (hasTerminator(value)) continue;
-    last = line.slice(0, colon).toLowerCase();
-    cur[last] ??= value.trimEnd();
+    // A field: a name, then a colon (the line's first character that cannot be in a name).
+    let colon = lineStart;
+    while (colon < lineEnd && nameChar(text.charCodeAt(colon))) colon++;
+    if (colon === lineStart || colon === lineEnd || text.charCodeAt(colon) !== 58) continue;
+    // The value without the white space around it (as trimStart, then trimEnd).
+    let valueStart = colon + 1;
+    while (valueStart < lineEnd && isWhite(text.charCodeAt(valueStart))) valueStart++;
+    if (hasTerminator(text, valueStart, lineEnd)) continue;
+    let valueEnd = lineEnd;
+    while (valueEnd > valueStart && isWhite(text.charCodeAt(valueEnd - 1))) valueEnd--;
+    last = text.slice(lineStart, colon).toLowerCase();
+    cur[last] ??= text.slice(valueStart, valueEnd);
     empty = false;
   }
   if (!empty) blocks.push(cur);
@@ -92,7 +104,7 @@ const lineStart = (text: string, at: number) => (at <= 0 ? 0 : text.lastIndexOf(
 
 /** Whether text[from, to) is blank: white space only (a line fieldBlocks ends a block at). */
 function blank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!WHITE.has(text.charCodeAt(i))) return false;
+  for (let i = from; i < to; i++) if (!isWhite(text.charCodeAt(i))) return false;
   return true;
 }
 /** String.prototype.trim's white space and line ends. */
@@ -102,26 +114,46 @@ export const WHITE: ReadonlySet<number> = new Set(
     .concat(Array.from({ length: 11 }, (_, i) => 0x2000 + i)),
 );
 
-const ACTION_LINE = /^action:/gim;
+/** Whether a character is in WHITE: tested without the set below U+00A0 (test/domain/mail-scan.test.ts checks all 65,536). */
+export function isWhite(c: number): boolean {
+  return c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && WHITE.has(c);
+}
+
 /** Characters after which `^` (flag m) matches: LF, CR, U+2028, U+2029. */
 const LINE_END: ReadonlySet<number> = new Set([10, 13, 0x2028, 0x2029]);
 
 /**
- * Where the next line starting with `action:` (any case) begins, from `from` (-1: none): as
- * ACTION_LINE finds it. Searched in the lower-cased text when lower-casing kept every character in
- * its place (then no other character became one of these letters), else with the expression.
+ * Where the next line starting with `name:` (any case; `name` written in lower case) begins, from
+ * `from` (-1: none): where `/^name:/gim` finds it, looked for from each `:` rather than tried at
+ * every position or in a lower-cased copy of the text (wordAt folds case as the `i` flag does).
  */
-function nextActionLine(text: string, lower: string, from: number): number {
-  if (lower.length !== text.length) {
-    ACTION_LINE.lastIndex = from;
-    const m = ACTION_LINE.exec(text);
-    ACTION_LINE.lastIndex = 0;
-    return m ? m.index : -1;
-  }
-  for (let at = lower.indexOf('action:', from); at >= 0; at = lower.indexOf('action:', at + 1)) {
-    if (at === 0 || LINE_END.has(text.charCodeAt(at - 1))) return at;
+function nextFieldLine(text: string, name: string, from: number): number {
+  for (let colon = text.indexOf(':', from + name.length); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    const at = colon - name.length;
+    if (wordAt(text, at, name) && (at === 0 || LINE_END.has(text.charCodeAt(at - 1)))) return at;
   }
   return -1;
+}
+
+const MESSAGE_ID = /<[^<>\s]+@[^<>\s]+>/g;
+/** A Message-ID field's value, folded lines included, from where its line starts (sticky). */
+const MESSAGE_ID_FIELD_AT = /message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/iy;
+
+/**
+ * The ids (`<left@right>`) of the Message-ID fields of a header block, in order: what
+ * `/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim` then `/<[^<>\s]+@[^<>\s]+>/g` on each value read,
+ * tried only where such a line starts (test/domain/mail-scan.test.ts compares the two).
+ */
+export function messageIdFields(text: string): string[] {
+  const out: string[] = [];
+  for (let at = nextFieldLine(text, 'message-id', 0); at >= 0; at = nextFieldLine(text, 'message-id', MESSAGE_ID_FIELD_AT.lastIndex)) {
+    MESSAGE_ID_FIELD_AT.lastIndex = at;
+    const value = MESSAGE_ID_FIELD_AT.exec(text)?.[1] ?? '';
+    MESSAGE_ID.lastIndex = 0;
+    for (let m = MESSAGE_ID.exec(value); m; m = MESSAGE_ID.exec(value)) out.push(m[0]);
+  }
+  MESSAGE_ID.lastIndex = 0;
+  return out;
 }
 
 /**
@@ -133,8 +165,7 @@ function nextActionLine(text: string, lower: string, from: number): number {
 export function actionBlocks(text: string): Array<Record<string, string>> | null {
   let out: Array<Record<string, string>> | null = null;
   let done = 0;
-  const lower = text.toLowerCase();
-  for (let at = nextActionLine(text, lower, 0); at >= 0; at = nextActionLine(text, lower, done)) {
+  for (let at = nextFieldLine(text, 'action', 0); at >= 0; at = nextFieldLine(text, 'action', done)) {
     // Back to the line after the previous blank line, forward to the next blank line.
     let start = lineStart(text, at);
     while (start > 0) {
@@ -149,14 +180,16 @@ export function actionBlocks(text: string): Array<Record<string, string>> | null
       end = next;
     }
     done = end < 0 ? text.length : end + 1;
-    (out ??= []).push(...fieldBlocks(text.slice(start, done)));
+    (out ??= []).push(...fieldBlocks(text, start, done));
   }
   return out;
 }
 
 /** `<>"'(),;:[]`: what ends an address in a notice, besides white space. */
 const ADDRESS_STOP: ReadonlySet<number> = new Set([...'<>"\'(),;:[]'].map((c) => c.charCodeAt(0)));
-const stop = (c: number) => WHITE.has(c) || ADDRESS_STOP.has(c);
+/** ADDRESS_STOP and white space below U+0080, by character code. */
+const STOP_ASCII = Uint8Array.from({ length: 128 }, (_, c) => (ADDRESS_STOP.has(c) || isWhite(c) ? 1 : 0));
+const stop = (c: number) => (c < 128 ? STOP_ASCII[c] === 1 : isWhite(c));
 const letter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 
 /**
@@ -213,7 +246,7 @@ export function inQuotedHeader(text: string, at: number): boolean {
   const line = text.lastIndexOf('\n', at - 1) + 1;
   for (let start = line; start <= at;) {
     let first = start;
-    while (first < at && WHITE.has(text.charCodeAt(first))) first++;
+    while (first < at && isWhite(text.charCodeAt(first))) first++;
     QUOTED_NAME_AT.lastIndex = first;
     if (QUOTED_NAME_AT.test(text)) return true;
     // The next start: after the next CR, U+2028 or U+2029 before `at`.

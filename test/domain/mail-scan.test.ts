@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader } from '../../domain/mail-scan';
+import { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader, isWhite, messageIdFields, WHITE } from '../../domain/mail-scan';
 import { loadCorpus } from '../mail/corpus/sources';
 
 /**
@@ -225,6 +225,72 @@ test('quoted header lines: the addresses left are those the expression leaves, o
     fc.property(fc.array(piece, { maxLength: 25 }), (parts) => {
       const text = parts.join('');
       expect(unquoted(text)).toEqual(referenceUnquoted(text));
+    }),
+    { numRuns: 10000 },
+  );
+});
+
+test('white space: isWhite is the set WHITE, and both are what trim removes, for every UTF-16 code unit', () => {
+  let white = 0;
+  for (let c = 0; c <= 0xffff; c++) {
+    const trimmed = String.fromCharCode(c).trim() === '';
+    if (isWhite(c) !== trimmed || WHITE.has(c) !== trimmed)
+      throw new Error(`U+${c.toString(16)}: isWhite ${isWhite(c)}, WHITE ${WHITE.has(c)}, trim ${trimmed}`);
+    if (trimmed) white++;
+  }
+  expect(white).toBe(WHITE.size);
+});
+
+test('report fields of a range: the same blocks as those of the range cut out', () => {
+  const text = 'Reporting-MTA: dns; a.test\r\n\r\nAction: failed\r\nStatus: 5.1.1\r\n folded\nx\rAction: y\n';
+  for (let from = 0; from <= text.length; from++)
+    for (let to = from; to <= text.length; to++)
+      expect(plain(fieldBlocks(text, from, to))).toEqual(plain(fieldBlocks(text.slice(from, to))));
+});
+
+/** The plain reading messageIdFields replaced. */
+function referenceMessageIds(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.matchAll(/^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/gim))
+    for (const m of line[1].matchAll(/<[^<>\s]+@[^<>\s]+>/g)) out.push(m[0]);
+  return out;
+}
+
+test('Message-ID fields: the same ids as the plain expressions, on every corpus message and on generated text', () => {
+  let found = 0;
+  for (const m of loadCorpus()) {
+    const text = m.raw.toString('latin1');
+    expect(messageIdFields(text)).toEqual(referenceMessageIds(text));
+    found += referenceMessageIds(text).length;
+  }
+  expect(found).toBeGreaterThan(200);
+  const piece = fc.constantFrom(
+    'Message-ID:',
+    'message-id: ',
+    'MESSAGE-ID:\t',
+    'Message-Id',
+    'X-Message-ID: <x@y>',
+    ':',
+    '<a@b.test>',
+    '<c@d>',
+    '<e@f',
+    '@',
+    '>',
+    ' ',
+    '\t',
+    '\r',
+    '\n',
+    '\r\n',
+    '\u2028',
+    'İ',
+    '\u212a',
+    'x',
+    'References: <g@h>',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+      const text = parts.join('');
+      expect(messageIdFields(text)).toEqual(referenceMessageIds(text));
     }),
     { numRuns: 10000 },
   );
