@@ -31,12 +31,14 @@ const KEPT: Record<FactHeader, true> = {
 };
 /** Each kept name to itself as written here: records keyed by these literal strings stay fast (mailsplit's names are new strings each time). */
 const KEPT_NAMES: ReadonlyMap<string, FactHeader> = new Map(Object.keys(KEPT).map((k) => [k, k as FactHeader]));
+const KEPT_LENGTHS: ReadonlySet<number> = new Set(Object.keys(KEPT).map((k) => k.length));
 
 /** First value of each kept header, from the raw header lines (unfolded); mailsplit gives the names lowercased. */
 function headerValues(parsed: ParsedMail): MailFacts['headers'] {
   const out: MailFacts['headers'] = {};
   for (const { key, line } of parsed.headerLines ?? []) {
-    const name = KEPT_NAMES.get(key);
+    // Most lines (Received, Date, Subject, To…) are told apart by their name's length alone.
+    const name = KEPT_LENGTHS.has(key.length) ? KEPT_NAMES.get(key) : undefined;
     if (name === undefined || out[name] !== undefined) continue; // Received and the like: skipped; a repeat: the first is kept
     const value = line.slice(line.indexOf(':') + 1);
     out[name] = (value.includes('\n') ? value.replace(/\r?\n[ \t]+/g, ' ') : value).trim();
@@ -104,34 +106,60 @@ function rawBodyOf(raw: Buffer | string): string {
   return start < 0 ? '' : buf.toString('latin1', start, Math.min(buf.length, start + RAW_BODY_LIMIT));
 }
 
-/** The classifier's view of a parsed message. */
-export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipients: string[] }, raw: Buffer | string = ''): MailFacts {
-  const html = typeof parsed.html === 'string' ? parsed.html : '';
-  const text = parsed.text?.trim() ? parsed.text : html ? htmlText(html) : '';
-  const headers = headerValues(parsed);
-  const noText = !text.trim();
+/**
+ * The classifier's view of a parsed message. A class rather than an object literal with a getter:
+ * the lazy raw body's getter lives on the prototype, so building the facts allocates no closure
+ * (about 0.4 µs a message less; docs/throughput.md).
+ */
+class ParsedFacts implements MailFacts {
+  readonly recipients: string[];
+  readonly mailFrom: string;
+  readonly subject: string;
+  readonly from: string;
+  readonly text: string;
+  readonly inReplyTo: string[];
+  readonly references: string[];
+  readonly parts: MailFacts['parts'];
+  readonly #raw: Buffer | string;
   // Only for a message where mailparser found no text (its text), or a report whose structure it
   // may not have followed: decoded when first read (most reports are read from their parts).
-  const hasRawBody = noText || (headers['content-type'] ?? '').toLowerCase().includes('report');
-  let rawBody = noText ? rawBodyOf(raw) : undefined;
-  return {
-    headers,
-    recipients: envelope.recipients,
-    mailFrom: envelope.mailFrom,
-    subject: parsed.subject ?? '',
-    from: parsed.from?.value?.[0]?.address ?? parsed.from?.text ?? '',
-    text: noText ? (rawBody ?? '') : text,
-    get rawBody() {
-      if (hasRawBody) rawBody ??= rawBodyOf(raw);
-      return rawBody;
-    },
-    inReplyTo: ids(parsed.inReplyTo),
-    references: ids(parsed.references),
+  readonly #hasRawBody: boolean;
+  #rawBody: string | undefined;
+
+  constructor(
+    parsed: ParsedMail,
+    envelope: { mailFrom: string; recipients: string[] },
+    raw: Buffer | string,
+    readonly headers: MailFacts['headers'],
+  ) {
+    const html = typeof parsed.html === 'string' ? parsed.html : '';
+    const text = parsed.text?.trim() ? parsed.text : html ? htmlText(html) : '';
+    const noText = !text.trim();
+    this.#raw = raw;
+    this.#hasRawBody = noText || (headers['content-type'] ?? '').toLowerCase().includes('report');
+    this.#rawBody = noText ? rawBodyOf(raw) : undefined;
+    this.recipients = envelope.recipients;
+    this.mailFrom = envelope.mailFrom;
+    this.subject = parsed.subject ?? '';
+    this.from = parsed.from?.value?.[0]?.address ?? parsed.from?.text ?? '';
+    this.text = noText ? (this.#rawBody ?? '') : text;
+    this.inReplyTo = ids(parsed.inReplyTo);
+    this.references = ids(parsed.references);
     // A returned message can be large; the classifier reads its header block only.
-    parts: (parsed.attachments ?? [])
+    this.parts = (parsed.attachments ?? [])
       .filter((a) => reportPart(a.contentType))
-      .map((a) => ({ contentType: a.contentType, content: partText(a.contentType, a.content) })),
-  };
+      .map((a) => ({ contentType: a.contentType, content: partText(a.contentType, a.content) }));
+  }
+
+  get rawBody(): string | undefined {
+    if (this.#hasRawBody) this.#rawBody ??= rawBodyOf(this.#raw);
+    return this.#rawBody;
+  }
+}
+
+/** The classifier's view of a parsed message. */
+export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipients: string[] }, raw: Buffer | string = ''): MailFacts {
+  return new ParsedFacts(parsed, envelope, raw, headerValues(parsed));
 }
 
 /** Parse raw RFC 5322 bytes (mailparser) into classifier facts. Throws on what cannot be parsed. */

@@ -97,8 +97,8 @@ function noticeText(f: MailFacts): string {
 
 function computeNotice(f: MailFacts): string {
   const text = f.text.length > NOTICE_LIMIT ? f.text.slice(0, NOTICE_LIMIT) : f.text;
-  const cut = RETURNED.exec(text);
-  return cut ? text.slice(0, cut.index) : text;
+  const cut = text.search(RETURNED);
+  return cut < 0 ? text : text.slice(0, cut);
 }
 
 function isReport(f: MailFacts): boolean {
@@ -145,10 +145,13 @@ function cleanRecipient(v: string | undefined): string {
   return withoutSmtpPrefix(address.replaceAll('<', '').replaceAll('>', '')).trim();
 }
 
+/** An address as RFC 822 writes it (not X.400 or an alias form). */
+const RFC822_ADDRESS = /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i;
+
 /** The address we mailed: Original-Recipient when it is an RFC 822 address, else Final-Recipient (an X.400 or alias form comes last). */
 function firstRecipient(b: Record<string, string>): string | null {
   const candidates = [cleanRecipient(b['original-recipient']), cleanRecipient(b['final-recipient'])].filter(Boolean);
-  return candidates.find((a) => /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i.test(a)) ?? candidates[0] ?? null;
+  return candidates.find((a) => RFC822_ADDRESS.test(a)) ?? candidates[0] ?? null;
 }
 
 /** The recipient blocks of the text, else of the raw body, when the report's MIME structure could not be followed (null: no Action line in either). */
@@ -241,7 +244,7 @@ function freeTextBounce(f: MailFacts, system: string | null, ours: DomainPattern
 /** The line of the notice that says why: the first with a code or a cause, else the first that says "not delivered". */
 function diagnosticLine(said: string, lower: string, words: Words, codes: Codes): string {
   const hits = [codes.firstAt, codes.smtpAt, words.dead, words.soft, words.permanent].filter((i) => i >= 0);
-  const i = hits.length ? Math.min(...hits) : (BOUNCE_BODY.exec(lower)?.index ?? 0);
+  const i = hits.length ? Math.min(...hits) : Math.max(lower.search(BOUNCE_BODY), 0);
   const start = said.lastIndexOf('\n', i) + 1;
   const end = said.indexOf('\n', i);
   return said
@@ -293,8 +296,13 @@ interface DomainPatterns {
 
 const domainPatterns = new Map<string, DomainPatterns>();
 
+/** The same, by the Domains object a caller passes each time (no key to build per message). */
+const patternsByObject = new WeakMap<Domains, DomainPatterns>();
+
 /** The expressions that name our domains, compiled once per pair of domains. */
 function patternsOf(domains: Domains): DomainPatterns {
+  const known = patternsByObject.get(domains);
+  if (known && known.domains.bounce === domains.bounce && known.domains.reply === domains.reply) return known;
   const key = `${domains.bounce} ${domains.reply}`;
   let p = domainPatterns.get(key);
   if (!p) {
@@ -306,6 +314,7 @@ function patternsOf(domains: Domains): DomainPatterns {
     };
     domainPatterns.set(key, p);
   }
+  patternsByObject.set(domains, p);
   return p;
 }
 

@@ -90,10 +90,8 @@ export interface Words {
   permanent: number;
 }
 
-const at = (re: RegExp, text: string) => {
-  const m = re.exec(text);
-  return m ? m.index : -1;
-};
+/** Where a word list first matches (-1: nowhere); search builds no match array (the lists are neither global nor sticky). */
+const at = (re: RegExp, text: string) => text.search(re);
 
 /** Where each word list first matches a lower-cased text (-1: nowhere); one pass per list. */
 export function wordsIn(text: string): Words {
@@ -112,7 +110,7 @@ export interface Verdict {
  * decideSeverity would answer whatever the text, so a caller can skip building the text.
  */
 export function statusVerdict(status: string | null): Verdict | null {
-  const specific = status ? codesIn(status).specific : null;
+  const specific = status ? specificCode(status) : null;
   return specific ? { type: severityOfStatus(specific), status: specific, basis: 'status' } : null;
 }
 
@@ -126,6 +124,21 @@ export interface Codes {
   /** The index of the first SMTP reply code of SMTP_G (-1: none), and the first one SMTP_CODES knows. */
   smtpAt: number;
   smtp: string | null;
+}
+
+/** The first specific RFC 3463 code of a text (null: none): codesIn(text).specific, without looking for SMTP codes. */
+function specificCode(text: string): string | null {
+  let found: string | null = null;
+  ENHANCED_G.lastIndex = 0;
+  for (let m = ENHANCED_G.exec(text); m; m = ENHANCED_G.exec(text)) {
+    const code = `${m[1]}.${m[2]}.${m[3]}`;
+    if (!generic(code)) {
+      found = code;
+      break;
+    }
+  }
+  ENHANCED_G.lastIndex = 0;
+  return found;
 }
 
 export function codesIn(text: string): Codes {
