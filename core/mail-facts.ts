@@ -81,6 +81,7 @@ export function htmlText(html: string): string {
     .replace(/[ \t]+/g, ' ');
 }
 
+const NOT_WHITE = /\S/;
 const RAW_BODY_LIMIT = 32 * 1024;
 const PART_LIMIT = 64 * 1024;
 /** The parts the classifier reads: reports and returned messages or headers (not images, documents…), as `/^(message\/|text\/rfc822-headers)/i` (test/domain/mail-fold.test.ts: why lower-casing reads the same). */
@@ -154,8 +155,9 @@ class ParsedFacts implements MailFacts {
     readonly headers: MailFacts['headers'],
   ) {
     const html = typeof parsed.html === 'string' ? parsed.html : '';
-    const text = parsed.text?.trim() ? parsed.text : html ? htmlText(html) : '';
-    const noText = !text.trim();
+    // Whether a text holds anything but white space (as `text.trim() !== ''`: \S is trim's set, negated; no copy).
+    const text = parsed.text && NOT_WHITE.test(parsed.text) ? parsed.text : html ? htmlText(html) : '';
+    const noText = !NOT_WHITE.test(text);
     this.#raw = raw;
     this.#hasRawBody = noText || (headers['content-type'] ?? '').toLowerCase().includes('report');
     this.#rawBody = noText ? rawBodyOf(raw) : undefined;

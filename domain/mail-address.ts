@@ -55,7 +55,9 @@ export function parseTokenAddress(
   if (at < kind.length + 2 || at === a.length - 1) return null;
   const token = a.slice(kind.length + 1, at).toLowerCase();
   const domain = withoutTrailingDot(a.slice(at + 1).toLowerCase());
-  if (domain !== domains[kind].toLowerCase() || !isToken(token)) return null;
+  const ours = domains[kind];
+  // Our domain as configured is normally lower case already: lower-cased only when it is not.
+  if ((domain !== ours && domain !== ours.toLowerCase()) || !isToken(token)) return null;
   return { kind, token };
 }
 

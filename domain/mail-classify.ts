@@ -354,7 +354,8 @@ function references(f: MailFacts, ours: DomainPatterns): { tokens: string[]; mes
   }
   addTokens(tokens, returned, ours.tokenAt);
   addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, ours.tokenAt);
-  const ids = new Set<string>([...f.inReplyTo, ...f.references]);
+  const ids = new Set<string>(f.inReplyTo);
+  for (const id of f.references) ids.add(id);
   for (const id of messageIdFields(returned)) ids.add(id);
   return { tokens: [...tokens], messageIds: [...ids], toReply };
 }
