@@ -100,18 +100,19 @@ const returnedPart = (contentType: string) => {
   return type.includes('rfc822') || type.includes('headers');
 };
 
-/** Where the header block of a message ends in its first `limit` bytes (the blank line, CRLF or LF), else the limit. */
+/**
+ * Where the header block of a message ends in its first `limit` bytes (the blank line, CRLF or LF),
+ * else the limit. One pass that stops at the blank line: a returned message can be large, and a
+ * search for one line-end style alone would read all of it when the message uses the other.
+ */
 function headerEnd(buf: Buffer, limit: number): number {
-  const head = buf.length > limit ? buf.subarray(0, limit) : buf;
-  // The first LF followed by LF, or by CR LF, within the limit (two searches, not one per line).
-  const lf = head.indexOf(BLANK_LF);
-  const crlf = head.indexOf(BLANK_CRLF);
-  const i = lf < 0 ? crlf : crlf < 0 ? lf : Math.min(lf, crlf);
-  if (i < 0) return limit;
-  return i > 0 && buf[i - 1] === 13 ? i - 1 : i;
+  for (let i = 0; i + 1 < limit; i++) {
+    if (buf[i] !== 10) continue;
+    const next = buf[i + 1];
+    if (next === 10 || (next === 13 && i + 2 < limit && buf[i + 2] === 10)) return i > 0 && buf[i - 1] === 13 ? i - 1 : i;
+  }
+  return limit;
 }
-const BLANK_LF = Buffer.from('\n\n');
-const BLANK_CRLF = Buffer.from('\n\r\n');
 
 /** A report part as text: a returned message or header part up to its blank line, any other whole (both capped). */
 export function partText(contentType: string, content: Buffer): string {
