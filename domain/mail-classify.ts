@@ -16,7 +16,7 @@ import {
   withoutSmtpPrefix,
   wordAt,
 } from './mail-scan';
-import { codesIn, decideSeverity, enhancedCodes, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
+import { codesIn, decideSeverity, firstEnhancedCode, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
 /**
@@ -230,7 +230,7 @@ function freeTextBounce(f: MailFacts, system: string | null, ours: DomainPattern
   if (!(system ? subject || body : body)) return null;
   const recipient = noticeRecipient(f, notice, ours.own);
   if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
-    return { kind: 'warning', status: enhancedCodes(notice)[0] ?? null, recipient };
+    return { kind: 'warning', status: firstEnhancedCode(notice), recipient };
   }
   const codes = codesIn(said);
   const verdict = decideSeverity({ status: null, text: said, words }, codes);

@@ -60,9 +60,12 @@ export const SMTP_CODES: Readonly<Record<string, Severity>> = {
 const ENHANCED_G = /(?<![\d.])([45])\.([0-7])\.(\d{1,3})(?![\d.])/g;
 const SMTP_G = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/gm;
 
-/** RFC 3463 codes in a text, in order (`5.1.1`), skipping look-alikes inside versions and dates. */
-export function enhancedCodes(text: string): string[] {
-  return [...text.matchAll(ENHANCED_G)].map((m) => `${m[1]}.${m[2]}.${m[3]}`);
+/** The first RFC 3463 code of a text (`5.1.1`), skipping look-alikes inside versions and dates; null: none. */
+export function firstEnhancedCode(text: string): string | null {
+  ENHANCED_G.lastIndex = 0;
+  const m = ENHANCED_G.exec(text);
+  ENHANCED_G.lastIndex = 0;
+  return m ? `${m[1]}.${m[2]}.${m[3]}` : null;
 }
 
 /** X.0.0 and X.n.0 say only "something in this area": they do not decide when the words are more precise. */
