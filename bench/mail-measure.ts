@@ -22,7 +22,8 @@ export interface MailReadings {
   cpu: Record<Arm, number>;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** `control`: mailparser alone on both sides (what the readings give for equal work). */
 export async function measureMail(rounds: number, control: boolean): Promise<MailReadings> {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import type { MailReadings } from './mail-measure';
+import { median, type MailReadings } from './mail-measure';
 
 /**
  * The inbound classifier's rate (messages/s) on the whole real-message corpus (test/mail/corpus/:
@@ -21,8 +21,6 @@ import type { MailReadings } from './mail-measure';
 
 /** Pure code on files: runs without the database, Temporal or the API (bench/index.ts starts none of them). */
 export const standalone = true;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 function measureInOwnProcess(): MailReadings {
   const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'mail-measure.ts')], {

@@ -28,7 +28,7 @@ export function withoutSmtpPrefix(text: string): string {
 
 /**
  * A part holding a returned message or its headers, as `/rfc822|headers/i`: the facts keep its
- * header block only (core/mail-facts.ts), the classifier reads our tokens and ids there.
+ * header block only (core/mail-facts.ts imports this), the classifier reads our tokens and ids there.
  */
 export function returnedPart(contentType: string): boolean {
   const type = contentType.toLowerCase();
@@ -107,6 +107,7 @@ function blank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (!isWhite(text.charCodeAt(i))) return false;
   return true;
 }
+
 /** String.prototype.trim's white space and line ends. */
 export const WHITE: ReadonlySet<number> = new Set(
   [...'\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff']

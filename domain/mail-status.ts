@@ -113,7 +113,7 @@ export interface Verdict {
  * decideSeverity would answer whatever the text, so a caller can skip building the text.
  */
 export function statusVerdict(status: string | null): Verdict | null {
-  const specific = status ? specificCode(status) : null;
+  const specific = status ? codesIn(status).specific : null;
   return specific ? { type: severityOfStatus(specific), status: specific, basis: 'status' } : null;
 }
 
@@ -127,21 +127,6 @@ export interface Codes {
   /** The index of the first SMTP reply code of SMTP_G (-1: none), and the first one SMTP_CODES knows. */
   smtpAt: number;
   smtp: string | null;
-}
-
-/** The first specific RFC 3463 code of a text (null: none): codesIn(text).specific, without looking for SMTP codes. */
-function specificCode(text: string): string | null {
-  let found: string | null = null;
-  ENHANCED_G.lastIndex = 0;
-  for (let m = ENHANCED_G.exec(text); m; m = ENHANCED_G.exec(text)) {
-    const code = `${m[1]}.${m[2]}.${m[3]}`;
-    if (!generic(code)) {
-      found = code;
-      break;
-    }
-  }
-  ENHANCED_G.lastIndex = 0;
-  return found;
 }
 
 export function codesIn(text: string): Codes {
