@@ -1,6 +1,9 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { FactHeader, MailFacts } from '../domain/mail-classify';
-import { returnedPart } from '../domain/mail-scan';
+import * as scan from '../domain/mail-scan';
+
+/** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
+const { returnedPart } = scan;
 
 const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 

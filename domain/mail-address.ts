@@ -3,7 +3,10 @@
  * Reply-To `reply+<token>@<reply domain>` carry the send's token, so whatever comes back names the
  * message it answers. Tokens are lowercase hex: some MTAs lowercase local parts.
  */
-import { wordAt } from './mail-scan';
+import * as scan from './mail-scan';
+
+/** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
+const { wordAt } = scan;
 
 export type TokenAddressKind = 'bounce' | 'reply';
 
