@@ -58,7 +58,8 @@ export function parseTokenAddress(
   if (at < kind.length + 2 || at === a.length - 1) return null;
   const token = a.slice(kind.length + 1, at).toLowerCase();
   const domain = withoutTrailingDot(a.slice(at + 1).toLowerCase());
-  const ours = domains[kind];
+  // Named loads, not `domains[kind]`: a keyed load that sees two names uses V8's shared lookup cache.
+  const ours = kind === 'bounce' ? domains.bounce : domains.reply;
   // Our domain as configured is normally lower case already: lower-cased only when it is not.
   if ((domain !== ours && domain !== ours.toLowerCase()) || !isToken(token)) return null;
   return { kind, token };
