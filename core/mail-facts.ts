@@ -1,9 +1,11 @@
-import { simpleParser, type ParsedMail } from 'mailparser';
+import * as mailparser from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import type { FactHeader, MailFacts } from '../domain/mail-classify';
 import * as scan from '../domain/mail-scan';
 
 /** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
 const { returnedPart } = scan;
+const { simpleParser } = mailparser;
 
 const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 
