@@ -11,11 +11,21 @@
  * expression's `i` flag matches for them (without the `u` flag it folds no other character onto an
  * ASCII letter). `word` is written in lower case.
  */
+const { charCodeAt } = String.prototype;
+/**
+ * `text.charCodeAt(at)`, read through String.prototype's own function: the texts scanned here come
+ * in many of V8's string shapes (flat, joined, sliced, one or two bytes a character), so a
+ * `text.charCodeAt` read at one place sees them all and looks the method up in V8's shared lookup
+ * cache at every character, a cache the parse has just filled with its own lookups
+ * (docs/throughput.md, "Fifth pass").
+ */
+export const codeAt = (text: string, at: number): number => charCodeAt.call(text, at);
+
 export function wordAt(text: string, at: number, word: string): boolean {
   if (at < 0 || at + word.length > text.length) return false;
   for (let i = 0; i < word.length; i++) {
-    const c = text.charCodeAt(at + i);
-    const w = word.charCodeAt(i);
+    const c = codeAt(text, at + i);
+    const w = codeAt(word, i);
     if (c !== w && !(w >= 97 && w <= 122 && c === w - 32)) return false;
   }
   return true;
@@ -43,7 +53,7 @@ function nameChar(c: number): boolean {
 /** Whether text[from, to) holds a line terminator of a regular expression's `.` other than LF (then, after a value's first character, it is not a field). */
 function hasTerminator(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
+    const c = codeAt(text, i);
     if (c === 13 || c === 0x2028 || c === 0x2029) return true;
   }
   return false;
@@ -66,7 +76,7 @@ export function fieldBlocks(text: string, from = 0, to = text.length): Array<Rec
     const nl = found < to ? found : -1;
     const end = nl < 0 ? to : nl;
     // CRLF ends a line as LF does; a lone CR stays part of it.
-    const lineEnd = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : end;
+    const lineEnd = nl > start && codeAt(text, nl - 1) === 13 ? nl - 1 : end;
     const lineStart = start;
     start = end + 1;
     if (blank(text, lineStart, lineEnd)) {
@@ -76,21 +86,21 @@ export function fieldBlocks(text: string, from = 0, to = text.length): Array<Rec
       last = '';
       continue;
     }
-    const first = text.charCodeAt(lineStart);
+    const first = codeAt(text, lineStart);
     if (last && (first === 32 || first === 9)) {
       cur[last] += ` ${text.slice(lineStart, lineEnd).trim()}`;
       continue;
     }
     // A field: a name, then a colon (the line's first character that cannot be in a name).
     let colon = lineStart;
-    while (colon < lineEnd && nameChar(text.charCodeAt(colon))) colon++;
-    if (colon === lineStart || colon === lineEnd || text.charCodeAt(colon) !== 58) continue;
+    while (colon < lineEnd && nameChar(codeAt(text, colon))) colon++;
+    if (colon === lineStart || colon === lineEnd || codeAt(text, colon) !== 58) continue;
     // The value without the white space around it (as trimStart, then trimEnd).
     let valueStart = colon + 1;
-    while (valueStart < lineEnd && isWhite(text.charCodeAt(valueStart))) valueStart++;
+    while (valueStart < lineEnd && isWhite(codeAt(text, valueStart))) valueStart++;
     if (hasTerminator(text, valueStart, lineEnd)) continue;
     let valueEnd = lineEnd;
-    while (valueEnd > valueStart && isWhite(text.charCodeAt(valueEnd - 1))) valueEnd--;
+    while (valueEnd > valueStart && isWhite(codeAt(text, valueEnd - 1))) valueEnd--;
     last = text.slice(lineStart, colon).toLowerCase();
     cur[last] ??= text.slice(valueStart, valueEnd);
     empty = false;
@@ -104,7 +114,7 @@ const lineStart = (text: string, at: number) => (at <= 0 ? 0 : text.lastIndexOf(
 
 /** Whether text[from, to) is blank: white space only (a line fieldBlocks ends a block at). */
 function blank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!isWhite(text.charCodeAt(i))) return false;
+  for (let i = from; i < to; i++) if (!isWhite(codeAt(text, i))) return false;
   return true;
 }
 
@@ -131,7 +141,7 @@ const LINE_END: ReadonlySet<number> = new Set([10, 13, 0x2028, 0x2029]);
 function nextFieldLine(text: string, name: string, from: number): number {
   for (let colon = text.indexOf(':', from + name.length); colon >= 0; colon = text.indexOf(':', colon + 1)) {
     const at = colon - name.length;
-    if (wordAt(text, at, name) && (at === 0 || LINE_END.has(text.charCodeAt(at - 1)))) return at;
+    if (wordAt(text, at, name) && (at === 0 || LINE_END.has(codeAt(text, at - 1)))) return at;
   }
   return -1;
 }
@@ -201,7 +211,7 @@ const letter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 function addressOfWord(text: string, start: number, end: number): string | null {
   let dot = -1;
   for (let q = end - 3; q > start; q--) {
-    if (text.charCodeAt(q) === 46 && letter(text.charCodeAt(q + 1)) && letter(text.charCodeAt(q + 2))) {
+    if (codeAt(text, q) === 46 && letter(codeAt(text, q + 1)) && letter(codeAt(text, q + 2))) {
       dot = q;
       break;
     }
@@ -210,7 +220,7 @@ function addressOfWord(text: string, start: number, end: number): string | null 
   const at = text.lastIndexOf('@', dot - 2);
   if (at < start + 1) return null;
   let stopAt = dot + 1;
-  while (stopAt < end && letter(text.charCodeAt(stopAt))) stopAt++;
+  while (stopAt < end && letter(codeAt(text, stopAt))) stopAt++;
   return text.slice(start, stopAt);
 }
 
@@ -223,9 +233,9 @@ export function firstAddress(text: string, accept: (address: string, start: numb
   let done = 0;
   for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', Math.max(at + 1, done))) {
     let start = at;
-    while (start > 0 && !stop(text.charCodeAt(start - 1))) start--;
+    while (start > 0 && !stop(codeAt(text, start - 1))) start--;
     let end = at + 1;
-    while (end < text.length && !stop(text.charCodeAt(end))) end++;
+    while (end < text.length && !stop(codeAt(text, end))) end++;
     done = end;
     const address = addressOfWord(text, start, end);
     if (address !== null && accept(address, start)) return address;
@@ -247,12 +257,12 @@ export function inQuotedHeader(text: string, at: number): boolean {
   const line = text.lastIndexOf('\n', at - 1) + 1;
   for (let start = line; start <= at;) {
     let first = start;
-    while (first < at && isWhite(text.charCodeAt(first))) first++;
+    while (first < at && isWhite(codeAt(text, first))) first++;
     QUOTED_NAME_AT.lastIndex = first;
     if (QUOTED_NAME_AT.test(text)) return true;
     // The next start: after the next CR, U+2028 or U+2029 before `at`.
     let next = start;
-    while (next < at && !LINE_START_AFTER.has(text.charCodeAt(next))) next++;
+    while (next < at && !LINE_START_AFTER.has(codeAt(text, next))) next++;
     start = next + 1;
   }
   return false;
