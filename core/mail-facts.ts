@@ -1,11 +1,9 @@
-import * as mailparser from 'mailparser';
-import type { ParsedMail } from 'mailparser';
 import type { FactHeader, MailFacts } from '../domain/mail-classify';
 import * as scan from '../domain/mail-scan';
+import { parseMail, type ParsedParts } from './mail-parse';
 
 /** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
 const { returnedPart } = scan;
-const { simpleParser } = mailparser;
 
 const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 
@@ -50,9 +48,9 @@ export const KEPT: ReadonlyMap<string, number> = new Map(Object.keys(headersOf([
 const KEPT_LENGTHS: ReadonlySet<number> = new Set([...KEPT.keys()].map((k) => k.length));
 
 /** First value of each kept header, from the raw header lines (unfolded); mailsplit gives the names lowercased. */
-function headerValues(parsed: ParsedMail): MailFacts['headers'] {
+function headerValues(parsed: ParsedParts): MailFacts['headers'] {
   const values: Array<string | undefined> = new Array<string | undefined>(KEPT.size).fill(undefined);
-  for (const { key, line } of parsed.headerLines ?? []) {
+  for (const { key, line } of parsed.headerLines) {
     // Most lines (Received, Date, Subject, To…) are told apart by their name's length alone.
     const i = KEPT_LENGTHS.has(key.length) ? KEPT.get(key) : undefined;
     if (i === undefined || values[i] !== undefined) continue; // Received and the like: skipped; a repeat: the first is kept
@@ -136,12 +134,12 @@ class ParsedFacts implements MailFacts {
   #rawBody: string | undefined;
 
   constructor(
-    parsed: ParsedMail,
+    parsed: ParsedParts,
     envelope: { mailFrom: string; recipients: string[] },
     raw: Buffer | string,
     readonly headers: MailFacts['headers'],
   ) {
-    const html = typeof parsed.html === 'string' ? parsed.html : '';
+    const html = parsed.html;
     // Whether a text holds anything but white space (as `text.trim() !== ''`: \S is trim's set, negated; no copy).
     const text = parsed.text && NOT_WHITE.test(parsed.text) ? parsed.text : html ? htmlText(html) : '';
     const noText = !NOT_WHITE.test(text);
@@ -150,15 +148,13 @@ class ParsedFacts implements MailFacts {
     this.#rawBody = noText ? rawBodyOf(raw) : undefined;
     this.recipients = envelope.recipients;
     this.mailFrom = envelope.mailFrom;
-    this.subject = parsed.subject ?? '';
+    this.subject = parsed.subject;
     this.from = parsed.from?.value?.[0]?.address ?? parsed.from?.text ?? '';
     this.text = noText ? (this.#rawBody ?? '') : text;
     this.inReplyTo = ids(parsed.inReplyTo);
     this.references = ids(parsed.references);
     // A returned message can be large; the classifier reads its header block only.
-    this.parts = (parsed.attachments ?? [])
-      .filter((a) => reportPart(a.contentType))
-      .map((a) => ({ contentType: a.contentType, content: partText(a.contentType, a.content) }));
+    this.parts = parsed.attachments.map((a) => ({ contentType: a.contentType, content: partText(a.contentType, a.content) }));
   }
 
   get rawBody(): string | undefined {
@@ -168,11 +164,9 @@ class ParsedFacts implements MailFacts {
 }
 
 /** The classifier's view of a parsed message. */
-export function factsOf(parsed: ParsedMail, envelope: { mailFrom: string; recipients: string[] }, raw: Buffer | string = ''): MailFacts {
+export function factsOf(parsed: ParsedParts, envelope: { mailFrom: string; recipients: string[] }, raw: Buffer | string = ''): MailFacts {
   return new ParsedFacts(parsed, envelope, raw, headerValues(parsed));
 }
-
-const PARSE_OPTIONS = { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true };
 
 /**
  * Parse raw RFC 5322 bytes (mailparser) into classifier facts. Rejects on what cannot be parsed.
@@ -180,5 +174,10 @@ const PARSE_OPTIONS = { skipImageLinks: true, skipTextToHtml: true, skipTextLink
  * for each message (docs/throughput.md, "Fifth pass").
  */
 export function parseMailFacts(raw: Buffer | string, envelope: { mailFrom: string; recipients: string[] }): Promise<MailFacts> {
-  return simpleParser(raw, PARSE_OPTIONS).then((parsed) => factsOf(parsed, envelope, raw));
+  return readMail(raw).then((parsed) => factsOf(parsed, envelope, raw));
+}
+
+/** The parse the facts are made of, alone: mailparser's MailParser keeping the report parts (bench/mail-measure.ts times it). */
+export function readMail(raw: Buffer | string): Promise<ParsedParts> {
+  return parseMail(raw, reportPart);
 }

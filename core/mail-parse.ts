@@ -1,0 +1,83 @@
+import * as mailparser from 'mailparser';
+import type { AddressObject, MailParserData } from 'mailparser';
+
+/**
+ * A message parsed by mailparser's MailParser, read into one object shape: what core/mail-facts.ts
+ * reads of it. simpleParser, which the facts used before, collects the same values (the parse is
+ * the same) but into objects whose shape depends on the message's headers, so that every read of
+ * them is megamorphic and goes through V8's shared lookup cache, which the parse has just filled
+ * (docs/throughput.md, "Fifth pass"). It also keeps every attachment whole in memory; here only the
+ * parts the classifier reads are kept, the others are read past.
+ */
+export interface ParsedParts {
+  /** The top-level header lines as mailsplit gives them (names lower-cased, folded lines kept). */
+  headerLines: ReadonlyArray<{ key: string; line: string }>;
+  /** The text parts joined (mailparser's text, HTML-only mail rendered as text); '' when none. */
+  text: string;
+  /** The HTML parts joined; '' when none. */
+  html: string;
+  subject: string;
+  from: AddressObject | undefined;
+  inReplyTo: string | undefined;
+  references: string | string[] | undefined;
+  /** The attachments `keep` took, whole; the others are not kept. */
+  attachments: Array<{ contentType: string; content: Buffer }>;
+}
+
+const { MailParser } = mailparser;
+
+/** mailparser's options as the facts use them: no HTML made of the text, no links rewritten. */
+const OPTIONS = { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true };
+
+const stringOr = (v: unknown, otherwise: string): string => (typeof v === 'string' ? v : otherwise);
+
+/** Parse raw RFC 5322 bytes; rejects on what mailparser cannot parse. */
+export function parseMail(raw: Buffer | string, keep: (contentType: string) => boolean): Promise<ParsedParts> {
+  return new Promise((resolve, reject) => {
+    const out: ParsedParts = {
+      headerLines: [],
+      text: '',
+      html: '',
+      subject: '',
+      from: undefined,
+      inReplyTo: undefined,
+      references: undefined,
+      attachments: [],
+    };
+    let headers: Map<string, unknown> | undefined;
+    const parser = new MailParser(OPTIONS);
+    parser.on('error', reject);
+    parser.on('headers', (h: Map<string, unknown>) => {
+      headers = h;
+      out.headerLines = parser.headerLines || [];
+    });
+    parser.on('data', (data: MailParserData) => {
+      if (data.type === 'text') {
+        out.text = stringOr(data.text, out.text);
+        out.html = stringOr(data.html, out.html);
+        return;
+      }
+      // mailparser waits for each attachment to be read and released before it goes on.
+      const { content, contentType } = data;
+      content.on('error', reject);
+      if (keep(contentType)) {
+        const chunks: Buffer[] = [];
+        content.on('data', (chunk: Buffer) => chunks.push(chunk));
+        content.on('end', () => out.attachments.push({ contentType, content: Buffer.concat(chunks) }));
+      } else {
+        content.resume();
+      }
+      content.on('end', () => data.release());
+    });
+    parser.on('end', () => {
+      if (headers) {
+        out.subject = stringOr(headers.get('subject'), '');
+        out.from = headers.get('from') as AddressObject | undefined;
+        out.inReplyTo = headers.get('in-reply-to') as string | undefined;
+        out.references = headers.get('references') as string | string[] | undefined;
+      }
+      resolve(out);
+    });
+    parser.end(typeof raw === 'string' ? Buffer.from(raw) : raw);
+  });
+}
