@@ -1,5 +1,6 @@
 import * as mailparser from 'mailparser';
 import * as facts from '../core/mail-facts';
+import { PARSE_OPTIONS as OPTIONS } from '../core/mail-parse';
 import * as classify from '../domain/mail-classify';
 import * as corpusNames from '../test/mail/corpus';
 import { envelopeOf, loadCorpus } from '../test/mail/corpus/sources';
@@ -22,7 +23,6 @@ const { DOMAINS, TOKEN } = corpusNames;
  *   side does: against it, the gap is the facts and the classifier alone.
  */
 const REPLY_TO = `reply+${TOKEN}@${DOMAINS.reply}`;
-const OPTIONS = { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true };
 
 export const ARMS = ['simple', 'read', 'classify'] as const;
 export type Arm = (typeof ARMS)[number];

@@ -6,11 +6,6 @@
  * the two on the corpus and on generated text. Pure.
  */
 
-/**
- * Whether `text` holds `word` at `at`, its ASCII letters in either case: what a regular
- * expression's `i` flag matches for them (without the `u` flag it folds no other character onto an
- * ASCII letter). `word` is written in lower case.
- */
 const { charCodeAt } = String.prototype;
 /**
  * `text.charCodeAt(at)`, read through String.prototype's own function: the texts scanned here come
@@ -19,8 +14,13 @@ const { charCodeAt } = String.prototype;
  * cache at every character, a cache the parse has just filled with its own lookups
  * (docs/throughput.md, "Fifth pass").
  */
-export const codeAt = (text: string, at: number): number => charCodeAt.call(text, at);
+const codeAt = (text: string, at: number): number => charCodeAt.call(text, at);
 
+/**
+ * Whether `text` holds `word` at `at`, its ASCII letters in either case: what a regular
+ * expression's `i` flag matches for them (without the `u` flag it folds no other character onto an
+ * ASCII letter). `word` is written in lower case.
+ */
 export function wordAt(text: string, at: number, word: string): boolean {
   if (at < 0 || at + word.length > text.length) return false;
   for (let i = 0; i < word.length; i++) {

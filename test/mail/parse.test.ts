@@ -1,5 +1,5 @@
 import { simpleParser } from 'mailparser';
-import { parseMail } from '../../core/mail-parse';
+import { parseMail, PARSE_OPTIONS as OPTIONS } from '../../core/mail-parse';
 import { loadCorpus } from './corpus/sources';
 
 /**
@@ -8,7 +8,6 @@ import { loadCorpus } from './corpus/sources';
  * is what simpleParser gives for it, and the parts kept are simpleParser's attachments that `keep`
  * takes, in order, byte for byte.
  */
-const OPTIONS = { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true };
 const report = (contentType: string) => /^(message\/|text\/rfc822-headers)/i.test(contentType);
 
 test('on the real corpus, every value read is the one simpleParser gives', async () => {
