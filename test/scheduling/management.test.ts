@@ -104,6 +104,35 @@ describe('availability schedules', () => {
       (await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, { date: '2031-12-25', is_unavailable: true })).status,
     ).toBe(409);
   });
+
+  it('removes a date override from the dashboard: gone from the schedule, the date free to override anew, a second removal 404', async () => {
+    const dash = client(w.app.baseUrl, w.team.session);
+    const s = (await w.api.get(`/api/v1/availability-schedules?user_id=${w.team.userId}`)).body.data[0];
+    const added = await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, {
+      date: '2032-01-02',
+      is_unavailable: true,
+      reason: 'Away',
+    });
+    expect(added.status).toBe(201);
+    const override = added.body.data.date_overrides.find((o: { date: string }) => o.date === '2032-01-02');
+    expect(override.id).toEqual(expect.any(String));
+    const others = added.body.data.date_overrides.filter((o: { id: string }) => o.id !== override.id);
+
+    const removed = await dash.delete(`/api/v1/availability-schedules/${s.id}/date-overrides/${override.id}`);
+    expect(removed.status).toBe(204);
+    expect(removed.text).toBe('');
+    const after = await w.api.get(`/api/v1/availability-schedules/${s.id}`);
+    expect(after.body.data.date_overrides).toEqual(others);
+    expect(await w.tdb.db('availability_date_overrides').where({ id: override.id }).first()).toBeUndefined();
+
+    const again = await dash.delete(`/api/v1/availability-schedules/${s.id}/date-overrides/${override.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe('not_found');
+    // The date can be overridden anew.
+    expect(
+      (await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, { date: '2032-01-02', is_unavailable: true })).status,
+    ).toBe(201);
+  });
 });
 
 describe('meetings', () => {
