@@ -55,6 +55,9 @@ describe('scheduling pages and event types', () => {
       is_active: true,
       position: 0,
     });
+    const listed = await w.api.get(path);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((t: { id: string; title: string }) => [t.id, t.title])).toEqual([[e.body.data.id, 'Quick Chat']]);
     const bad = await w.api.post(path, { title: 'x', start_time_increment: 7 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe('body.start_time_increment');
@@ -66,7 +69,9 @@ describe('scheduling pages and event types', () => {
     const one = await w.api.get(`/api/v1/scheduling-pages/${page.body.data.id}`);
     expect(one.body.data.event_types).toHaveLength(1);
     expect(one.body.data.remove_branding).toBe(false);
+    expect((await w.api.get(`${path}/${e.body.data.id}`)).body.data).toMatchObject({ id: e.body.data.id, start_time_increment: 60 });
     expect((await w.api.delete(`${path}/${e.body.data.id}`)).status).toBe(204);
+    expect((await w.api.get(path)).body.data).toEqual([]);
     expect((await w.api.get(`${path}/${e.body.data.id}`)).status).toBe(404);
     expect((await w.api.delete(`/api/v1/scheduling-pages/${page.body.data.id}`)).status).toBe(204);
   });
