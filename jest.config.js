@@ -1,6 +1,5 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] },
@@ -8,4 +7,8 @@ module.exports = {
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
+  // Jest's Node environment, telling the test app's answer recorder when a test's own function runs.
+  testEnvironment: '<rootDir>/test/setup/environment.ts',
+  // The default reporter; the ten slowest suites; on a full run, the operations without a behaviour test.
+  reporters: ['default', '<rootDir>/test/setup/slowest-suites-reporter.js', '<rootDir>/test/setup/operation-coverage-reporter.js'],
 };

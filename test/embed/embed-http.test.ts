@@ -1,6 +1,6 @@
-import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { embedAsset } from '../../api/pages/embed/asset';
+import { rawGet as rawGetFrom } from '../helpers/http';
 import { useApiWorld } from '../helpers/world';
 import { alwaysAvailable, publishedEventType } from '../scheduling/helpers';
 
@@ -11,21 +11,7 @@ import { alwaysAvailable, publishedEventType } from '../scheduling/helpers';
  */
 const w = useApiWorld();
 
-/** A raw GET that does not decode gzip, so the bytes on the wire can be measured. */
-function rawGet(
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${w.app.baseUrl}${path}`, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
-}
+const rawGet = (path: string, headers: Record<string, string> = {}) => rawGetFrom(w.app.baseUrl, path, headers);
 
 const frameAncestors = (csp: string | null) => /frame-ancestors ([^;]+)/.exec(csp ?? '')?.[1];
 

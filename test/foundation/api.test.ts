@@ -67,6 +67,18 @@ describe('sessions and dashboard-only endpoints', () => {
     expect(viaKey.body.error.code).toBe('dashboard_only');
   });
 
+  it('logs out: the session ends (its token gets 401) and the others stay', async () => {
+    const signIn = () => http(w.app.baseUrl, 'post', '/api/auth/login', { body: { email: w.team.email, password: w.team.password } });
+    const [ending, staying] = [(await signIn()).body.data.token as string, (await signIn()).body.data.token as string];
+    const out = await client(w.app.baseUrl, ending).post('/api/auth/logout');
+    expect(out.status).toBe(204);
+    expect(out.text).toBe('');
+    const after = await client(w.app.baseUrl, ending).get('/api/v1/api-keys');
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe('invalid_token');
+    expect((await client(w.app.baseUrl, staying).get('/api/v1/api-keys')).status).toBe(200);
+  });
+
   it('refuses a wrong password with 401 and never echoes it', async () => {
     const res = await http(w.app.baseUrl, 'post', '/api/auth/login', { body: { email: w.team.email, password: 'wrong-password!' } });
     expect(res.status).toBe(401);

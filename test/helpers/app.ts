@@ -6,6 +6,7 @@ import { buildAppDeps } from '../../api/build-deps';
 import type { AppDeps } from '../../api/deps';
 import { parseConfig, type Config } from '../../core/config';
 import type { Db } from '../../db/knex';
+import { recordAnswers } from './answers';
 import { TEST_DATA_DIR } from './config';
 
 export interface TestApp {
@@ -48,7 +49,9 @@ export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Reco
     },
     db,
   );
-  const server = createApp(deps).listen(0, '127.0.0.1');
+  const koa = createApp(deps);
+  recordAnswers(koa);
+  const server = koa.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,3 +1,5 @@
+import nodeHttp, { type IncomingHttpHeaders } from 'node:http';
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -41,4 +43,21 @@ export function client(baseUrl: string, token?: string) {
     put: (path: string, body?: unknown, headers?: Record<string, string>) => http(baseUrl, 'put', path, { token, body, headers }),
     delete: (path: string, headers?: Record<string, string>) => http(baseUrl, 'delete', path, { token, headers }),
   };
+}
+
+/** A raw GET that does not decode gzip (fetch would), so the bytes on the wire can be read and measured. */
+export function rawGet(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    nodeHttp
+      .get(`${baseUrl}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
 }

@@ -55,6 +55,9 @@ describe('scheduling pages and event types', () => {
       is_active: true,
       position: 0,
     });
+    const listed = await w.api.get(path);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((t: { id: string; title: string }) => [t.id, t.title])).toEqual([[e.body.data.id, 'Quick Chat']]);
     const bad = await w.api.post(path, { title: 'x', start_time_increment: 7 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe('body.start_time_increment');
@@ -66,7 +69,9 @@ describe('scheduling pages and event types', () => {
     const one = await w.api.get(`/api/v1/scheduling-pages/${page.body.data.id}`);
     expect(one.body.data.event_types).toHaveLength(1);
     expect(one.body.data.remove_branding).toBe(false);
+    expect((await w.api.get(`${path}/${e.body.data.id}`)).body.data).toMatchObject({ id: e.body.data.id, start_time_increment: 60 });
     expect((await w.api.delete(`${path}/${e.body.data.id}`)).status).toBe(204);
+    expect((await w.api.get(path)).body.data).toEqual([]);
     expect((await w.api.get(`${path}/${e.body.data.id}`)).status).toBe(404);
     expect((await w.api.delete(`/api/v1/scheduling-pages/${page.body.data.id}`)).status).toBe(204);
   });
@@ -103,6 +108,35 @@ describe('availability schedules', () => {
     expect(
       (await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, { date: '2031-12-25', is_unavailable: true })).status,
     ).toBe(409);
+  });
+
+  it('removes a date override from the dashboard: gone from the schedule, the date free to override anew, a second removal 404', async () => {
+    const dash = client(w.app.baseUrl, w.team.session);
+    const s = (await w.api.get(`/api/v1/availability-schedules?user_id=${w.team.userId}`)).body.data[0];
+    const added = await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, {
+      date: '2032-01-02',
+      is_unavailable: true,
+      reason: 'Away',
+    });
+    expect(added.status).toBe(201);
+    const override = added.body.data.date_overrides.find((o: { date: string }) => o.date === '2032-01-02');
+    expect(override.id).toEqual(expect.any(String));
+    const others = added.body.data.date_overrides.filter((o: { id: string }) => o.id !== override.id);
+
+    const removed = await dash.delete(`/api/v1/availability-schedules/${s.id}/date-overrides/${override.id}`);
+    expect(removed.status).toBe(204);
+    expect(removed.text).toBe('');
+    const after = await w.api.get(`/api/v1/availability-schedules/${s.id}`);
+    expect(after.body.data.date_overrides).toEqual(others);
+    expect(await w.tdb.db('availability_date_overrides').where({ id: override.id }).first()).toBeUndefined();
+
+    const again = await dash.delete(`/api/v1/availability-schedules/${s.id}/date-overrides/${override.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe('not_found');
+    // The date can be overridden anew.
+    expect(
+      (await dash.post(`/api/v1/availability-schedules/${s.id}/date-overrides`, { date: '2032-01-02', is_unavailable: true })).status,
+    ).toBe(201);
   });
 });
 

@@ -6,6 +6,7 @@ import { ensureEmbeddedPostgres } from '../../db/embedded';
 import { migrateLatest } from '../../db/migrate';
 import { findTestServer } from '../../temporal/binaries';
 import { chromiumPath } from '../helpers/browser-path';
+import { ANSWERS_ENV } from './operation-coverage';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -17,7 +18,8 @@ function withDatabase(url: string, db: string): string {
 
 /**
  * Once per `jest` run: a Postgres server (DATABASE_URL's, else an embedded one on a free port),
- * a migrated template database that every test file clones, and one workflow bundle.
+ * a migrated template database that every test file clones, one workflow bundle, and the folder
+ * where the test apps record the operations' answers (test/setup/operation-coverage.ts).
  */
 export default async function globalSetup(): Promise<void> {
   process.env.NODE_ENV = 'test';
@@ -47,6 +49,11 @@ export default async function globalSetup(): Promise<void> {
   const bundlePath = path.join(cacheDir, `workflow-bundle-${process.pid}.js`);
   fs.writeFileSync(bundlePath, bundle.code);
   process.env.FSS_TEST_WORKFLOW_BUNDLE = bundlePath;
+
+  const answers = path.join(cacheDir, `operation-answers-${process.pid}`);
+  fs.rmSync(answers, { recursive: true, force: true });
+  fs.mkdirSync(answers);
+  process.env[ANSWERS_ENV] = answers;
 
   if (!chromiumPath()) {
     const msg =

@@ -133,6 +133,43 @@ describe('a routed submission', () => {
     expect(zMeetingBookedEvent.safeParse(booked?.payload).error).toBeUndefined();
   });
 
+  it("books without JavaScript: the booking page's form post books the routed time, linked; a forged token is refused on a page", async () => {
+    const sub = await submit({ name: 'Flo', email: 'flo@example.com', region: 'EMEA' });
+    const token = sub.body.data.routing.prefill_token as string;
+    const slot = (await slotsWith(token)).body.data.slots[2];
+    const post = (prefill: string) =>
+      fetch(`${w.app.baseUrl}/book/${r.pageSlug}/routed`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          prefill,
+          event_type_id: r.eventTypeId,
+          slot: `${slot.start}/${slot.end}`,
+          name: 'Flo',
+          email: 'flo@example.com',
+        }),
+        redirect: 'manual',
+      });
+    const res = await post(token);
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    const at = new Date(slot.start).toISOString();
+    expect(await res.text()).toContain(`Your meeting is booked for ${at.slice(0, 10)} ${at.slice(11, 16)} UTC.`);
+    const meeting = await w.tdb.db('meetings').where({ submission_id: sub.body.data.id }).first();
+    expect(meeting).toMatchObject({ source: 'routing', form_id: r.formId, attendee_email: 'flo@example.com' });
+    expect(new Date(meeting!.start_time).toISOString()).toBe(at);
+    expect(r.emea).toContain(meeting!.host_user_id);
+
+    const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    const retry = await post(forged);
+    expect(retry.status).toBeGreaterThanOrEqual(400);
+    expect(retry.status).toBeLessThan(500);
+    const page = await retry.text();
+    expect(page).toContain('This time could not be booked');
+    expect(page).toContain(`/book/${r.pageSlug}?event_type=${r.eventTypeId}&amp;prefill=${forged}`);
+    expect(await w.tdb.db('meetings').where({ submission_id: sub.body.data.id })).toHaveLength(1);
+  });
+
   it('refuses a forged or mismatched token with a 400 on the token', async () => {
     const sub = await submit({ name: 'Di', email: 'di@example.com', region: 'EMEA' });
     const token = sub.body.data.routing.prefill_token as string;
