@@ -76,8 +76,8 @@ const listed = exceptions();
 const tally = new Map<string, { first: boolean; second: boolean; refs: boolean }>();
 
 beforeAll(async () => {
-  [first, second] = await Promise.all([runReference(files, HOST_ZONE, 'first'), runReference(files, HOST_ZONE, 'second')]).then(
-    (runs) => runs.map((r) => r.byPath),
+  [first, second] = await Promise.all([runReference(files, HOST_ZONE, 'first'), runReference(files, HOST_ZONE, 'second')]).then((runs) =>
+    runs.map((r) => r.byPath),
   );
 }, 300_000);
 
