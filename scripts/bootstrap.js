@@ -39,7 +39,15 @@ const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
 const { spawnSync } = require('child_process');
-const { locateBinary, temporalToolsCacheDir, TEMPORAL_BINARIES, radicaleDir, icalReferenceDir, icalSecondReferenceDir, mailCorpusDir } = require('./tool-paths');
+const {
+  locateBinary,
+  temporalToolsCacheDir,
+  TEMPORAL_BINARIES,
+  radicaleDir,
+  icalReferenceDir,
+  icalSecondReferenceDir,
+  mailCorpusDir,
+} = require('./tool-paths');
 
 const ROOT = path.resolve(__dirname, '..');
 const QUIET = process.argv.includes('--quiet');

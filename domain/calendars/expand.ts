@@ -121,7 +121,7 @@ function expandGroup(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[]): vo
   }
   const overrides = new Map<string, Component>();
   for (const [key, list] of byKey) overrides.set(key, latest(list)!);
-  let excluded = new Set<string>();
+  const excluded = new Set<string>();
   if (master) {
     const futures: Future[] = [];
     for (const o of overrides.values()) {
@@ -129,9 +129,15 @@ function expandGroup(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[]): vo
       if (String(range ?? '').toUpperCase() === 'THISANDFUTURE' && blocks(o, ctx)) futures.push(futureOf(o, master, ctx));
     }
     futures.sort((a, b) => a.ridMs - b.ridMs);
+    // Copies of one SEQUENCE are united: an interval that several give is counted once.
+    const united = new Set<string>();
     for (const m of masters) {
-      for (const key of expandMaster({ uid, master: m, overrides, futures, ctx, out, maxPerEvent: MAX_OCCURRENCES_PER_EVENT }))
-        excluded.add(key);
+      const mine: BusyOccurrence[] = [];
+      const input = { uid, master: m, overrides, futures, ctx, out: mine, maxPerEvent: MAX_OCCURRENCES_PER_EVENT };
+      for (const key of expandMaster(input)) excluded.add(key);
+      const fresh = mine.filter((o) => !united.has(`${o.start},${o.end}`));
+      for (const o of mine) united.add(`${o.start},${o.end}`);
+      out.push(...fresh);
     }
   }
   for (const [key, o] of overrides) if (!excluded.has(key)) expandOverride(uid, o, master, ctx, out);
@@ -142,10 +148,12 @@ function expandGroup(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[]): vo
  * components whose own DTSTART..DTEND can still be read blocks that time (a busy-time reader errs
  * towards busy).
  */
-function expandOrSalvage(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[], skipped: Skipped[]): void {
+function expandOrSalvage(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[], skipped: Skipped[]): boolean {
   const mine: BusyOccurrence[] = [];
   try {
     expandGroup(uid, g, ctx, mine);
+    out.push(...mine);
+    return true;
   } catch (e) {
     if (e instanceof CalendarLimitError || !(e instanceof Error)) throw e;
     skipped.push({ what: `VEVENT ${uid.slice(0, 80)}`, reason: e.message.slice(0, 160) });
@@ -158,13 +166,8 @@ function expandOrSalvage(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[],
       }
     }
   }
-  // Copies united (equal SEQUENCE) give the same interval twice: once is enough.
-  const seen = new Set<string>();
-  for (const o of mine) {
-    const key = `${o.start},${o.end}`;
-    if (!seen.has(key)) out.push(o);
-    seen.add(key);
-  }
+  out.push(...mine);
+  return false;
 }
 
 /** The first VTIMEZONE's TZID that names a zone (IANA or Windows; zones.ts), or null. */
@@ -183,6 +186,8 @@ function firstZone(roots: Component[]): string | null {
 export interface BusyReading {
   busy: BusyOccurrence[];
   skipped: Skipped[];
+  /** Events (UIDs, with their overrides) read whole. */
+  events: number;
 }
 
 /**
@@ -220,10 +225,11 @@ export function readBusy(icsText: string, opts: ExpandOptions): BusyReading {
       }
     }
     const out: BusyOccurrence[] = [];
-    if (!(ctx.to > ctx.from)) return { busy: out, skipped };
-    for (const [uid, g] of groups) expandOrSalvage(uid, g, ctx, out, skipped);
+    if (!(ctx.to > ctx.from)) return { busy: out, skipped, events: 0 };
+    let events = 0;
+    for (const [uid, g] of groups) if (expandOrSalvage(uid, g, ctx, out, skipped)) events++;
     out.sort((a, b) => a.start - b.start || a.end - b.end || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-    return { busy: out, skipped };
+    return { busy: out, skipped, events };
   } catch (e) {
     if (e instanceof CalendarParseError) throw e;
     throw new CalendarParseError(`malformed iCalendar: ${e instanceof Error ? e.message : String(e)}`);
