@@ -11,3 +11,4 @@ export type { MeetingAiNotes, MeetingRecording } from '../domain/meeting-followu
  */
 export type Json = any;
 export type { RoutingRecord } from '../domain/routing';
+export type { Skipped as SkippedComponent } from '../domain/calendars/ics-repair';

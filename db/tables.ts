@@ -10,6 +10,7 @@ import type {
   Role,
   RoutingRecord,
   Scope,
+  SkippedComponent,
 } from './json-types';
 
 export interface AccountTokensRow {
@@ -190,6 +191,8 @@ export interface CalendarConnectionsRow {
   expanded_from: Date | null;
   expanded_until: Date | null;
   unreadable_count: number;
+  skipped_count: number;
+  skipped: SkippedComponent[];
 }
 
 export interface CalendarEventsRow {
@@ -228,6 +231,8 @@ export interface CalendarObjectsRow {
   data: string;
   unreadable: boolean;
   updated_at: Date;
+  skipped_count: number;
+  skipped: SkippedComponent[];
 }
 
 export interface CalendarUserBusyRow {

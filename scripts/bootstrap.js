@@ -25,6 +25,10 @@
  *    in ICAL_REFERENCE_REQUIREMENTS) in ${XDG_CACHE_HOME:-~/.cache}/fss-tools/ical-reference
  *    (or env ICAL_REFERENCE_PYTHONPATH), installed the same way. Their wheels also
  *    carry the real-world .ics files the test reads (test/calendars/corpus/README.md).
+ *    The second reference, Python's `ical` package (its own parser, pinned in
+ *    ICAL_SECOND_REFERENCE_REQUIREMENTS), goes beside it into
+ *    ${XDG_CACHE_HOME:-~/.cache}/fss-tools/ical-second-reference (or env
+ *    ICAL_SECOND_REFERENCE_PYTHONPATH).
  *
  * Plain Node, no dependencies: it runs before node_modules exists. Every message
  * goes to stderr so that `npm run --silent <script> -- --json` keeps stdout clean.
@@ -35,7 +39,15 @@ const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
 const { spawnSync } = require('child_process');
-const { locateBinary, temporalToolsCacheDir, TEMPORAL_BINARIES, radicaleDir, icalReferenceDir, mailCorpusDir } = require('./tool-paths');
+const {
+  locateBinary,
+  temporalToolsCacheDir,
+  TEMPORAL_BINARIES,
+  radicaleDir,
+  icalReferenceDir,
+  icalSecondReferenceDir,
+  mailCorpusDir,
+} = require('./tool-paths');
 
 const ROOT = path.resolve(__dirname, '..');
 const QUIET = process.argv.includes('--quiet');
@@ -285,33 +297,57 @@ const ICAL_REFERENCE_REQUIREMENTS = [
   'typing-extensions==4.16.0',
 ];
 
+// The second reference (test/calendars/reference/busy_ical.py): Python's `ical` package, its own parser
+// and recurrence code, independent of the first. Keep in sync with ICAL_SECOND_REFERENCE_REQUIREMENTS in
+// test/helpers/ical-reference.ts.
+const ICAL_SECOND_REFERENCE_REQUIREMENTS = [
+  'ical==14.3.1',
+  'pydantic==2.14.4',
+  'pydantic-core==2.50.5',
+  'annotated-types==0.8.0',
+  'typing-inspection==0.4.5',
+  'python-dateutil==4.0.0',
+  'tzdata==2026.6',
+  'typing-extensions==4.16.0',
+];
+
 /** Whether the folder holds every pinned distribution (its dist-info). */
-function icalReferenceInstalled(dir) {
-  return ICAL_REFERENCE_REQUIREMENTS.every((req) => {
+function pinnedInstalled(dir, requirements) {
+  return requirements.every((req) => {
     const [name, version] = req.split('==');
     return fs.existsSync(path.join(dir, `${name.replace(/-/g, '_')}-${version}.dist-info`));
   });
 }
 
-function ensureIcalReference() {
-  const target = icalReferenceDir();
-  if (icalReferenceInstalled(target)) {
-    info(`recurring-ical-events found in ${target}`);
+/** pip-installs one reference expander's pinned requirements into its folder, unless they are there. */
+function ensurePinned(label, target, envVar, requirements) {
+  if (pinnedInstalled(target, requirements)) {
+    info(`${label} found in ${target}`);
     return;
   }
-  if (process.env.ICAL_REFERENCE_PYTHONPATH) {
-    fail(`ICAL_REFERENCE_PYTHONPATH=${target} does not hold ${ICAL_REFERENCE_REQUIREMENTS.join(' ')}. Fix or unset it.`);
+  if (process.env[envVar]) {
+    fail(`${envVar}=${target} does not hold ${requirements.join(' ')}. Fix or unset it.`);
   }
-  loud(`reference iCalendar expander missing: running python3 -m pip install --target ${target} ...`);
-  const r = pipInstall(target, ICAL_REFERENCE_REQUIREMENTS);
-  if (r.error || r.status !== 0 || !icalReferenceInstalled(target)) {
+  loud(`${label} missing: running python3 -m pip install --target ${target} ...`);
+  const r = pipInstall(target, requirements);
+  if (r.error || r.status !== 0 || !pinnedInstalled(target, requirements)) {
     const why = r.error ? r.error.message : `exit status ${r.status}`;
     fail(
-      `pip install of the reference iCalendar expander failed (${why}). The calendar differential test runs it.\n` +
-        `Install it by hand with:\n    python3 -m pip install --target ${target} ${ICAL_REFERENCE_REQUIREMENTS.join(' ')}`,
+      `pip install of the ${label} failed (${why}). The calendar differential test runs it.\n` +
+        `Install it by hand with:\n    python3 -m pip install --target ${target} ${requirements.join(' ')}`,
     );
   }
-  loud(`installed the reference iCalendar expander into ${target}`);
+  loud(`installed the ${label} into ${target}`);
+}
+
+function ensureIcalReference() {
+  ensurePinned('reference iCalendar expander', icalReferenceDir(), 'ICAL_REFERENCE_PYTHONPATH', ICAL_REFERENCE_REQUIREMENTS);
+  ensurePinned(
+    'second reference iCalendar expander (ical)',
+    icalSecondReferenceDir(),
+    'ICAL_SECOND_REFERENCE_PYTHONPATH',
+    ICAL_SECOND_REFERENCE_REQUIREMENTS,
+  );
 }
 
 function main() {

@@ -6,4 +6,5 @@ export const TEMPORAL_BINARIES: ReadonlyArray<{ name: string; envVar: string; wh
 export function locateBinary(name: string, envVar: string): { path: string } | { badEnv: string } | { missing: string };
 export function radicaleDir(): string;
 export function icalReferenceDir(): string;
+export function icalSecondReferenceDir(): string;
 export function mailCorpusDir(): string;

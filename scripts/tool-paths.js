@@ -80,6 +80,11 @@ function icalReferenceDir() {
   return process.env.ICAL_REFERENCE_PYTHONPATH || path.join(toolsDir(), 'ical-reference');
 }
 
+/** The folder holding Python's `ical` package (PYTHONPATH for the second reference expander). */
+function icalSecondReferenceDir() {
+  return process.env.ICAL_SECOND_REFERENCE_PYTHONPATH || path.join(toolsDir(), 'ical-second-reference');
+}
+
 /** The folder the mail corpus's source distributions are unpacked into. */
 function mailCorpusDir() {
   return process.env.MAIL_CORPUS_DIR || path.join(toolsDir(), 'mail-corpus');
@@ -93,5 +98,6 @@ module.exports = {
   locateBinary,
   radicaleDir,
   icalReferenceDir,
+  icalSecondReferenceDir,
   mailCorpusDir,
 };

@@ -39,12 +39,13 @@
  * An invalid `hostZone` (a caller's bug, not the calendar's) is a RangeError.
  */
 import { IANAZone } from 'luxon';
-import { CalendarParseError, fail, registerTimezones, rootsOf } from './ics-parse';
+import { CalendarLimitError, CalendarParseError, fail, registerTimezones, rootsOf, type Skipped } from './ics-parse';
 import { blocks, expandMaster, futureOf, type Future } from './occurrences';
 import { dateKey, lengthOf, occurrenceKey, overlaps, span, timeOf, tzidOf, type Component, type Ctx } from './times';
 import { ianaZoneFor } from './zones';
 
-export { CalendarParseError } from './ics-parse';
+export { CalendarLimitError, CalendarParseError } from './ics-parse';
+export type { Skipped } from './ics-parse';
 
 export interface BusyOccurrence {
   uid: string;
@@ -85,6 +86,12 @@ function latest(list: Component[]): Component | undefined {
   return best;
 }
 
+/** The copies with the highest SEQUENCE (several on a tie: their busy times are united). */
+function highest(list: Component[]): Component[] {
+  const top = Math.max(...list.map(sequenceOf));
+  return list.filter((c) => sequenceOf(c) === top);
+}
+
 function expandOverride(uid: string, override: Component, master: Component | undefined, ctx: Ctx, out: BusyOccurrence[]): void {
   if (!blocks(override, ctx)) return;
   const dtstart = timeOf(override, 'dtstart') ?? timeOf(override, 'recurrence-id');
@@ -100,7 +107,8 @@ function expandOverride(uid: string, override: Component, master: Component | un
 }
 
 function expandGroup(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[]): void {
-  const master = latest(g.masters);
+  const masters = g.masters.length ? highest(g.masters) : [];
+  const master = masters[0] as Component | undefined;
   const masterIsDate = master ? timeOf(master, 'dtstart')?.isDate === true : false;
   // One override per occurrence: the latest version.
   const byKey = new Map<string, Component[]>();
@@ -113,7 +121,7 @@ function expandGroup(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[]): vo
   }
   const overrides = new Map<string, Component>();
   for (const [key, list] of byKey) overrides.set(key, latest(list)!);
-  let excluded = new Set<string>();
+  const excluded = new Set<string>();
   if (master) {
     const futures: Future[] = [];
     for (const o of overrides.values()) {
@@ -121,31 +129,91 @@ function expandGroup(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[]): vo
       if (String(range ?? '').toUpperCase() === 'THISANDFUTURE' && blocks(o, ctx)) futures.push(futureOf(o, master, ctx));
     }
     futures.sort((a, b) => a.ridMs - b.ridMs);
-    excluded = expandMaster({ uid, master, overrides, futures, ctx, out, maxPerEvent: MAX_OCCURRENCES_PER_EVENT });
+    // Copies of one SEQUENCE are united: an interval that several give is counted once.
+    const united = new Set<string>();
+    for (const m of masters) {
+      const mine: BusyOccurrence[] = [];
+      const input = { uid, master: m, overrides, futures, ctx, out: mine, maxPerEvent: MAX_OCCURRENCES_PER_EVENT };
+      for (const key of expandMaster(input)) excluded.add(key);
+      const fresh = mine.filter((o) => !united.has(`${o.start},${o.end}`));
+      for (const o of mine) united.add(`${o.start},${o.end}`);
+      out.push(...fresh);
+    }
   }
   for (const [key, o] of overrides) if (!excluded.has(key)) expandOverride(uid, o, master, ctx, out);
 }
 
 /**
- * The busy occurrences of an iCalendar text inside [from, to). See the file comment for the rules.
- * Throws CalendarParseError on malformed input (and RangeError on an invalid hostZone).
+ * A group that cannot be expanded (an unreadable DTSTART, RRULE, EXDATE, …) is skipped, but each of its
+ * components whose own DTSTART..DTEND can still be read blocks that time (a busy-time reader errs
+ * towards busy).
  */
-export function expandBusy(icsText: string, opts: ExpandOptions): BusyOccurrence[] {
+function expandOrSalvage(uid: string, g: Group, ctx: Ctx, out: BusyOccurrence[], skipped: Skipped[]): boolean {
+  const mine: BusyOccurrence[] = [];
+  try {
+    expandGroup(uid, g, ctx, mine);
+    out.push(...mine);
+    return true;
+  } catch (e) {
+    if (e instanceof CalendarLimitError || !(e instanceof Error)) throw e;
+    skipped.push({ what: `VEVENT ${uid.slice(0, 80)}`, reason: e.message.slice(0, 160) });
+    mine.length = 0;
+    for (const c of [...g.masters, ...g.overrides]) {
+      try {
+        if (blocks(c, ctx)) expandOverride(uid, c, undefined, ctx, mine);
+      } catch {
+        // not even its own time can be read: it blocks nothing
+      }
+    }
+  }
+  out.push(...mine);
+  return false;
+}
+
+/** The first VTIMEZONE's TZID that names a zone (IANA or Windows; zones.ts), or null. */
+function firstZone(roots: Component[]): string | null {
+  for (const root of roots) {
+    for (const vtz of root.getAllSubcomponents('vtimezone')) {
+      const tzid = vtz.getFirstPropertyValue('tzid');
+      const zone = typeof tzid === 'string' ? ianaZoneFor(tzid) : null;
+      if (zone) return zone;
+    }
+  }
+  return null;
+}
+
+/** Busy occurrences and what was skipped to read them. */
+export interface BusyReading {
+  busy: BusyOccurrence[];
+  skipped: Skipped[];
+  /** Events (UIDs, with their overrides) read whole. */
+  events: number;
+}
+
+/**
+ * The busy occurrences of an iCalendar text inside [from, to), and the lines and components that could
+ * not be read (skipped, not fatal). See the file comment for the rules. Throws CalendarParseError only
+ * when no VCALENDAR can be read or a limit is reached (and RangeError on an invalid hostZone).
+ */
+export function readBusy(icsText: string, opts: ExpandOptions): BusyReading {
   if (!IANAZone.isValidZone(opts.hostZone)) throw new RangeError(`invalid hostZone: ${opts.hostZone}`);
   if (typeof icsText !== 'string') fail('not valid iCalendar: not text');
+  const skipped: Skipped[] = [];
   let restore: (() => void) | null = null;
   try {
-    const roots = rootsOf(icsText);
+    const roots = rootsOf(icsText, skipped);
     const wr = roots[0].getFirstPropertyValue('x-wr-timezone');
+    const floatingZone = (typeof wr === 'string' && ianaZoneFor(wr)) || opts.hostZone;
     const ctx: Ctx = {
       hostZone: opts.hostZone,
-      floatingZone: (typeof wr === 'string' && ianaZoneFor(wr)) || opts.hostZone,
+      floatingZone,
+      calendarZone: (typeof wr === 'string' && ianaZoneFor(wr)) || firstZone(roots) || opts.hostZone,
       hostEmails: new Set(opts.hostEmails.map((e) => e.trim().toLowerCase()).filter(Boolean)),
       from: opts.from,
       to: opts.to,
       budget: { left: MAX_OCCURRENCES_PER_CALL },
     };
-    restore = registerTimezones(roots);
+    restore = registerTimezones(roots, skipped);
     const groups = new Map<string, Group>();
     for (const root of roots) {
       for (const ev of root.getAllSubcomponents('vevent')) {
@@ -157,14 +225,20 @@ export function expandBusy(icsText: string, opts: ExpandOptions): BusyOccurrence
       }
     }
     const out: BusyOccurrence[] = [];
-    if (!(ctx.to > ctx.from)) return out;
-    for (const [uid, g] of groups) expandGroup(uid, g, ctx, out);
+    if (!(ctx.to > ctx.from)) return { busy: out, skipped, events: 0 };
+    let events = 0;
+    for (const [uid, g] of groups) if (expandOrSalvage(uid, g, ctx, out, skipped)) events++;
     out.sort((a, b) => a.start - b.start || a.end - b.end || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-    return out;
+    return { busy: out, skipped, events };
   } catch (e) {
     if (e instanceof CalendarParseError) throw e;
     throw new CalendarParseError(`malformed iCalendar: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
     restore?.();
   }
+}
+
+/** The busy occurrences alone (readBusy without the report of what was skipped). */
+export function expandBusy(icsText: string, opts: ExpandOptions): BusyOccurrence[] {
+  return readBusy(icsText, opts).busy;
 }

@@ -3,7 +3,10 @@
  * object's VTIMEZONEs registered with ical.js for the duration of one call. Pure: no I/O.
  */
 import ICAL from 'ical.js';
+import { repairText, salvageText, type Skipped } from './ics-repair';
 import { ianaZoneFor } from './zones';
+
+export type { Skipped } from './ics-repair';
 
 export class CalendarParseError extends Error {
   constructor(message: string) {
@@ -12,40 +15,40 @@ export class CalendarParseError extends Error {
   }
 }
 
+/** A limit of expand.ts was reached: the whole object is unreasonable, not one component. */
+export class CalendarLimitError extends CalendarParseError {}
+
 export function fail(message: string): never {
   throw new CalendarParseError(message);
 }
 
-/** Date properties whose value may be written as a bare date (`DTSTART:20190101`) without VALUE=DATE. */
-const DATE_LINE = /^(DTSTART|DTEND|DUE|RECURRENCE-ID|RDATE|EXDATE)((?:;[^:\r\n]*)?):(\d{8}(?:,\d{8})*)\r?$/gim;
-/** An RRULE, RDATE or EXDATE with no value at all. */
-const EMPTY_DATES = /^(?:RRULE|RDATE|EXDATE)(?:;[^:\r\n]*)?:[ \t]*\r?\n/gim;
-
-/**
- * The repairs the reference readers also make: a date written without `VALUE=DATE`
- * (`DTSTART:20190101`, `RECURRENCE-ID:20200914`; RFC 5545 requires the parameter, publishers of
- * holiday feeds leave it out) gets it; an empty RRULE, RDATE or EXDATE line is dropped; a byte order mark goes.
- */
-export function repairText(text: string): string {
-  let out = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  out = out.replace(EMPTY_DATES, '');
-  return out.replace(DATE_LINE, (line, name: string, params: string, value: string) =>
-    /;VALUE=/i.test(params) ? line : `${name}${params};VALUE=DATE:${value}`,
-  );
+/** Whole-text parse; null when ical.js refuses the text or reads something other than VCALENDARs. */
+function parseWhole(text: string): unknown[] | null {
+  try {
+    const parsed: unknown = ICAL.parse(text);
+    if (!Array.isArray(parsed) || parsed.length === 0) return null;
+    const list = (typeof parsed[0] === 'string' ? [parsed] : parsed) as unknown[];
+    return list.every((j) => Array.isArray(j) && j[0] === 'vcalendar') ? list : null;
+  } catch {
+    return null;
+  }
 }
 
-export function rootsOf(text: string): ICAL.Component[] {
-  let parsed: unknown;
-  try {
-    parsed = ICAL.parse(repairText(text));
-  } catch (e) {
-    fail(`not valid iCalendar: ${(e as Error).message}`);
+/**
+ * The VCALENDARs of the text. When ical.js refuses the text as a whole, it is read line by line
+ * (ics-repair.ts): each unreadable line is dropped and pushed to `skipped`. Fails only when no VCALENDAR
+ * is left.
+ */
+export function rootsOf(text: string, skipped: Skipped[]): ICAL.Component[] {
+  let list = parseWhole(repairText(text));
+  if (!list) {
+    const notes: Skipped[] = [];
+    list = parseWhole(salvageText(text, notes));
+    skipped.push(...notes);
   }
-  if (!Array.isArray(parsed) || parsed.length === 0) fail('not valid iCalendar: no VCALENDAR');
-  const list = (typeof parsed[0] === 'string' ? [parsed] : parsed) as unknown[];
-  const roots = list.map((j) => new ICAL.Component(j as any[]));
-  if (roots.some((r) => r.name !== 'vcalendar')) fail('not valid iCalendar: the top-level component is not a VCALENDAR');
-  return roots;
+  if (!list) fail('not valid iCalendar: no VCALENDAR');
+  const parsed = list;
+  return parsed.map((j) => new ICAL.Component(j as any[]));
 }
 
 /**
@@ -125,7 +128,7 @@ function checkOffsets(vtz: ICAL.Component, tzid: string): void {
  * zone (zones.ts) is not registered: it is read with the tz database. When a TZID is defined twice, the
  * first definition counts. Returns the function that restores the previous registrations.
  */
-export function registerTimezones(roots: ICAL.Component[]): () => void {
+export function registerTimezones(roots: ICAL.Component[], skipped: Skipped[]): () => void {
   const previous = new Map<string, ICAL.Timezone | undefined>();
   const restore = () => {
     for (const [tzid, tz] of previous) {
@@ -137,12 +140,24 @@ export function registerTimezones(roots: ICAL.Component[]): () => void {
     for (const root of roots) {
       for (const vtz of root.getAllSubcomponents('vtimezone')) {
         const tzid = vtz.getFirstPropertyValue('tzid');
-        if (typeof tzid !== 'string' || !tzid) fail('VTIMEZONE without TZID');
-        checkOffsets(vtz, tzid);
+        // An unreadable VTIMEZONE costs that VTIMEZONE: its TZID is then read as zones.ts says (or the host's zone).
+        if (typeof tzid !== 'string' || !tzid) {
+          skipped.push({ what: 'VTIMEZONE', reason: 'no TZID' });
+          continue;
+        }
         if (['z', 'utc', 'gmt'].includes(tzid.toLowerCase())) continue; // never redefine UTC
-        if (previous.has(tzid) || ianaZoneFor(tzid)) continue;
-        previous.set(tzid, ICAL.TimezoneService.has(tzid) ? ICAL.TimezoneService.get(tzid) : undefined);
-        ICAL.TimezoneService.register(timezoneFor(vtz, tzid), tzid);
+        if (previous.has(tzid)) continue;
+        try {
+          checkOffsets(vtz, tzid);
+          if (!vtz.getAllSubcomponents().some((o) => o.name === 'standard' || o.name === 'daylight')) fail('no STANDARD or DAYLIGHT');
+          if (ianaZoneFor(tzid)) continue;
+          const tz = timezoneFor(vtz, tzid);
+          tz.utcOffset(ICAL.Time.fromDateTimeString('2000-01-01T00:00:00')); // reads the observances now, not mid-event
+          previous.set(tzid, ICAL.TimezoneService.has(tzid) ? ICAL.TimezoneService.get(tzid) : undefined);
+          ICAL.TimezoneService.register(tz, tzid);
+        } catch (e) {
+          skipped.push({ what: `VTIMEZONE ${tzid.slice(0, 60)}`, reason: (e as Error).message.slice(0, 120) });
+        }
       }
       root.removeAllSubcomponents('vtimezone');
     }

@@ -4,7 +4,7 @@
  */
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
-import { fail } from './ics-parse';
+import { CalendarLimitError, fail } from './ics-parse';
 import { ianaZoneFor } from './zones';
 import {
   checkRaw,
@@ -125,6 +125,14 @@ function fastForward(rule: ICAL.Recur, dtstart: Time, tzid: string | undefined, 
  */
 function untilOnWallClock(rule: ICAL.Recur, dtstart: Time, tzid: string | undefined, ctx: Ctx): ICAL.Recur {
   const until = rule.until;
+  if (until && !until.isDate && dtstart.isDate) {
+    // An all-day series with a date-time UNTIL (Outlook writes the local midnight of the last day, in
+    // UTC): the last day is UNTIL's date in the calendar's zone, and it is kept.
+    const copy = rule.clone();
+    const day = calendarDate(until, ctx);
+    copy.until = new ICAL.Time({ year: day.year, month: day.month, day: day.day, isDate: true }, ICAL.Timezone.localTimezone);
+    return copy;
+  }
   if (!until || until.isDate || dtstart.isDate || until.zone !== ICAL.Timezone.utcTimezone) return rule;
   const zone = dtstart.zone;
   if (zone === ICAL.Timezone.utcTimezone || (zone && zone !== ICAL.Timezone.localTimezone && zone.tzid !== 'floating')) return rule;
@@ -136,6 +144,16 @@ function untilOnWallClock(rule: ICAL.Recur, dtstart: Time, tzid: string | undefi
     ICAL.Timezone.localTimezone,
   );
   return copy;
+}
+
+/**
+ * The calendar date a date-time names, for an all-day series: the date as written when it is wall-clock
+ * time (a TZID or floating), the date in the calendar's zone when it is UTC.
+ */
+function calendarDate(t: Time, ctx: Ctx): { year: number; month: number; day: number } {
+  if (t.zone !== ICAL.Timezone.utcTimezone) return { year: t.year, month: t.month, day: t.day };
+  const wall = DateTime.fromMillis(t.toUnixTime() * 1000, { zone: ctx.calendarZone });
+  return { year: wall.year, month: wall.month, day: wall.day };
 }
 
 export interface MasterInput {
@@ -168,7 +186,11 @@ export function expandMaster(input: MasterInput): Set<string> {
     for (const v of prop.getValues()) {
       if (!(v instanceof ICAL.Time)) fail('EXDATE is not a date or date-time');
       if (v.isDate && !dtstart.isDate) exdays.add(dateKey(v));
-      else exdates.add(occurrenceKey(v, ptz ?? tzid, ctx));
+      else if (!v.isDate && dtstart.isDate) {
+        // A date-time EXDATE on an all-day series (Outlook: `EXDATE;TZID=…:20200106T000000`): that day.
+        const d = calendarDate(v, ctx);
+        exdates.add(`d:${d.year}-${d.month}-${d.day}`);
+      } else exdates.add(occurrenceKey(v, ptz ?? tzid, ctx));
     }
   }
   const isExcluded = (key: string, t: Time) => exdates.has(key) || (!t.isDate && exdays.has(dateKey(t)));
@@ -181,7 +203,7 @@ export function expandMaster(input: MasterInput): Set<string> {
   /** Returns false when the occurrence starts at or after the window's end. */
   const add = (occ: Time, occTzid: string | undefined, len: Length): boolean => {
     if (++generated > input.maxPerEvent) fail(`VEVENT ${uid} has more than ${input.maxPerEvent} occurrences before the window ends`);
-    if (--ctx.budget.left < 0) fail(`more than ${200_000} occurrences in one calendar object`);
+    if (--ctx.budget.left < 0) throw new CalendarLimitError(`more than ${200_000} occurrences in one calendar object`);
     let [s, e] = span(occ, occTzid, len, ctx);
     if (s >= ctx.to && futures.length === 0) return false;
     const key = occurrenceKey(occ, occTzid, ctx);

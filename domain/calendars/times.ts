@@ -24,6 +24,8 @@ export interface Ctx {
   hostZone: string;
   /** Floating times: the calendar's X-WR-TIMEZONE when it names a zone, else the host's. */
   floatingZone: string;
+  /** The calendar's own zone (X-WR-TIMEZONE, else its first VTIMEZONE that names a zone, else the host's): UTC dates of all-day series. */
+  calendarZone: string;
   hostEmails: Set<string>;
   from: number;
   to: number;

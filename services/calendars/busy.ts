@@ -1,4 +1,4 @@
-import { CalendarParseError, expandBusy, type ExpandOptions } from '../../domain/calendars/expand';
+import { CalendarParseError, readBusy, type BusyOccurrence, type ExpandOptions, type Skipped } from '../../domain/calendars/expand';
 import { meetingUid } from '../../domain/ics';
 import type { Executor } from '../../db/knex';
 
@@ -17,21 +17,41 @@ export interface StoredObject {
   data: string;
 }
 
+/** The parts of one object that were skipped (domain/calendars/expand.ts readBusy). */
+export interface ObjectSkipped {
+  calendarId: string | null;
+  href: string;
+  count: number;
+  /** The first SKIPPED_KEPT of them. */
+  first: Skipped[];
+}
+
+/** How many skipped parts are kept per object and per connection (the count is all of them). */
+export const SKIPPED_KEPT = 20;
+
 /**
  * Busy intervals of calendar objects inside the window (RRULE, RDATE, EXDATE and RECURRENCE-ID
  * expanded by domain/calendars/expand.ts; transparent, cancelled and declined events give none).
- * An object that is not valid iCalendar is skipped and counted.
+ * An object with no readable VCALENDAR (or past a limit) is skipped and counted as unreadable; the
+ * lines and components skipped inside a readable object are returned per object.
  */
 export function expandObjects(
   objects: StoredObject[],
   opts: ExpandOptions,
-): { rows: BusyRow[]; unreadable: Array<{ calendarId: string | null; href: string; message: string }> } {
+): { rows: BusyRow[]; unreadable: Array<{ calendarId: string | null; href: string; message: string }>; skipped: ObjectSkipped[] } {
   const rows: BusyRow[] = [];
   const unreadable: Array<{ calendarId: string | null; href: string; message: string }> = [];
+  const skipped: ObjectSkipped[] = [];
   for (const o of objects) {
-    let occurrences;
+    let occurrences: BusyOccurrence[];
     try {
-      occurrences = expandBusy(o.data, opts);
+      const read = readBusy(o.data, opts);
+      occurrences = read.busy;
+      // Nothing read whole, only skipped parts: the object is unreadable (it must not free cached busy time).
+      if (read.events === 0 && read.skipped.length)
+        throw new CalendarParseError(`nothing could be read: ${read.skipped[0].what}: ${read.skipped[0].reason}`);
+      if (read.skipped.length)
+        skipped.push({ calendarId: o.calendarId, href: o.href, count: read.skipped.length, first: read.skipped.slice(0, SKIPPED_KEPT) });
     } catch (err) {
       if (err instanceof CalendarParseError) {
         unreadable.push({ calendarId: o.calendarId, href: o.href, message: err.message.slice(0, 200) });
@@ -43,7 +63,7 @@ export function expandObjects(
       if (occ.end > occ.start) rows.push({ calendarId: o.calendarId, href: o.href, uid: occ.uid, start: occ.start, end: occ.end });
     }
   }
-  return { rows, unreadable };
+  return { rows, unreadable, skipped };
 }
 
 const OUR_UID = (() => {

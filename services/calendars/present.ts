@@ -36,7 +36,9 @@ export function presentConnection(r: ConnectionRow, calendars: CalendarRow[]) {
       events: r.event_count,
       busy_intervals: r.busy_count,
       unreadable: r.unreadable_count,
+      skipped_components: r.skipped_count,
     },
+    skipped_components: r.skipped,
     calendars: calendars.map(presentCalendar),
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
@@ -79,7 +81,16 @@ export const zConnection = z
       events: z.number().int().meta({ description: 'Calendar objects (events, with their recurrences) the last sync saw' }),
       busy_intervals: z.number().int().meta({ description: 'Busy intervals cached for the booking window' }),
       unreadable: z.number().int().meta({ description: 'Calendar objects skipped because they are not valid iCalendar' }),
+      skipped_components: z.number().int().meta({
+        description: 'Lines, time zones and events that could not be read inside readable calendar objects and were skipped',
+      }),
     }),
+    skipped_components: z
+      .array(z.strictObject({ what: z.string(), reason: z.string() }))
+      .meta({
+        description: 'The first 20 of the skipped parts, each with why',
+        example: [{ what: 'VEVENT abc@example.com', reason: 'RRULE has an unknown part: UNTL' }],
+      }),
     calendars: z.array(zConnectionCalendar),
     created_at: zIsoTime,
     updated_at: zIsoTime,

@@ -3,6 +3,7 @@ import { uuid } from '../../core/crypto';
 import { logger } from '../../core/logger';
 import { minimizeIcs } from '../../domain/calendars/minimize';
 import type { Db, Executor } from '../../db/knex';
+import { jsonb } from '../../db/jsonb';
 import type { ServiceDeps } from '../deps';
 import { expandObjects, ownBookingUids, type BusyRow, type StoredObject } from './busy';
 import {
@@ -19,6 +20,7 @@ import { fetchFeed } from './ics-feed';
 import { RemoteFetchError } from '../../core/outbound-http';
 import { FEED_HREF, type CalendarRow, type ConnectionRow } from './rows';
 import { openCredentials, calendarSecretBox, type CalendarCredentials } from './secrets';
+import { connectionSkipped, saveObjectSkipped, skippedSentence, type ConnectionSkipped } from './skipped';
 import { SyncFailure } from './sync-failure';
 import { refreshUserBusy } from './user-busy';
 import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
@@ -33,6 +35,7 @@ import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
 
 export interface SyncResult {
   outcome: 'ok' | 'error' | 'gone';
+  /** Why it failed; for `ok`, what it skipped (null: nothing). */
   message: string | null;
   /** When the workflow syncs next (CALENDAR_SYNC_INTERVAL). */
   nextSyncMs: number;
@@ -80,14 +83,16 @@ export async function syncConnection(deps: SyncDeps, input: { connectionId: stri
     throw err;
   }
 
+  let parts: ConnectionSkipped;
   try {
-    await apply(deps, row, creds, plan, now);
+    parts = await apply(deps, row, creds, plan, now);
   } catch (err) {
     if (err instanceof Gone) return { outcome: 'gone', message: null, nextSyncMs };
     if (err instanceof SyncFailure) return failed(deps.db, row, err.message, nextSyncMs, now);
     throw err;
   }
-  return { outcome: 'ok', message: null, nextSyncMs };
+  // An ok sync's message says what it skipped (the workflow's details show it to operators).
+  return { outcome: 'ok', message: skippedSentence(parts), nextSyncMs };
 }
 
 async function failed(db: Db, row: ConnectionRow, message: string, nextSyncMs: number, now: number): Promise<SyncResult> {
@@ -162,7 +167,7 @@ async function planFeed(deps: SyncDeps, row: ConnectionRow, url: string): Promis
 }
 
 /** Expand, then write everything the plan says in one transaction (the connection row locked). */
-async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredentials, plan: Plan, now: number): Promise<void> {
+async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredentials, plan: Plan, now: number): Promise<ConnectionSkipped> {
   const { db } = deps;
   const window = await syncWindow(db, { userId: row.user_id, now });
   const reexpand = !row.expanded_from || !row.expanded_until || row.expanded_until.getTime() < window.horizonEnd;
@@ -194,7 +199,11 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
       ...plan.upserts,
     ];
   }
-  const { rows: expanded, unreadable } = expandObjects(toExpand, {
+  const {
+    rows: expanded,
+    unreadable,
+    skipped,
+  } = expandObjects(toExpand, {
     from: window.from,
     to: window.to,
     hostEmails: host.emails,
@@ -205,7 +214,7 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
   const busy = expanded.filter((b) => !own.has(b.uid));
   const unreadableKeys = new Set(unreadable.map((u) => `${u.calendarId}|${u.href}`));
 
-  await db.transaction(async (trx) => {
+  return db.transaction(async (trx) => {
     const locked = await trx('calendar_connections').where({ id: row.id }).forUpdate().first('id');
     if (!locked) throw new Gone();
     if (goneCalendars.size)
@@ -249,6 +258,7 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
       if (touched.length)
         await trx('calendar_busy_times').where({ connection_id: row.id }).whereRaw('object_href = ANY(?::text[])', [touched]).delete();
     }
+    await saveObjectSkipped(trx, { connectionId: row.id, all: reexpand, hrefs: plan.upserts.map((o) => o.href), skipped });
     await insertBusy(trx, row, busy);
     await refreshUserBusy(trx, [row.user_id]);
     for (const cal of plan.calendars) {
@@ -266,23 +276,31 @@ async function apply(deps: SyncDeps, row: ConnectionRow, creds: CalendarCredenti
       .where({ connection_id: row.id, unreadable: true })
       .count<{ unreadableCount: number }[]>({ unreadableCount: '*' });
     const eventCount = await countEvents(trx, row);
-    const skipped = Number(unreadableCount);
+    const unread = Number(unreadableCount);
+    const parts = await connectionSkipped(trx, row.id);
+    const sentences = [
+      unread
+        ? `${unread} calendar ${unread === 1 ? 'object is' : 'objects are'} not valid iCalendar and ${unread === 1 ? 'was' : 'were'} skipped`
+        : null,
+      skippedSentence(parts),
+    ].filter(Boolean);
     await trx('calendar_connections')
       .where({ id: row.id })
       .update({
         status: 'ok',
-        status_message: skipped
-          ? `${skipped} calendar ${skipped === 1 ? 'object is' : 'objects are'} not valid iCalendar and ${skipped === 1 ? 'was' : 'were'} skipped`
-          : null,
+        status_message: sentences.length ? sentences.join('; ') : null,
         last_synced_at: new Date(now),
         home_url: plan.homeUrl ?? row.home_url,
         ...(plan.feed ? { etag: plan.feed.etag, last_modified: plan.feed.lastModified } : {}),
         ...(reexpand ? { expanded_from: new Date(window.from), expanded_until: new Date(window.to) } : {}),
         event_count: eventCount,
         busy_count: Number(busyCount),
-        unreadable_count: skipped,
+        unreadable_count: unread,
+        skipped_count: parts.count,
+        skipped: jsonb(parts.first),
         updated_at: trx.fn.now(),
       });
+    return parts;
   });
 }
 

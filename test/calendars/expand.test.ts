@@ -2,7 +2,7 @@
  * domain/calendars/expand.ts: busy time of an iCalendar object inside a window, one case per rule.
  */
 import ICAL from 'ical.js';
-import { CalendarParseError, expandBusy, MAX_OCCURRENCES_PER_EVENT, type ExpandOptions } from '../../domain/calendars/expand';
+import { CalendarParseError, expandBusy, MAX_OCCURRENCES_PER_EVENT, readBusy, type ExpandOptions } from '../../domain/calendars/expand';
 
 const iso = (s: string) => Date.parse(s);
 const cal = (...lines: string[]) =>
@@ -286,12 +286,19 @@ describe('expandBusy', () => {
 
   it('caps an unbounded RRULE, and fast-forwards an old daily series to the window', () => {
     const minutely = cal(...event('UID:minutely', 'DTSTART:20300101T000000Z', 'DURATION:PT30S', 'RRULE:FREQ=MINUTELY'));
-    // Past the cap the object is reported (CalendarParseError, counted as unreadable on the connection), not half-read.
-    expect(() => expandBusy(minutely, base)).toThrow(new RegExp(`more than ${MAX_OCCURRENCES_PER_EVENT} occurrences`));
-    expect(() => expandBusy(minutely, base)).toThrow(CalendarParseError);
-    // A typo in a rule part is a parse error, not an endless series.
-    const typo = cal(...event('UID:typo', 'DTSTART:20300101T100000Z', 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;BYDAY=TH;UNTL=20300301'));
-    expect(() => expandBusy(typo, base)).toThrow(/RRULE has an unknown part: UNTL/);
+    // Past the cap the event is reported as skipped, not half-read: its first occurrence still blocks.
+    const capped = readBusy(minutely, base);
+    expect(capped.skipped).toEqual([
+      { what: 'VEVENT minutely', reason: expect.stringMatching(`more than ${MAX_OCCURRENCES_PER_EVENT} occurrences`) },
+    ]);
+    expect(capped.busy.map((o) => [o.start, o.end])).toEqual([[iso('2030-01-01T00:00:00Z'), iso('2030-01-01T00:00:30Z')]]);
+    // A typo in a rule part is not an endless series: the event is skipped and reported, its own time blocks.
+    const typo = readBusy(
+      cal(...event('UID:typo', 'DTSTART:20300101T100000Z', 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;BYDAY=TH;UNTL=20300301')),
+      base,
+    );
+    expect(typo.skipped).toEqual([{ what: 'VEVENT typo', reason: 'RRULE has an unknown part: UNTL' }]);
+    expect(typo.busy.map((o) => [o.start, o.end])).toEqual([[iso('2030-01-01T10:00:00Z'), iso('2030-01-01T11:00:00Z')]]);
 
     const old = cal(
       ...event(
@@ -313,7 +320,7 @@ describe('expandBusy', () => {
     expect(occ.filter((o) => o.uid === 'biweekly').map((o) => new Date(o.start).toISOString())).toEqual(['2030-06-04T04:00:00.000Z']);
   });
 
-  it('rejects a VTIMEZONE offset out of range (+5744 for +00:57:44), even under an IANA TZID', () => {
+  it('skips a VTIMEZONE with an offset out of range (+5744 for +00:57:44), and reads its TZID with the tz database', () => {
     const zone = (offset: string) => [
       'BEGIN:VTIMEZONE',
       'TZID:Europe/Prague',
@@ -325,23 +332,31 @@ describe('expandBusy', () => {
       'END:VTIMEZONE',
     ];
     const ev = event('UID:prague', 'DTSTART;TZID=Europe/Prague:20300105T100000', 'DTEND;TZID=Europe/Prague:20300105T110000');
-    expect(() => expandBusy(cal(...zone('+5744'), ...ev), base)).toThrow(/TZOFFSETFROM out of range/);
-    expect(() => expandBusy(cal(...zone('+0075'), ...ev), base)).toThrow(CalendarParseError);
+    for (const offset of ['+5744', '+0075']) {
+      const read = readBusy(cal(...zone(offset), ...ev), base);
+      expect(read.skipped).toEqual([{ what: 'VTIMEZONE Europe/Prague', reason: expect.stringMatching(/TZOFFSETFROM out of range/) }]);
+      expect(read.busy.map((o) => [o.start, o.end])).toEqual([[iso('2030-01-05T09:00:00Z'), iso('2030-01-05T10:00:00Z')]]);
+    }
     expect(expand(cal(...zone('+0100'), ...ev))).toEqual([['2030-01-05T09:00:00.000Z', '2030-01-05T10:00:00.000Z']]);
   });
 
-  it('throws CalendarParseError, and nothing else, on malformed input', () => {
+  it('throws CalendarParseError, and nothing else, on text without a VCALENDAR; skips and reports what a VCALENDAR holds unread', () => {
     const bad = [
       '',
       'hello, I am not a calendar',
       '<html><body>Sign in</body></html>',
       'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Someone\r\nEND:VCARD\r\n',
-      'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20300105T100000Z\r\n', // truncated
+    ];
+    const partial = [
       cal(...event('UID:no-start', 'SUMMARY:missing DTSTART')),
       cal(...event('UID:bad-date', 'DTSTART:2030-13-45T99:00:00Z')),
       cal(...event('UID:bad-date2', 'DTSTART:20301345T990000Z', 'DTEND:20301345T990000Z')),
       cal(...event('UID:bad-rule', 'DTSTART:20300105T100000Z', 'DTEND:20300105T110000Z', 'RRULE:FREQ=SOMETIMES;COUNT=x')),
     ];
+    for (const text of partial) expect({ text, skipped: readBusy(text, base).skipped.length > 0 }).toEqual({ text, skipped: true });
+    // Truncated: the open components are closed, the event is read.
+    const truncated = 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20300105T100000Z\r\nDURATION:PT1H\r\n';
+    expect(expand(truncated)).toEqual([['2030-01-05T10:00:00.000Z', '2030-01-05T11:00:00.000Z']]);
     for (const text of bad) {
       let thrown: unknown = null;
       try {

@@ -8,12 +8,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { icalReferenceDir } from '../../scripts/tool-paths';
+import { icalReferenceDir, icalSecondReferenceDir } from '../../scripts/tool-paths';
 
 /** Keep in sync with ICAL_REFERENCE_REQUIREMENTS in scripts/bootstrap.js. */
 export const ICAL_REFERENCE_REQUIREMENTS = ['recurring-ical-events==3.8.2', 'icalendar==7.3.2'];
+/** The second reference, Python's `ical` (its own parser). Keep in sync with scripts/bootstrap.js. */
+export const ICAL_SECOND_REFERENCE_REQUIREMENTS = ['ical==14.3.1'];
 
-export { icalReferenceDir };
+export { icalReferenceDir, icalSecondReferenceDir };
 
 export function icalReferenceInstalled(dir = icalReferenceDir()): boolean {
   return fs.existsSync(path.join(dir, 'recurring_ical_events', '__init__.py')) && fs.existsSync(path.join(dir, 'icalendar', '__init__.py'));
@@ -95,11 +97,30 @@ export interface ReferenceRun {
   seconds: number;
 }
 
-/** Runs test/calendars/reference/busy.py on the files, each with its windows. */
-export async function runReference(files: Array<{ path: string; windows: Window[] }>, hostZone: string): Promise<ReferenceRun> {
-  const dir = icalReferenceDir();
-  assertInstalled(dir);
-  const script = path.join(__dirname, '..', 'calendars', 'reference', 'busy.py');
+/** The reference expanders: `first` is recurring-ical-events on icalendar, `second` is `ical` (independent of the first). */
+export type Reference = 'first' | 'second';
+
+function secondDir(): string {
+  const dir = icalSecondReferenceDir();
+  if (!fs.existsSync(path.join(dir, 'ical', 'calendar_stream.py'))) {
+    throw new Error(
+      `The second reference iCalendar expander is not installed in ${dir}. Run \`node scripts/bootstrap.js\` (it pip-installs ` +
+        `${ICAL_SECOND_REFERENCE_REQUIREMENTS.join(' ')} there), or point ICAL_SECOND_REFERENCE_PYTHONPATH at a folder that holds it.`,
+    );
+  }
+  return dir;
+}
+
+/** Runs test/calendars/reference/busy.py (first) or busy_ical.py (second) on the files, each with its windows. */
+export async function runReference(
+  files: Array<{ path: string; windows: Window[] }>,
+  hostZone: string,
+  which: Reference = 'first',
+): Promise<ReferenceRun> {
+  let dir = icalReferenceDir();
+  if (which === 'first') assertInstalled(dir);
+  else dir = secondDir();
+  const script = path.join(__dirname, '..', 'calendars', 'reference', which === 'first' ? 'busy.py' : 'busy_ical.py');
   const child = spawn('python3', [script], {
     env: { ...process.env, PYTHONPATH: dir, PYTHONDONTWRITEBYTECODE: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],

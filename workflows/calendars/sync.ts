@@ -41,7 +41,7 @@ export async function calendarSyncWorkflow(input: CalendarSyncInput, state: Cale
   /** Current details (not a command) and, on a change, the ConnectionStatus search attribute. */
   const report = (outcome: 'ok' | 'error', message: string | null, waitMs: number) => {
     setCurrentDetails(
-      `calendar sync: ${outcome === 'ok' ? 'last sync ok' : `last sync failed: ${message ?? 'error'}`}; next at ${at(waitMs)} (or on sync now)`,
+      `calendar sync: ${outcome === 'ok' ? `last sync ok${message ? ` (${message})` : ''}` : `last sync failed: ${message ?? 'error'}`}; next at ${at(waitMs)} (or on sync now)`,
     );
     if (shownStatus !== outcome && patched(CONNECTION_STATUS_PATCH))
       upsertSearchAttributes([{ key: SA.ConnectionStatus, value: [outcome] }]);
