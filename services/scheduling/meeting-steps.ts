@@ -1,5 +1,5 @@
 import { enqueueCleanup, setStatus } from './meeting-status';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 import { roomOfLink, videoProvider } from '../../core/video';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 import { transactionWithOutbox } from '../../temporal/outbox';

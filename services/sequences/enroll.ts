@@ -3,7 +3,7 @@ import type { Executor } from '../../db/knex';
 import type { SkipReason } from '../../domain/exit-reasons';
 import { normaliseAddress, suppressedAddresses, suppressionKey } from '../mail/suppression';
 import { transactionWithOutbox } from '../../temporal/outbox';
-import { upsertContactByEmail } from '../contacts/upsert';
+import { upsertContactByEmail } from '../contact-rows/upsert';
 import { ApiError } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
 import { findSequence, liveSteps } from './authoring';

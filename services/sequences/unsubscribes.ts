@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/knex';
 import { transactionWithOutbox } from '../../temporal/outbox';
-import { upsertContactByEmail } from '../contacts/upsert';
+import { upsertContactByEmail } from '../contact-rows/upsert';
 import { ApiError, notFound } from '../../core/errors';
 import { logger } from '../../core/logger';
 import { paginate, type Page } from '../pagination';
