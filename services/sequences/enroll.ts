@@ -7,7 +7,7 @@ import { upsertContactByEmail } from '../contact-rows/upsert';
 import { ApiError } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
 import { findSequence, liveSteps } from './authoring';
-import { exitEnrollments } from './exits';
+import { exitEnrollments } from '../sequence-exits/exits';
 import { contactsWithBookedMeeting } from './meetings';
 import { presentEnrollment, type EnrollmentRow, type SequenceRow } from './present';
 import type { EnrollBody } from './schemas';
