@@ -23,6 +23,7 @@ COPY bin ./bin
 COPY core ./core
 COPY db ./db
 COPY domain ./domain
+COPY inbound ./inbound
 COPY services ./services
 COPY temporal ./temporal
 COPY workflows ./workflows

@@ -113,6 +113,7 @@ export default tseslint.config(
       'core/**/*.ts',
       'workflows/**/*.ts',
       'bin/worker.ts',
+      'inbound/**/*.ts',
     ],
     ignores: ['workflows/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: apiPatterns }] },

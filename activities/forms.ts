@@ -1,16 +1,11 @@
 import { sendSubmissionNotification } from '../services/forms/notify-mail';
 import type { ActivityDeps } from './deps';
-import { followUpUnbooked } from '../services/forms/unbooked';
-import type { UnbookedFollowUpInput, UnbookedOutcome } from '../workflows/forms/contract';
 
-/** Activities of the forms feature: adapters of services/forms/notify-mail.ts and unbooked.ts. */
+/** Activities of the forms feature: adapter of services/forms/notify-mail.ts (the routing follow-up is activities/routing-followup.ts). */
 export function formsActivities(deps: ActivityDeps) {
   return {
     async sendSubmissionNotification(input: { submissionId: string }): Promise<number> {
       return sendSubmissionNotification(deps, input);
-    },
-    async followUpUnbooked(input: UnbookedFollowUpInput): Promise<UnbookedOutcome> {
-      return followUpUnbooked(deps, input);
     },
   };
 }

@@ -1,12 +1,15 @@
 import { accountsActivities } from './accounts';
 import { appReviewActivities } from './app-review';
+import { bookingActivities } from './booking';
 import { calendarActivities } from './calendars';
+import { calendarWriteActivities } from './calendars/write-back';
 import type { ActivityDeps } from './deps';
 import { formsActivities } from './forms';
 import { mailActivities } from './mail';
 import { maintenanceActivities } from './maintenance';
+import { followupActivities } from './meeting-followup';
 import { pingActivities } from './ping';
-import { schedulingActivities } from './scheduling';
+import { routingFollowupActivities } from './routing-followup';
 import { sequencesActivities } from './sequences';
 import { webhooksActivities } from './webhooks';
 
@@ -15,10 +18,13 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...pingActivities(deps),
     ...webhooksActivities(deps),
-    ...schedulingActivities(deps),
+    ...bookingActivities(deps),
+    ...calendarWriteActivities(deps),
+    ...followupActivities(deps),
     ...sequencesActivities(deps),
     ...appReviewActivities(deps),
     ...formsActivities(deps),
+    ...routingFollowupActivities(deps),
     ...accountsActivities(deps),
     ...mailActivities(deps),
     ...calendarActivities(deps),

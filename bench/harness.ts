@@ -12,7 +12,7 @@ import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { createApp } from '../api/app';
 import { buildAppDeps } from '../api/build-deps';
 import type { AppDeps } from '../api/deps';
-import { createTeamWithOwner } from '../services/accounts';
+import { createTeamWithOwner } from '../services/accounts/users';
 import { createApiKey } from '../services/api-keys';
 import { createSession } from '../services/sessions';
 import { parseConfig } from '../core/config';

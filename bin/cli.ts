@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createTeamWithOwner } from '../services/accounts';
+import { createTeamWithOwner } from '../services/accounts/users';
 import { createApiKey, firstOwnerId, revokeTeamApiKey } from '../services/api-keys';
 import { emailKeyQuery } from '../services/operators/email-key';
 import { parseConfig } from '../core/config';

@@ -1,7 +1,7 @@
 import { loadConfigOrExit, requireDatabaseUrl } from '../core/config';
 import { logger } from '../core/logger';
 import { createDb } from '../db/knex';
-import { createInboundListener } from '../services/mail/inbound-listener';
+import { createInboundListener } from '../inbound/smtp-listener';
 import { lazyClient } from '../temporal/lazy-client';
 import { OutboxStarter } from '../temporal/outbox';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ALL_SCOPES } from '../core/scopes';
 import { randomToken, sha256Hex } from '../core/crypto';
 import { createDb } from '../db/knex';
-import { createTeamWithOwner } from './accounts';
+import { createTeamWithOwner } from './accounts/users';
 import { createApiKey } from './api-keys';
 
 interface DemoFile {

@@ -2,7 +2,7 @@ import type { ServiceDeps } from './deps';
 import type { Role } from '../core/scopes';
 import { conflict, notFound } from '../core/errors';
 import { paginate, type Page } from './pagination';
-import { createUser, emailTaken, presentUser, USER_COLUMNS, type UserRow } from './accounts';
+import { createUser, emailTaken, presentUser, USER_COLUMNS, type UserRow } from './accounts/users';
 
 export function presentTeam(t: { id: string; name: string; plan: string; settings: unknown; created_at: Date; updated_at: Date }) {
   return { id: t.id, name: t.name, plan: t.plan, settings: t.settings, created_at: t.created_at, updated_at: t.updated_at };

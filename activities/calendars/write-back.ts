@@ -4,8 +4,7 @@ import type { ActivityDeps } from '../deps';
 
 /**
  * Write-back of bookings to the host's CalDAV booking calendar (services/calendars/write-back.ts).
- * Part of the scheduling activities (activities/scheduling.ts spreads them in): every worker that
- * runs the booking and cleanup workflows has them. The workflows call them with their own retry
+ * The booking and cleanup workflows proxy them as `CalendarWriteActivities`, with their own retry
  * options (a long schedule with backoff: a calendar that is down delays the event, never the
  * booking), see workflows/scheduling/booking.ts.
  */

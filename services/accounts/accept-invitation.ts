@@ -2,7 +2,7 @@ import type { ServiceDeps } from '../deps';
 import type { Executor } from '../../db/knex';
 import { hashPassword } from '../../core/passwords';
 import type { Role } from '../../core/scopes';
-import { createUser } from '../accounts';
+import { createUser } from './users';
 import { invitationClosedSignal, invitationWorkflowId } from '../../workflows/accounts/contract';
 import { findLiveToken, markUsed } from './tokens';
 import { passwordProblem } from './password-policy';

@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../deps';
 import type { Role } from '../../core/scopes';
 import type { Principal } from '../../core/principal';
 import { ApiError, conflict, notFound } from '../../core/errors';
-import { presentUser, USER_COLUMNS, type UserRow } from '../accounts';
+import { presentUser, USER_COLUMNS, type UserRow } from './users';
 import { deleteUserSessions, evictAll } from './revoke';
 import { closeFeed } from '../scheduling/feed';
 

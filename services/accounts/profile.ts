@@ -5,7 +5,7 @@ import { uuid } from '../../core/crypto';
 import { verifyPassword } from '../../core/passwords';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { accountEmailWorkflowId, EMAIL_CHANGE_TTL_MS } from '../../workflows/accounts/contract';
-import { getUser, presentUser, USER_COLUMNS, type UserRow } from '../accounts';
+import { getUser, presentUser, USER_COLUMNS, type UserRow } from './users';
 import { checkLoginAllowed, recordLoginFailure } from './throttle';
 import { findLiveToken, markUsed } from './tokens';
 

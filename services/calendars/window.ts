@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/knex';
-import { DEFAULTS } from '../scheduling/context';
+import { DEFAULTS } from '../../domain/slots/defaults';
 
 const DAY = 86_400_000;
 /** The longest window expanded, whatever an event type's horizon says. */

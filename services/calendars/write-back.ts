@@ -4,7 +4,7 @@ import { logger } from '../../core/logger';
 import { calendarObjectIcs, icalUidOf } from '../../domain/ics';
 import type { Db, Executor } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
-import type { MeetingRow } from '../scheduling/present';
+import type { MeetingRow } from '../meetings/row';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 import { CalendarWriteError, deleteCalendarObject, objectUrl, putCalendarObject } from './caldav-write';
 import { loadCredentials } from './secrets';

@@ -5,7 +5,7 @@ import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
 import { conflict, notFound } from '../../core/errors';
 import { listEnvelope, type Page } from '../pagination';
-import { listContactMeetingIds } from '../scheduling/contact-meetings';
+import { listContactMeetingIds } from './meetings';
 import { onContactDeleted } from '../sequences/hooks';
 import { listContactEnrollments } from '../sequences/contact-enrollments';
 import { listContactTimeline } from './timeline';

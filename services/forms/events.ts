@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/knex';
 import type { Enqueue } from '../../temporal/outbox';
-import { recordEvent, type EventType } from '../events';
+import { recordEvent, type EventType } from '../events/record';
 import type { RoutingRecord } from '../../domain/routing';
 
 export interface SubmissionForEvent {

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/knex';
 import type { FieldValue } from '../../domain/form-fields';
-import { contactUpsertSql, type ContactInput } from '../contacts/upsert';
-import { noWebhookFanOutSql, type EventType } from '../events';
+import { contactUpsertSql, type ContactInput } from '../contact-rows/upsert';
+import { noWebhookFanOutSql, type EventType } from '../events/record';
 import { submissionPayload } from './events';
 import type { FormRow } from './forms';
 import type { SubmissionMetadata } from './tracking';

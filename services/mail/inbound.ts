@@ -1,7 +1,7 @@
 import { parseMailFacts } from '../../core/mail-facts';
 import { logger } from '../../core/logger';
 import { classifyMail, type Classified } from '../../domain/mail-classify';
-import { applyMailEvent } from '../sequences/mail-events';
+import { applyMailEvent } from './returned';
 import type { MessageSummary } from './replies';
 import type { InboundEmailInput, InboundEmailResult } from '../../workflows/mail/contract';
 import type { WorkerDeps } from '../deps';

@@ -2,7 +2,7 @@ import type { OutboundEmailsRow } from '../../db/tables';
 import type { Executor } from '../../db/knex';
 import type { Classified, MailClass } from '../../domain/mail-classify';
 import type { Enqueue } from '../../temporal/outbox';
-import { recordEvent } from '../events';
+import { recordEvent } from '../events/record';
 
 /** What the inbound workflow read of a message, for the timeline and the `email.replied` payload. */
 export interface MessageSummary {

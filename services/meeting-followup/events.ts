@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/knex';
 import type { MeetingAiNotes, MeetingRecording } from '../../domain/meeting-followup';
 import type { Enqueue } from '../../temporal/outbox';
-import { recordEvent } from '../events';
+import { recordEvent } from '../events/record';
 
 /**
  * The two webhook events of the follow-up (docs/webhooks.md "Events"; their payload schemas are

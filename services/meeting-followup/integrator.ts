@@ -4,7 +4,7 @@ import type { Executor } from '../../db/knex';
 import type { MeetingRecording } from '../../domain/meeting-followup';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
-import type { MeetingRow } from '../scheduling/present';
+import type { MeetingRow } from '../meetings/row';
 import { recordingReadyEvent } from './events';
 import { storeTranscript } from './transcripts';
 import { notesStart } from './workflow-starts';

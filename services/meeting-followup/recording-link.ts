@@ -2,7 +2,7 @@ import { videoProvider } from '../../core/video';
 import { logger } from '../../core/logger';
 import type { MeetingRecording } from '../../domain/meeting-followup';
 import type { ServiceDeps } from '../deps';
-import type { MeetingRow } from '../scheduling/present';
+import type { MeetingRow } from '../meetings/row';
 
 /** A minted link is answered again for at most this long, and never within this margin of its expiry. */
 export const LINK_REUSE_MS = 10 * 60_000;

@@ -5,7 +5,7 @@ import { jsonb } from '../../db/jsonb';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import type { FollowupBegin, FollowupPlan } from '../../workflows/scheduling/contract';
 import type { ServiceDeps } from '../deps';
-import type { MeetingRow } from '../scheduling/present';
+import type { MeetingRow } from '../meetings/row';
 import { notesReadyEvent, recordingReadyEvent } from './events';
 import { NotesMalformedError, summariseTranscript } from './summarise';
 import { storeTranscript, transcriptText } from './transcripts';

@@ -2,7 +2,7 @@ import type { WorkflowStart } from '../../temporal/outbox';
 import { followupWorkflowId, notesWorkflowId } from '../../workflows/scheduling/contract';
 import { uuid } from '../../core/crypto';
 import { code, detailsMarkdown, oneLine, utcShort } from '../operators/metadata';
-import type { MeetingRow } from '../scheduling/present';
+import type { MeetingRow } from '../meetings/row';
 
 type Meeting = Pick<MeetingRow, 'id' | 'team_id' | 'title' | 'start_time' | 'end_time' | 'contact_id'>;
 

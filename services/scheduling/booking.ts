@@ -1,12 +1,13 @@
 import { jsonb } from '../../db/jsonb';
 import { keyOfAnotherTeam } from '../../core/errors';
 import type { ServiceDeps } from '../deps';
-import { upsertContactByEmail } from '../contacts/upsert';
+import { upsertContactByEmail } from '../contact-rows/upsert';
 import { onMeetingBooked } from '../sequences/hooks';
 import { claimSlot, type SlotRequest } from './claim-slot';
 import { bookingStart } from './workflow-metadata';
 import { emailKeyer } from '../operators/email-key';
-import type { CalendarEventRow, MeetingRow } from './present';
+import type { CalendarEventRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 
 export type { CalendarEventRow } from './present';
 import { videoProvider } from '../../core/video';

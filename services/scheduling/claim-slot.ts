@@ -9,7 +9,7 @@ import { busyMargin, narrowHosts, resolveContext, type BookingContext } from './
 import { limitedEventType, withinBookingLimits } from './booking-limits';
 import { loadHostSchedules } from './host-schedules';
 import { hasExternalBusy } from '../calendars/busy-read';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 
 const MINUTE = 60_000;
 const EXCLUSION_VIOLATION = '23P01';

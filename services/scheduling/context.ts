@@ -1,10 +1,8 @@
 import type { Executor } from '../../db/knex';
 import type { SlotMode, SlotQuery } from '../../domain/slots';
 import { notFound } from '../../core/errors';
+import { DEFAULTS } from '../../domain/slots/defaults';
 import type { EventTypeRow, PageRow } from './present';
-
-/** Spec defaults for a lookup without an event type (interface-spec "Limits"). */
-export const DEFAULTS = { duration: 30, increment: 15, bufferBefore: 0, bufferAfter: 0, minNotice: 60, maxDays: 14 };
 
 /** The row resolveContext reads: tables as JSON (timestamps as text until withDates). */
 interface ContextData {

@@ -6,7 +6,7 @@ import { feedIcs, icalUidOf, type IcsMeeting } from '../../domain/ics';
 import { signEventToken, signFeedToken, verifyEventToken, verifyFeedToken } from '../../domain/link-tokens';
 import { ApiError, notFound } from '../../core/errors';
 import { appSecret } from '../app-secrets';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 
 /**
  * iCalendar links that open without a login (docs/scheduling.md "Links the host can open"):

@@ -1,7 +1,7 @@
 import type { ServiceDeps } from '../deps';
 import { signLinkToken, verifyLinkToken, type LinkPurpose, type LinkTokenClaims } from '../../domain/link-tokens';
 import { appSecret } from '../app-secrets';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 import { publicUrl } from '../mail/render/links';
 
 const SECRET = 'booking_links';

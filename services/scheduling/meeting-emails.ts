@@ -3,7 +3,7 @@ import type { Mailer } from '../../core/mailer';
 import { cancelIcs, icalUidOf, inviteIcs, type IcsMeeting } from '../../domain/ics';
 import { cancellationMail, renderMeetingMails, type MeetingEmailKind, type MeetingMail } from '../mail/render/scheduling';
 import { meetingLinkUrls } from './links';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 import type { ServiceDeps } from '../deps';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 

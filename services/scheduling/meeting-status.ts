@@ -4,7 +4,7 @@ import type { MeetingStatus } from '../../domain/meeting-state';
 import { icalUidOf } from '../../domain/ics';
 import type { Enqueue } from '../../temporal/outbox';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 import { cleanupStart } from './workflow-metadata';
 
 /** Statuses in which a meeting's host rows block the host's time. */

@@ -1,5 +1,5 @@
 import { enqueueCleanup, setStatus } from './meeting-status';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 import { roomOfLink, videoProvider } from '../../core/video';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 import { transactionWithOutbox } from '../../temporal/outbox';
@@ -12,7 +12,7 @@ import { followupStart } from '../meeting-followup/workflow-starts';
 import type { BookingStart, MeetingState } from '../../workflows/scheduling/contract';
 
 /**
- * The booking and cleanup workflows' steps (activities/scheduling.ts adapts them). Each re-reads the
+ * The booking and cleanup workflows' steps (activities/booking.ts adapts them). Each re-reads the
  * meeting, so a lost signal never sends a wrong email.
  */
 

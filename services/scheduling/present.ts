@@ -1,9 +1,9 @@
 /** Row → API shapes of the scheduling resources (interface-spec "Resources and their fields"). */
 import type { AvailabilityDateOverridesRow } from '../../db/tables';
 import type { AvailabilitySchedulesRow } from '../../db/tables';
-import type { MeetingsRow } from '../../db/tables';
 import type { EventTypesRow } from '../../db/tables';
 import type { SchedulingPagesRow } from '../../db/tables';
+import type { MeetingRow } from '../meetings/row';
 import { z } from 'zod';
 import { zId, zIsoTime } from '../envelope';
 import { MEETING_STATUSES } from '../../domain/meeting-state';
@@ -14,8 +14,6 @@ const iso = (d: Date | string | null | undefined) => (d == null ? null : new Dat
 export type PageRow = SchedulingPagesRow;
 
 export type EventTypeRow = EventTypesRow;
-
-export type MeetingRow = MeetingsRow;
 
 /** The calendar event row a booking answers with (the host's own calendar, source `meeting`). */
 export interface CalendarEventRow {

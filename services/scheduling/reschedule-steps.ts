@@ -4,7 +4,8 @@ import type { Enqueue } from '../../temporal/outbox';
 import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 import { setStatus } from './meeting-status';
 import { bookingStart } from './workflow-metadata';
-import type { CalendarEventRow, MeetingRow } from './present';
+import type { CalendarEventRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 
 /** Statuses a meeting can be moved from (a pending request stays pending at its new time). */
 export const MOVABLE_STATUSES = ['scheduled', 'pending_confirmation'];

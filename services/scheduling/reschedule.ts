@@ -5,7 +5,8 @@ import { icalUidOf } from '../../domain/ics';
 import { bookingWorkflowId, meetingCancelledSignal } from '../../workflows/scheduling/contract';
 import { emailKeyer } from '../operators/email-key';
 import { claimSlot } from './claim-slot';
-import type { CalendarEventRow, MeetingRow } from './present';
+import type { CalendarEventRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 import { finishReschedule, MOVABLE_STATUSES, releaseMovedMeeting } from './reschedule-steps';
 
 export interface RescheduleInput {

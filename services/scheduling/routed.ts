@@ -2,9 +2,9 @@ import type { Executor } from '../../db/knex';
 import { jsonb } from '../../db/jsonb';
 import type { Enqueue } from '../../temporal/outbox';
 import { validationFailed } from '../../core/errors';
-import { recordEvent } from '../events';
+import { recordEvent } from '../events/record';
 import { readPrefillToken, type RoutedSubmission } from '../forms/routing';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 
 /**
  * The routed submission a booking or slot lookup names by its prefill token (docs/forms.md

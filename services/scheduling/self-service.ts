@@ -8,7 +8,7 @@ import { resolveContext } from './context';
 import { loadHostSchedules } from './host-schedules';
 import { readLinkToken } from './links';
 import { updateMeeting } from './meetings';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 import { MOVABLE_STATUSES } from './reschedule-steps';
 import { rescheduleMeeting } from './reschedule';
 

@@ -6,7 +6,7 @@ import {
   type CleanupWorkflowInput,
 } from '../../workflows/scheduling/contract';
 import { code, detailsMarkdown, oneLine, utcShort } from '../operators/metadata';
-import type { MeetingRow } from './present';
+import type { MeetingRow } from '../meetings/row';
 
 type Meeting = Pick<
   MeetingRow,

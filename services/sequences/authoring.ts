@@ -2,10 +2,10 @@ import type { Executor } from '../../db/knex';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { ApiError, notFound, validationFailed, type ErrorDetail } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
-import { exitEnrollments } from './exits';
+import { exitEnrollments } from '../sequence-exits/exits';
 import { presentSequence, presentStep, type SequenceRow, type StepRow } from './present';
 import type { SequenceCreate, SequencePatch, StepInput } from './schemas';
-import { signalEnrollments } from './signals';
+import { signalEnrollments } from '../sequence-exits/signals';
 import type { ServiceDeps } from '../deps';
 
 const TRANSITIONS: Record<string, string[]> = {

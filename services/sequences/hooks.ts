@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/knex';
 import type { Enqueue } from '../../temporal/outbox';
-import { exitEnrollments } from './exits';
+import { exitEnrollments } from '../sequence-exits/exits';
 import { meetingCounts } from './meetings';
 
 /**

@@ -4,9 +4,9 @@ import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
 import type { Executor } from '../../db/knex';
 import { sendgridIdPrefixes } from '../../domain/mail-address';
-import { applyToSend, findSend, type SendRow } from './mail-events';
+import { applyToSend, findSend, type SendRow } from '../mail/returned';
 import { recordClickOf, recordOpenOf, type Seen } from './tracking';
-import { unsubscribeContact } from './unsubscribes';
+import { unsubscribeContact } from '../sequence-exits/unsubscribe';
 
 /** One event of SendGrid's Event Webhook (the fields we use; others are kept but ignored). */
 export const zSendgridEvent = z.looseObject({

@@ -2,7 +2,7 @@ import type { SequenceSendsRow } from '../../db/tables';
 import type { Db, Executor } from '../../db/knex';
 import { classifyClick, classifyOpen, type Fetch } from '../../domain/engagement';
 import { transactionWithOutbox } from '../../temporal/outbox';
-import { unsubscribeContact } from './unsubscribes';
+import { unsubscribeContact } from '../sequence-exits/unsubscribe';
 import type { ServiceDeps } from '../deps';
 
 type SendRow = Pick<SequenceSendsRow, 'id' | 'team_id' | 'enrollment_id' | 'contact_id' | 'channel' | 'links'>;

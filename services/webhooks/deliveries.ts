@@ -4,8 +4,8 @@ import type { Db } from '../../db/knex';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { conflict, notFound } from '../../core/errors';
 import { paginate, type Page } from '../pagination';
-import { recordEvent } from '../events';
-import { createDeliveries, deliveryStart } from './fan-out';
+import { recordEvent } from '../events/record';
+import { createDeliveries, deliveryStart } from '../events/fan-out';
 import { getSubscriptionRow } from './subscriptions';
 import type { ServiceDeps } from '../deps';
 

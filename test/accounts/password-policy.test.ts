@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { useApiWorld } from '../helpers/world';
 import { client } from '../helpers/http';
-import { createTeamWithOwner } from '../../services/accounts';
+import { createTeamWithOwner } from '../../services/accounts/users';
 
 /**
  * One password policy (docs/accounts.md "One password policy") on every path that sets one:

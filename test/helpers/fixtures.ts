@@ -1,6 +1,6 @@
 import { ALL_SCOPES, type Plan, type Scope } from '../../core/scopes';
 import type { Db } from '../../db/knex';
-import { createTeamWithOwner } from '../../services/accounts';
+import { createTeamWithOwner } from '../../services/accounts/users';
 import { createApiKey } from '../../services/api-keys';
 import { createSession } from '../../services/sessions';
 import { randomBytes } from 'node:crypto';

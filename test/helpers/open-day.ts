@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { DEFAULT_RULES } from '../../services/accounts';
+import { DEFAULT_RULES } from '../../services/accounts/users';
 
 /**
  * The one place where tests derive a day from the clock. A test that needs "a day the host is open"

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import { createInboundListener } from '../../services/mail/inbound-listener';
+import { createInboundListener } from '../../inbound/smtp-listener';
 import { makeContact } from '../sequences/support/factory';
 import { useWorld } from '../sequences/support/world';
 import { BOUNCES, OTHERS, ORIGINAL_ID, TOKEN } from './corpus';

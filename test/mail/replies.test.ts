@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
-import { createInboundListener } from '../../services/mail/inbound-listener';
+import { createInboundListener } from '../../inbound/smtp-listener';
 import { eventually } from '../helpers/smtp';
 import { alwaysAvailable, bookHoursAhead } from '../scheduling/helpers';
 import { useWorld } from '../sequences/support/world';

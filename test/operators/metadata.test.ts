@@ -2,7 +2,7 @@ import { emailKeyer } from '../../services/operators/email-key';
 import { alwaysAvailable, bookHoursAhead } from '../scheduling/helpers';
 import { useWorld } from '../sequences/support/world';
 import { deadUrl, startReceiver } from '../webhooks/receiver';
-import { storeInbound } from '../../services/mail/inbound-listener';
+import { storeInbound } from '../../inbound/smtp-listener';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { completeAppInput } from '../oauth/helpers';
 import { eventuallyDetails, readMetadata, waitStarted } from './support';

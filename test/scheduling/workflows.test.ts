@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { schedulingActivities, type MeetingEmailKind } from '../../activities/scheduling';
+import { bookingActivities, type MeetingEmailKind } from '../../activities/booking';
 import { createMailer } from '../../core/mailer';
 import { client } from '../helpers/http';
 import { withWorker } from '../helpers/temporal';
@@ -18,7 +18,7 @@ beforeEach(() => {
 
 function activities() {
   const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  const acts = schedulingActivities({ db: w.tdb.db, config: w.app.config, mailer, sms: undefined as never, outbox: w.app.deps.outbox });
+  const acts = bookingActivities({ db: w.tdb.db, config: w.app.config, mailer, sms: undefined as never, outbox: w.app.deps.outbox });
   return {
     ...acts,
     async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind) {

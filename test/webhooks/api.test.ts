@@ -1,5 +1,5 @@
 import { openWebhookSecret } from '../../services/webhooks/secrets';
-import { recordEvent } from '../../services/events';
+import { recordEvent } from '../../services/events/record';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestTeam } from '../helpers/fixtures';

@@ -75,7 +75,7 @@ it('a crash between the commit and the workflow start loses nothing: the relay s
   try {
     outbox.fastPath = false;
     const { transactionWithOutbox } = await import('../../temporal/outbox');
-    const { recordEvent } = await import('../../services/events');
+    const { recordEvent } = await import('../../services/events/record');
     const event = await transactionWithOutbox(world.tdb.db, outbox, (trx, enqueue) =>
       recordEvent(trx, enqueue, {
         teamId: world.team.teamId,

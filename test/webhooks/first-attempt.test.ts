@@ -121,7 +121,7 @@ it('a holder lost mid-attempt: its lease expires, the attempt is made again with
   // What a worker killed mid-attempt leaves: the row leased once (lease now over), an attempt row
   // without an outcome, and its endpoint slot.
   const { transactionWithOutbox } = await import('../../temporal/outbox');
-  const { recordEvent } = await import('../../services/events');
+  const { recordEvent } = await import('../../services/events/record');
   const event = await transactionWithOutbox(world.tdb.db, outbox, (trx, enqueue) =>
     recordEvent(trx, enqueue, {
       teamId: world.team.teamId,

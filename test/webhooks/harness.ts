@@ -2,7 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { webhooksActivities } from '../../activities/webhooks';
 import type { ActivityDeps } from '../../activities/deps';
-import { recordEvent, type EventType } from '../../services/events';
+import { recordEvent, type EventType } from '../../services/events/record';
 import { createSubscription, type CreateInput } from '../../services/webhooks/subscriptions';
 import { testConfig } from '../helpers/config';
 import type { Db } from '../../db/knex';

@@ -1,8 +1,8 @@
 import { condition, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { RoutingFollowupActivities } from '../../activities/routing-followup';
 import { routedMeetingBookedSignal, type UnbookedFollowUpInput, type UnbookedOutcome } from './contract';
 
-const { followUpUnbooked } = proxyActivities<Pick<Activities, 'followUpUnbooked'>>({
+const { followUpUnbooked } = proxyActivities<RoutingFollowupActivities>({
   startToCloseTimeout: '1m',
   retry: { initialInterval: '10s', backoffCoefficient: 2, maximumInterval: '1h', maximumAttempts: 30 },
 });

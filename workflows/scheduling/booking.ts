@@ -9,7 +9,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { SA } from '../../temporal/search-attributes';
-import type { SchedulingActivities } from '../../activities/scheduling';
+import type { BookingActivities } from '../../activities/booking';
+import type { CalendarWriteActivities } from '../../activities/calendars/write-back';
 import {
   meetingCancelledSignal,
   meetingConfirmedSignal,
@@ -22,9 +23,9 @@ const stepOptions = {
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 } as const;
-const acts = proxyActivities<SchedulingActivities>(stepOptions);
+const acts = proxyActivities<BookingActivities>(stepOptions);
 /** Version 2's first step runs inside the first workflow task (no activity task round trips). */
-const local = proxyLocalActivities<Pick<SchedulingActivities, 'beginBooking'>>(stepOptions);
+const local = proxyLocalActivities<Pick<BookingActivities, 'beginBooking'>>(stepOptions);
 
 /**
  * The write-back to the host's calendar (docs/scheduling.md "Host calendars: write-back"): its own
@@ -37,7 +38,7 @@ export const calendarWriteOptions = {
   scheduleToCloseTimeout: '7 days',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
 } as const;
-const calendar = proxyActivities<SchedulingActivities>(calendarWriteOptions);
+const calendar = proxyActivities<CalendarWriteActivities>(calendarWriteOptions);
 
 /** Patch id: the booking is written to the host's booking calendar (and updated, moved, removed). */
 export const CALENDAR_WRITE_PATCH = 'booking-calendar-write';

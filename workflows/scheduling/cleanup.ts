@@ -1,13 +1,14 @@
 import { patched, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
-import type { SchedulingActivities } from '../../activities/scheduling';
+import type { BookingActivities } from '../../activities/booking';
+import type { CalendarWriteActivities } from '../../activities/calendars/write-back';
 import { CALENDAR_WRITE_PATCH, calendarWriteOptions } from './booking';
 import type { CleanupWorkflowInput } from './contract';
 
-const acts = proxyActivities<SchedulingActivities>({
+const acts = proxyActivities<BookingActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 });
-const calendar = proxyActivities<SchedulingActivities>(calendarWriteOptions);
+const calendar = proxyActivities<CalendarWriteActivities>(calendarWriteOptions);
 
 /**
  * `meeting-cleanup-<meeting_id>`: after a cancellation or a DELETE, delete the video meeting and

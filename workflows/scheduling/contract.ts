@@ -61,7 +61,7 @@ export interface MeetingState {
   lapseMs: number;
 }
 
-/** The answer of the version-2 first step (activities/scheduling.ts `beginBooking`). */
+/** The answer of the version-2 first step (activities/booking.ts `beginBooking`). */
 export interface BookingStart {
   state: MeetingState | null;
   /** The host has a booking calendar: write the meeting to it. */

@@ -1,6 +1,6 @@
 import { notFound } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
-import { getUser, presentUser } from '../../../services/accounts';
+import { getUser, presentUser } from '../../../services/accounts/users';
 import { toPage } from '../../../services/pagination';
 import { updateProfile } from '../../../services/accounts/profile';
 import { listMySessions, revokeMySession, revokeOtherSessions } from '../../../services/accounts/user-sessions';

@@ -1,9 +1,9 @@
-import type { Executor } from '../db/knex';
-import type { Enqueue } from '../temporal/outbox';
-import type { DomainEvent, EventType } from '../domain/events';
-import { fanOutToWebhooks } from './webhooks/fan-out';
+import type { Executor } from '../../db/knex';
+import type { Enqueue } from '../../temporal/outbox';
+import type { DomainEvent, EventType } from '../../domain/events';
+import { fanOutToWebhooks } from './fan-out';
 
-export type { DomainEvent, EventType } from '../domain/events';
+export type { DomainEvent, EventType } from '../../domain/events';
 
 /**
  * Record a domain event in the caller's transaction and fan it out (webhook deliveries are

@@ -3,9 +3,9 @@ import type { Executor } from '../../db/knex';
 import type { Classified, MailClass } from '../../domain/mail-classify';
 import { transactionWithOutbox, type Enqueue } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
-import { exitEnrollments } from './exits';
-import { unsubscribeContact } from './unsubscribes';
-import { applyToOutbound, findOutbound, recordReply, type MessageSummary, type RepliedTo } from '../mail/replies';
+import { exitEnrollments } from '../sequence-exits/exits';
+import { unsubscribeContact } from '../sequence-exits/unsubscribe';
+import { applyToOutbound, findOutbound, recordReply, type MessageSummary, type RepliedTo } from './replies';
 
 export type SendRow = Pick<SequenceSendsRow, 'id' | 'team_id' | 'sequence_id' | 'enrollment_id' | 'contact_id' | 'step_id' | 'message_id'>;
 

@@ -1,11 +1,11 @@
-import { jsonb } from '../db/jsonb';
-import type { UsersRow } from '../db/tables';
-import type { Executor } from '../db/knex';
-import type { ServiceDeps } from './deps';
-import { hashPassword } from '../core/passwords';
-import type { Plan, Role } from '../core/scopes';
-import { validationFailed } from '../core/errors';
-import { passwordProblem } from './accounts/password-policy';
+import { jsonb } from '../../db/jsonb';
+import type { UsersRow } from '../../db/tables';
+import type { Executor } from '../../db/knex';
+import type { ServiceDeps } from '../deps';
+import { hashPassword } from '../../core/passwords';
+import type { Plan, Role } from '../../core/scopes';
+import { validationFailed } from '../../core/errors';
+import { passwordProblem } from './password-policy';
 
 export const DEFAULT_RULES = [1, 2, 3, 4, 5].map((day) => ({ day, start: '09:00', end: '17:00', enabled: true }));
 

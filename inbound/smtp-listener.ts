@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import type { Config } from '../../core/config';
-import { logger } from '../../core/logger';
-import type { Db } from '../../db/knex';
-import { acceptsRecipient } from '../../domain/mail-address';
-import { transactionWithOutbox } from '../../temporal/outbox';
-import type { OutboxPort } from '../../temporal/outbox-port';
-import { inboundEmailWorkflowId } from '../../workflows/mail/contract';
-import type { ServiceDeps } from '../deps';
+import type { Config } from '../core/config';
+import { logger } from '../core/logger';
+import type { Db } from '../db/knex';
+import { acceptsRecipient } from '../domain/mail-address';
+import { transactionWithOutbox } from '../temporal/outbox';
+import type { OutboxPort } from '../temporal/outbox-port';
+import { inboundEmailWorkflowId } from '../workflows/mail/contract';
+import type { ServiceDeps } from '../services/deps';
 
 type ListenerConfig = Pick<
   Config,

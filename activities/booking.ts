@@ -3,16 +3,17 @@ import type { BookingStart, MeetingState } from '../workflows/scheduling/contrac
 import type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 import * as steps from '../services/scheduling/meeting-steps';
 import type { ActivityDeps } from './deps';
-import { calendarWriteActivities } from './calendars/write-back';
-import { followupActivities } from './meeting-followup';
 
 export type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 
-/** Activities of the scheduling feature: adapters of the booking workflow's steps (services/scheduling/meeting-steps.ts). */
-export function schedulingActivities(deps: ActivityDeps) {
+/**
+ * Activities of a booking's life (the booking and meeting cleanup workflows): adapters of
+ * services/scheduling/meeting-steps.ts. The calendar write-back (activities/calendars/write-back.ts)
+ * and the follow-up (activities/meeting-followup.ts) have their own modules. Running workflows call
+ * these by name: keep every name.
+ */
+export function bookingActivities(deps: ActivityDeps) {
   return {
-    ...calendarWriteActivities(deps),
-    ...followupActivities(deps),
     async loadMeetingState(meetingId: string): Promise<MeetingState | null> {
       return steps.loadMeetingState(deps, { meetingId });
     },
@@ -43,4 +44,4 @@ export function schedulingActivities(deps: ActivityDeps) {
   };
 }
 
-export type SchedulingActivities = ReturnType<typeof schedulingActivities>;
+export type BookingActivities = ReturnType<typeof bookingActivities>;
