@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
-import { bookingActivities, type MeetingEmailKind } from '../../activities/booking';
+import { type MeetingEmailKind } from '../../activities/booking';
+import { meetingActivities } from './support/activities';
 import { createMailer } from '../../core/mailer';
 import { client } from '../helpers/http';
 import { withWorker } from '../helpers/temporal';
@@ -18,7 +19,7 @@ beforeEach(() => {
 
 function activities() {
   const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  const acts = bookingActivities({ db: w.tdb.db, config: w.app.config, mailer, sms: undefined as never, outbox: w.app.deps.outbox });
+  const acts = meetingActivities({ db: w.tdb.db, config: w.app.config, mailer, sms: undefined as never, outbox: w.app.deps.outbox });
   return {
     ...acts,
     async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind) {

@@ -1,4 +1,4 @@
-import { bookingActivities } from '../../../activities/booking';
+import { meetingActivities } from './activities';
 import { createMailer } from '../../../core/mailer';
 import type { Mail } from '../../helpers/smtp';
 import { useApiWorld, type ApiWorld } from '../../helpers/world';
@@ -6,7 +6,7 @@ import { useApiWorld, type ApiWorld } from '../../helpers/world';
 /** A suite's scheduling world: database, SMTP sink, Temporal test server, API, one available host. */
 export interface SchedulingWorld extends ApiWorld {
   /** The real scheduling activities, mailing to the suite's SMTP sink. */
-  activities(): ReturnType<typeof bookingActivities>;
+  activities(): ReturnType<typeof meetingActivities>;
   /** Messages about one meeting, of one X-Meeting-Email kind. */
   mails(meetingId: string, kind: string): Mail[];
   /** Waits (up to 20 s) until `count` such messages arrived. */
@@ -17,7 +17,7 @@ export interface SchedulingWorld extends ApiWorld {
 export function useSchedulingWorld(opts: { env?: Record<string, string>; timezone?: string } = {}): SchedulingWorld {
   const w = useApiWorld<SchedulingWorld>({ temporal: 'time-skipping', smtp: true, env: opts.env, available: opts.timezone ?? true });
   w.activities = () =>
-    bookingActivities({
+    meetingActivities({
       db: w.tdb.db,
       config: w.app.config,
       mailer: createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' }),
