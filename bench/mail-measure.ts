@@ -1,17 +1,9 @@
-import * as mailparser from 'mailparser';
-import * as facts from '../core/mail-facts';
+import { simpleParser } from 'mailparser';
+import { parseMailFacts, readMail } from '../core/mail-facts';
 import { PARSE_OPTIONS as OPTIONS } from '../core/mail-parse';
-import * as classify from '../domain/mail-classify';
-import * as corpusNames from '../test/mail/corpus';
+import { classifyMail } from '../domain/mail-classify';
+import { DOMAINS, TOKEN } from '../test/mail/corpus';
 import { envelopeOf, loadCorpus } from '../test/mail/corpus/sources';
-
-// Bound once, at load, as the classifier binds its own (domain/mail-classify.ts): under tsx a named
-// import is read through getters at each use, and the timed loop should time the parse and the
-// classifier, not the harness's imports. Every side reads its own this way.
-const { simpleParser } = mailparser;
-const { parseMailFacts, readMail } = facts;
-const { classifyMail } = classify;
-const { DOMAINS, TOKEN } = corpusNames;
 
 /**
  * One process's measurement for bench/mail.bench.ts: the whole corpus parsed and classified next to

@@ -1,9 +1,6 @@
 import type { FactHeader, MailFacts } from '../domain/mail-classify';
-import * as scan from '../domain/mail-scan';
+import { returnedPart } from '../domain/mail-scan';
 import { parseMail, type ParsedParts } from './mail-parse';
-
-/** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
-const { returnedPart } = scan;
 
 const MSGID = /<[^<>\s]+@[^<>\s]+>/g;
 

@@ -1,5 +1,4 @@
-import * as mailparser from 'mailparser';
-import type { AddressObject, MailParserData } from 'mailparser';
+import { MailParser, type AddressObject, type MailParserData } from 'mailparser';
 
 /**
  * A message parsed by mailparser's MailParser, read into one object shape: what core/mail-facts.ts
@@ -23,8 +22,6 @@ export interface ParsedParts {
   /** The attachments `keep` took, whole; the others are not kept. */
   attachments: Array<{ contentType: string; content: Buffer }>;
 }
-
-const { MailParser } = mailparser;
 
 /** mailparser's options as the facts use them: no HTML made of the text, no links rewritten (the mail bench and tests give simpleParser the same). */
 export const PARSE_OPTIONS = { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true };

@@ -3,10 +3,7 @@
  * Reply-To `reply+<token>@<reply domain>` carry the send's token, so whatever comes back names the
  * message it answers. Tokens are lowercase hex: some MTAs lowercase local parts.
  */
-import * as scan from './mail-scan';
-
-/** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
-const { wordAt } = scan;
+import { wordAt } from './mail-scan';
 
 export type TokenAddressKind = 'bounce' | 'reply';
 

@@ -3,21 +3,21 @@
  * a complaint (RFC 5965 ARF), an auto-reply (RFC 3834), or a human reply. Pure: it reads the
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
-import * as address from './mail-address';
-import * as ses from './mail-ses';
-import * as scan from './mail-scan';
-import * as status from './mail-status';
-import type { Codes, Words } from './mail-status';
-import * as wording from './mail-wording';
-
-// Bound once, at load (docs/throughput.md, "Fifth pass"): under tsx, each use of a named import
-// reads it through two getters, one a keyed load that every export of its module shares, which
-// mailparser's own property lookups push out of V8's lookup cache between two messages.
-const { parseTokenAddress } = address;
-const { sesNotification } = ses;
-const { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader, isWhite, messageIdFields, returnedPart, withoutSmtpPrefix, wordAt } = scan;
-const { codesIn, decideSeverity, firstEnhancedCode, statusVerdict, wordsIn } = status;
-const { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } = wording;
+import { parseTokenAddress } from './mail-address';
+import {
+  actionBlocks,
+  fieldBlocks,
+  firstAddress,
+  inQuotedHeader,
+  isWhite,
+  messageIdFields,
+  returnedPart,
+  withoutSmtpPrefix,
+  wordAt,
+} from './mail-scan';
+import { sesNotification } from './mail-ses';
+import { codesIn, decideSeverity, firstEnhancedCode, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
+import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
 /**
  * The headers the classifier reads, and Message-ID (services/mail/inbound.ts): the only ones the

@@ -8,10 +8,7 @@
  * class or the SMTP reply code, then the wording alone. Nothing at all: soft (a wrong exit is
  * worse than a late one).
  */
-import * as wording from './mail-wording';
-
-/** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
-const { DEAD_WORDS, PERMANENT_WORDS, SOFT_WORDS } = wording;
+import { DEAD_WORDS, PERMANENT_WORDS, SOFT_WORDS } from './mail-wording';
 
 export type Severity = 'hard' | 'soft';
 
