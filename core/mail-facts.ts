@@ -1,4 +1,5 @@
-import { FACT_HEADERS, type FactHeader, type MailFacts } from '../domain/mail-classify';
+import type { MailFacts } from '../domain/mail-classify';
+import { FACT_HEADERS, type FactHeader } from '../domain/mail-headers';
 import { returnedPart } from '../domain/mail-scan';
 import { parseMail, type ParsedParts } from './mail-parse';
 

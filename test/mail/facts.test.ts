@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { parseMailFacts, partText } from '../../core/mail-facts';
-import { FACT_HEADERS } from '../../domain/mail-classify';
+import { FACT_HEADERS } from '../../domain/mail-headers';
 
 /**
  * core/mail-facts.ts decodes a returned message only up to its blank line (the classifier reads
