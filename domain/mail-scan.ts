@@ -16,6 +16,7 @@ const SPACE = ' '.charCodeAt(0);
 const HYPHEN = '-'.charCodeAt(0);
 const DOT = '.'.charCodeAt(0);
 const COLON = ':'.charCodeAt(0);
+const NO_BREAK_SPACE = 0xa0;
 const LINE_SEPARATOR = 0x2028;
 const PARAGRAPH_SEPARATOR = 0x2029;
 
@@ -59,11 +60,11 @@ export function returnedPart(contentType: string): boolean {
 const nameChar = (c: number) => isLetter(c) || isDigit(c) || c === HYPHEN;
 
 /** CR, U+2028, U+2029: the line terminators of a regular expression's `.` and `^` (flag m) other than LF. */
-const OTHER_LINE_END: ReadonlySet<number> = new Set([CR, LINE_SEPARATOR, PARAGRAPH_SEPARATOR]);
+const otherLineEnd = (c: number) => c === CR || c === LINE_SEPARATOR || c === PARAGRAPH_SEPARATOR;
 
 /** Whether text[from, to) holds a line terminator other than LF (then, after a value's first character, it is not a field). */
 function hasTerminator(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (OTHER_LINE_END.has(text.charCodeAt(i))) return true;
+  for (let i = from; i < to; i++) if (otherLineEnd(text.charCodeAt(i))) return true;
   return false;
 }
 
@@ -132,9 +133,9 @@ export const WHITE: ReadonlySet<number> = new Set(
     .concat(Array.from({ length: 11 }, (_, i) => 0x2000 + i)),
 );
 
-/** Whether a character is in WHITE (test/domain/mail-scan.test.ts checks all 65,536). */
+/** Whether a character is in WHITE: space, TAB to CR, or one of the set from U+00A0 (test/domain/mail-scan.test.ts checks all 65,536). */
 export function isWhite(c: number): boolean {
-  return WHITE.has(c);
+  return c === SPACE || (c >= TAB && c <= CR) || (c >= NO_BREAK_SPACE && WHITE.has(c));
 }
 
 /**
@@ -151,7 +152,7 @@ function nextFieldLine(text: string, name: string, from: number): number {
 }
 
 /** Whether `^` (flag m) matches at `at`: at the start of the text, or after LF, CR, U+2028 or U+2029. */
-const startsLine = (text: string, at: number) => at === 0 || text.charCodeAt(at - 1) === LF || OTHER_LINE_END.has(text.charCodeAt(at - 1));
+const startsLine = (text: string, at: number) => at === 0 || text.charCodeAt(at - 1) === LF || otherLineEnd(text.charCodeAt(at - 1));
 
 /** A Message-ID field from the start of the text: its value, folded lines included. */
 const MESSAGE_ID_FIELD = /^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/i;
@@ -285,7 +286,7 @@ export function inQuotedHeader(text: string, at: number): boolean {
     if (quotedNameAt(text, first)) return true;
     // The next start: after the next CR, U+2028 or U+2029 before `at`.
     let next = start;
-    while (next < at && !OTHER_LINE_END.has(text.charCodeAt(next))) next++;
+    while (next < at && !otherLineEnd(text.charCodeAt(next))) next++;
     start = next + 1;
   }
   return false;
