@@ -200,7 +200,7 @@ function noticeRecipient(f: MailFacts, notice: string, own: readonly string[]): 
 }
 
 /** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
-function freeTextBounce(f: MailFacts, system: string | null, notice: string, ours: Ours): MailClass | null {
+function freeTextBounce(f: MailFacts, system: string | null, notice: string, own: readonly string[]): MailClass | null {
   const subject = BOUNCE_SUBJECT.test(f.subject.toLowerCase());
   if (!system && !subject) return null; // a person's message needs both a notice subject and notice words
   const said = `${f.subject}\n${notice}`;
@@ -208,7 +208,7 @@ function freeTextBounce(f: MailFacts, system: string | null, notice: string, our
   const words = wordsIn(lower);
   const body = words.dead >= 0 || BOUNCE_BODY.test(lower.slice(f.subject.length));
   if (!(system ? subject || body : body)) return null;
-  const recipient = noticeRecipient(f, notice, ours.own);
+  const recipient = noticeRecipient(f, notice, own);
   if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
     return { kind: 'warning', status: firstEnhancedCode(notice), recipient };
   }
@@ -251,36 +251,27 @@ function autoReply(f: MailFacts): MailClass | null {
 /** How much of the text is searched for our tokens. */
 const TEXT_SCAN = 64 * 1024;
 
-/** Our domains, and what finds them in a text: built for each message from the domains it is classified against. */
-interface Ours {
-  domains: Domains;
-  /** One of our VERP and Reply-To addresses at the start of a text, with its token. */
-  tokenAddress: RegExp;
-  /** `@` and each of our domains, lower-cased: an address ending with one (any case) is ours. */
-  own: string[];
-}
+/** `@` and each of our domains, lower-cased: an address ending with one (any case) is ours. Domains are ASCII (IDNA). */
+const ownDomains = (domains: Domains) => [domains.bounce, domains.reply].map((d) => `@${d.toLowerCase()}`);
 
-function oursOf(domains: Domains): Ours {
-  const either = [domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  return {
-    domains,
-    tokenAddress: new RegExp(`^(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'i'),
-    own: [domains.bounce, domains.reply].map((d) => `@${d.toLowerCase()}`),
-  };
-}
+/** `bounce+` or `reply+` (any case) and a token, then `@`: the start of one of our token addresses. */
+const TOKEN_ADDRESS_START = /^(?:bounce|reply)\+([0-9a-f]{16,64})@/i;
 
-/** Our tokens in a text, left to right. */
-function addTokens(tokens: Set<string>, text: string, tokenAddress: RegExp): void {
+/** Our tokens in a text, left to right: each in an address on one of our domains (`own`). */
+function addTokens(tokens: Set<string>, text: string, own: readonly string[]): void {
   // Each token address has its `+` right after `bounce` or `reply`: tried there only.
   let next = 0;
   for (let plus = text.indexOf('+'); plus >= 0; plus = text.indexOf('+', plus + 1)) {
     for (const start of [plus - 'bounce'.length, plus - 'reply'.length]) {
       // Only where `bounce` or `reply` (any case) stands right before the `+`, after the last address found.
       if (start < next || !wordAt(text, start, start === plus - 'bounce'.length ? 'bounce' : 'reply')) continue;
-      const m = tokenAddress.exec(text.slice(start));
-      if (m) {
+      const m = TOKEN_ADDRESS_START.exec(text.slice(start));
+      if (!m) continue;
+      const at = start + m[0].length - 1; // the `@`
+      const domain = own.find((d) => wordAt(text, at, d));
+      if (domain) {
         tokens.add(m[1].toLowerCase());
-        next = start + m[0].length;
+        next = at + domain.length;
         break;
       }
     }
@@ -288,11 +279,11 @@ function addTokens(tokens: Set<string>, text: string, tokenAddress: RegExp): voi
 }
 
 /** Our tokens and Message-IDs named by the envelope recipients, the reply headers and returned headers. */
-function references(f: MailFacts, ours: Ours): { tokens: string[]; messageIds: string[]; toReply: boolean } {
+function references(f: MailFacts, domains: Domains, own: readonly string[]): { tokens: string[]; messageIds: string[]; toReply: boolean } {
   const tokens = new Set<string>();
   let toReply = false;
   for (const r of f.recipients) {
-    const t = parseTokenAddress(r, ours.domains);
+    const t = parseTokenAddress(r, domains);
     if (t) tokens.add(t.token);
     if (t?.kind === 'reply') toReply = true;
   }
@@ -302,8 +293,8 @@ function references(f: MailFacts, ours: Ours): { tokens: string[]; messageIds: s
     // Of a returned message, the facts hold its header block (core/mail-facts.ts cuts it there).
     if (returnedPart(p.contentType)) returned = returned ? `${returned}\n${p.content}` : p.content;
   }
-  addTokens(tokens, returned, ours.tokenAddress);
-  addTokens(tokens, f.text.slice(0, TEXT_SCAN), ours.tokenAddress);
+  addTokens(tokens, returned, own);
+  addTokens(tokens, f.text.slice(0, TEXT_SCAN), own);
   const ids = new Set<string>(f.inReplyTo);
   for (const id of f.references) ids.add(id);
   for (const id of messageIdFields(returned)) ids.add(id);
@@ -317,17 +308,13 @@ function references(f: MailFacts, ours: Ours): { tokens: string[]; messageIds: s
  * reason. A human reply comes from a real sender, to the reply address or answering our mail.
  */
 export function classifyMail(f: MailFacts, domains: Domains): Classified {
-  const ours = oursOf(domains);
-  const { tokens, messageIds, toReply } = references(f, ours);
+  const own = ownDomains(domains);
+  const { tokens, messageIds, toReply } = references(f, domains, own);
   const system = systemSender(f);
   const notice = noticeText(f);
   // An Amazon SES notification (JSON from SNS's no-reply address) is read only from a system sender.
   const cls =
-    arf(f) ??
-    (system ? sesNotification(f.text) : null) ??
-    dsn(f, system, notice) ??
-    freeTextBounce(f, system, notice, ours) ??
-    autoReply(f);
+    arf(f) ?? (system ? sesNotification(f.text) : null) ?? dsn(f, system, notice) ?? freeTextBounce(f, system, notice, own) ?? autoReply(f);
   if (cls) return { class: cls, tokens, messageIds };
   if (system)
     return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, tokens, messageIds };

@@ -57,18 +57,9 @@ export const SMTP_CODES: Readonly<Record<string, Severity>> = {
   '556': 'hard',
 };
 
-/** An RFC 3463 enhanced status code (`5.1.1`), not part of a longer run of digits and dots (a version, a date). */
-const ENHANCED = /(?<![\d.])([45])\.([0-7])\.(\d{1,3})(?![\d.])/;
-/** An SMTP reply code (RFC 5321) of a failure or a delay, standing alone before a space, `:`, `-` or a line end. */
-const SMTP_REPLY = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/m;
-
-/** Every match of `re` in `text`, left to right, by a global copy made for this call. */
-const matchesOf = (re: RegExp, text: string) => text.matchAll(new RegExp(re.source, `${re.flags}g`));
-
 /** The first RFC 3463 code of a text (`5.1.1`), skipping look-alikes inside versions and dates; null: none. */
 export function firstEnhancedCode(text: string): string | null {
-  const m = ENHANCED.exec(text);
-  return m ? `${m[1]}.${m[2]}.${m[3]}` : null;
+  return codesIn(text).first;
 }
 
 /** X.0.0 and X.n.0 say only "something in this area": they do not decide when the words are more precise. */
@@ -124,14 +115,17 @@ export interface Codes {
   firstAt: number;
   /** The first specific RFC 3463 code (not X.0.0 or X.n.0); the search stops there. */
   specific: string | null;
-  /** The index of the first SMTP reply code of SMTP_REPLY (-1: none), and the first one SMTP_CODES knows. */
+  /** The index of the first SMTP reply code of a failure or a delay (-1: none), and the first one SMTP_CODES knows. */
   smtpAt: number;
   smtp: string | null;
 }
 
 export function codesIn(text: string): Codes {
   const codes: Codes = { first: null, firstAt: -1, specific: null, smtpAt: -1, smtp: null };
-  for (const m of matchesOf(ENHANCED, text)) {
+  // Each expression literal is a new object at each call: its lastIndex is this call's.
+  // An RFC 3463 enhanced status code, not part of a longer run of digits and dots (a version, a date).
+  const enhanced = /(?<![\d.])([45])\.([0-7])\.(\d{1,3})(?![\d.])/g;
+  for (let m = enhanced.exec(text); m; m = enhanced.exec(text)) {
     const code = `${m[1]}.${m[2]}.${m[3]}`;
     if (codes.first === null) {
       codes.first = code;
@@ -142,7 +136,9 @@ export function codesIn(text: string): Codes {
       break;
     }
   }
-  for (const m of matchesOf(SMTP_REPLY, text)) {
+  // An SMTP reply code (RFC 5321) of a failure or a delay, standing alone before a space, `:`, `-` or a line end.
+  const smtp = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/gm;
+  for (let m = smtp.exec(text); m; m = smtp.exec(text)) {
     if (codes.smtpAt < 0) codes.smtpAt = m.index;
     if (SMTP_CODES[m[1]]) {
       codes.smtp = m[1];
