@@ -1,13 +1,11 @@
-import * as mailparser from 'mailparser';
-import type { AddressObject, MailParserData } from 'mailparser';
+import { MailParser, type AddressObject, type MailParserData } from 'mailparser';
 
 /**
- * A message parsed by mailparser's MailParser, read into one object shape: what core/mail-facts.ts
- * reads of it. simpleParser, which the facts used before, collects the same values (the parse is
- * the same) but into objects whose shape depends on the message's headers, so that every read of
- * them is megamorphic and goes through V8's shared lookup cache, which the parse has just filled
- * (docs/throughput.md, "Fifth pass"). It also keeps every attachment whole in memory; here only the
- * parts the classifier reads are kept, the others are read past.
+ * A message parsed by mailparser's MailParser: what core/mail-facts.ts reads of it, and nothing
+ * more. simpleParser gives the same values (the parse is the same: test/mail/parse.test.ts compares
+ * them on the whole corpus) but keeps every attachment whole in memory; here only the parts the
+ * classifier reads (`keep`) are kept, the others are read past, so a message with a large
+ * attachment costs no more memory than one without.
  */
 export interface ParsedParts {
   /** The top-level header lines as mailsplit gives them (names lower-cased, folded lines kept). */
@@ -23,8 +21,6 @@ export interface ParsedParts {
   /** The attachments `keep` took, whole; the others are not kept. */
   attachments: Array<{ contentType: string; content: Buffer }>;
 }
-
-const { MailParser } = mailparser;
 
 /** mailparser's options as the facts use them: no HTML made of the text, no links rewritten (the mail bench and tests give simpleParser the same). */
 export const PARSE_OPTIONS = { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true };

@@ -3,22 +3,12 @@
  * Reply-To `reply+<token>@<reply domain>` carry the send's token, so whatever comes back names the
  * message it answers. Tokens are lowercase hex: some MTAs lowercase local parts.
  */
-import * as scan from './mail-scan';
-
-/** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
-const { wordAt } = scan;
+import { wordAt } from './mail-scan';
 
 export type TokenAddressKind = 'bounce' | 'reply';
 
-/** A token: 16 to 64 lowercase hex digits (as `/^[0-9a-f]{16,64}$/`). */
-function isToken(text: string): boolean {
-  if (text.length < 16 || text.length > 64) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
-  }
-  return true;
-}
+/** A token: 16 to 64 lowercase hex digits. */
+const TOKEN = /^[0-9a-f]{16,64}$/;
 
 /** Without one trailing dot (a fully qualified domain's root), as `.replace(/\.$/, '')`. */
 const withoutTrailingDot = (domain: string) => (domain.endsWith('.') ? domain.slice(0, -1) : domain);
@@ -39,9 +29,10 @@ export function domainOf(address: string): string {
 }
 
 /**
- * `{kind, token}` when `address` is one of our token addresses on the given domains, else null.
- * Read by hand rather than with an expression: every inbound message asks it for each recipient
- * (test/mail/token-address.test.ts compares it with the expression it replaced).
+ * `{kind, token}` when `address` is one of our token addresses on the given domains, else null:
+ * `bounce+` or `reply+` (any case), a token, `@`, then that kind's domain (any case, a trailing dot
+ * allowed), in optional angle brackets. test/mail/token-address.test.ts compares it with the
+ * one-expression reading `/^(bounce|reply)\+([^@]+)@(.+)$/i`.
  */
 export function parseTokenAddress(
   address: string,
@@ -49,19 +40,16 @@ export function parseTokenAddress(
 ): { kind: TokenAddressKind; token: string } | null {
   let a = address.trim();
   // One leading `<` and one trailing `>`, each on its own.
-  if (a.charCodeAt(0) === 60) a = a.slice(1);
-  if (a.charCodeAt(a.length - 1) === 62) a = a.slice(0, -1);
+  if (a.startsWith('<')) a = a.slice(1);
+  if (a.endsWith('>')) a = a.slice(0, -1);
   const kind: TokenAddressKind | null =
-    a.charCodeAt(6) === 43 && wordAt(a, 0, 'bounce') ? 'bounce' : a.charCodeAt(5) === 43 && wordAt(a, 0, 'reply') ? 'reply' : null;
+    a[6] === '+' && wordAt(a, 0, 'bounce') ? 'bounce' : a[5] === '+' && wordAt(a, 0, 'reply') ? 'reply' : null;
   if (!kind) return null;
   const at = a.indexOf('@', kind.length + 1);
   if (at < kind.length + 2 || at === a.length - 1) return null;
   const token = a.slice(kind.length + 1, at).toLowerCase();
   const domain = withoutTrailingDot(a.slice(at + 1).toLowerCase());
-  // Named loads, not `domains[kind]`: a keyed load that sees two names uses V8's shared lookup cache.
-  const ours = kind === 'bounce' ? domains.bounce : domains.reply;
-  // Our domain as configured is normally lower case already: lower-cased only when it is not.
-  if ((domain !== ours && domain !== ours.toLowerCase()) || !isToken(token)) return null;
+  if (domain !== domains[kind].toLowerCase() || !TOKEN.test(token)) return null;
   return { kind, token };
 }
 

@@ -3,29 +3,21 @@
  * a complaint (RFC 5965 ARF), an auto-reply (RFC 3834), or a human reply. Pure: it reads the
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
-import * as address from './mail-address';
-import * as ses from './mail-ses';
-import * as scan from './mail-scan';
-import * as status from './mail-status';
-import type { Codes, Words } from './mail-status';
-import * as wording from './mail-wording';
-
-// Bound once, at load (docs/throughput.md, "Fifth pass"): under tsx, each use of a named import
-// reads it through two getters, one a keyed load that every export of its module shares, which
-// mailparser's own property lookups push out of V8's lookup cache between two messages.
-const { parseTokenAddress } = address;
-const { sesNotification } = ses;
-const { actionBlocks, fieldBlocks, firstAddress, inQuotedHeader, isWhite, messageIdFields, returnedPart, withoutSmtpPrefix, wordAt } = scan;
-const { codesIn, decideSeverity, firstEnhancedCode, statusVerdict, wordsIn } = status;
-const { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } = wording;
-
-/**
- * The headers the classifier reads, and Message-ID (services/mail/inbound.ts): the only ones the
- * facts carry (core/mail-facts.ts keeps these and skips the rest, Received and the like, which cost
- * a record entry each on every message). A header read here must be named here: the type says so.
- */
-export type FactHeader =
-  'content-type' | 'from' | 'message-id' | 'x-failed-recipients' | 'auto-submitted' | 'precedence' | 'x-precedence' | AutoHeader;
+import { parseTokenAddress } from './mail-address';
+import { AUTO_HEADERS, type FactHeader } from './mail-headers';
+import {
+  actionBlocks,
+  fieldBlocks,
+  firstAddress,
+  inQuotedHeader,
+  messageIdFields,
+  returnedPart,
+  withoutSmtpPrefix,
+  wordAt,
+} from './mail-scan';
+import { sesNotification } from './mail-ses';
+import { codesIn, decideSeverity, firstEnhancedCode, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
+import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
 export interface MailFacts {
   /** The headers of FactHeader present in the message, names lowercased; the first value of each, unfolded. */
@@ -84,19 +76,12 @@ function partOf(f: MailFacts, type: string): string | undefined {
 const RETURNED =
   /^[\s\->*=|]*(-+ ?below this line is a copy|this is a copy of the message|original message (follows|as received)|returned message|original message|header of the (source mail|original message)|copy of the original message|your message reads|returned mail follows|attachment is a copy of the message)/im;
 
-/** The notice text: the human part before the returned message, capped (the classifier's cost stays flat). */
 /** A notice says what happened in its first few KB; the rest is usually the returned message. */
 const NOTICE_LIMIT = 4096;
-/** The notice of the message being classified (a DSN and a free-text notice may both ask): classifyMail clears it. */
-let noticeMemo: { f: MailFacts; notice: string } | null = null;
 
+/** The notice text: the human part before the returned message, capped (a long message costs no more than a short one). */
 function noticeText(f: MailFacts): string {
-  if (noticeMemo?.f !== f) noticeMemo = { f, notice: computeNotice(f) };
-  return noticeMemo.notice;
-}
-
-function computeNotice(f: MailFacts): string {
-  const text = f.text.length > NOTICE_LIMIT ? f.text.slice(0, NOTICE_LIMIT) : f.text;
+  const text = f.text.slice(0, NOTICE_LIMIT);
   const cut = text.search(RETURNED);
   return cut < 0 ? text : text.slice(0, cut);
 }
@@ -123,16 +108,12 @@ export function systemSender(f: MailFacts): string | null {
   return null;
 }
 
-/** `(` and `;`: they end an action word, as white space does. */
-const ACTION_END: ReadonlySet<number> = new Set([40, 59]);
+/** The first word of an Action value: up to white space, `(` or `;`. */
+const ACTION_WORD = /^[^\s(;]*/;
 
 /** The action word of a DSN recipient block (`failed (Bad destination mailbox address)` → failed). */
 function actionOf(b: Record<string, string>): string {
-  const value = (b.action ?? '').trim().toLowerCase();
-  // Its first word: up to white space, `(` or `;` (as `.split(/[\s(;]/)[0]`).
-  let end = 0;
-  while (end < value.length && !ACTION_END.has(value.charCodeAt(end)) && !isWhite(value.charCodeAt(end))) end++;
-  const a = value.slice(0, end);
+  const a = ACTION_WORD.exec((b.action ?? '').trim().toLowerCase())?.[0] ?? '';
   // `expired` (the sender gave up retrying) is a failure too; its status says hard or soft.
   return a === 'failure' || a === 'error' || a === 'expired' ? 'failed' : a;
 }
@@ -166,7 +147,7 @@ function recipientBlocks(f: MailFacts, report: string | undefined, system: strin
 }
 
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
-function dsn(f: MailFacts, system: string | null): MailClass | null {
+function dsn(f: MailFacts, system: string | null, notice: string): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
   const blocks = recipientBlocks(f, report, system);
   if (!blocks) return null;
@@ -184,7 +165,7 @@ function dsn(f: MailFacts, system: string | null): MailClass | null {
     statusVerdict(failed.status ?? null) ??
     decideSeverity({
       status: failed.status ?? null,
-      text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? noticeText(f) : ''}`,
+      text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? notice : ''}`,
     });
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient: firstRecipient(failed), standard: true };
 }
@@ -204,7 +185,7 @@ function arf(f: MailFacts): MailClass | null {
 }
 
 /** The failed address a free-text notice names: X-Failed-Recipients, else the first address that is not ours or the sender's. */
-function noticeRecipient(f: MailFacts, notice: string, ours: readonly string[]): string | null {
+function noticeRecipient(f: MailFacts, notice: string, own: readonly string[]): string | null {
   const header = f.headers['x-failed-recipients'];
   if (header) return header.split(',')[0].trim();
   if (!notice.includes('@')) return null;
@@ -213,22 +194,21 @@ function noticeRecipient(f: MailFacts, notice: string, ours: readonly string[]):
   const found = firstAddress(notice, (address, start) => {
     if (inQuotedHeader(notice, start)) return false;
     const a = withoutSmtpPrefix(address);
-    return !ours.some((own) => wordAt(a, a.length - own.length, own)) && a.toLowerCase() !== sender && !DAEMON_ADDRESS.test(a);
+    return !own.some((domain) => wordAt(a, a.length - domain.length, domain)) && a.toLowerCase() !== sender && !DAEMON_ADDRESS.test(a);
   });
   return found === null ? null : withoutSmtpPrefix(found);
 }
 
 /** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
-function freeTextBounce(f: MailFacts, system: string | null, ours: DomainPatterns): MailClass | null {
+function freeTextBounce(f: MailFacts, system: string | null, notice: string, own: readonly string[]): MailClass | null {
   const subject = BOUNCE_SUBJECT.test(f.subject.toLowerCase());
   if (!system && !subject) return null; // a person's message needs both a notice subject and notice words
-  const notice = noticeText(f);
   const said = `${f.subject}\n${notice}`;
   const lower = said.toLowerCase();
   const words = wordsIn(lower);
   const body = words.dead >= 0 || BOUNCE_BODY.test(lower.slice(f.subject.length));
   if (!(system ? subject || body : body)) return null;
-  const recipient = noticeRecipient(f, notice, ours.own);
+  const recipient = noticeRecipient(f, notice, own);
   if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
     return { kind: 'warning', status: firstEnhancedCode(notice), recipient };
   }
@@ -253,29 +233,6 @@ function diagnosticLine(said: string, lower: string, words: Words, codes: Codes)
     .slice(0, 300);
 }
 
-type AutoHeader =
-  | 'x-autoreply'
-  | 'x-autorespond'
-  | 'x-autoresponder'
-  | 'x-autogenerated'
-  | 'x-ms-exchange-inbox-rules-loop'
-  | 'x-autoreply-from'
-  | 'x-mail-autoreply';
-/**
- * The first of the auto-reply headers present (null: none). Read by name, one after the other: a
- * keyed read `h[name]` that sees seven names goes through V8's shared lookup cache, which the
- * parse has just filled with its own (docs/throughput.md, "Fifth pass").
- */
-function autoHeader(h: MailFacts['headers']): AutoHeader | null {
-  if (h['x-autoreply'] !== undefined) return 'x-autoreply';
-  if (h['x-autorespond'] !== undefined) return 'x-autorespond';
-  if (h['x-autoresponder'] !== undefined) return 'x-autoresponder';
-  if (h['x-autogenerated'] !== undefined) return 'x-autogenerated';
-  if (h['x-ms-exchange-inbox-rules-loop'] !== undefined) return 'x-ms-exchange-inbox-rules-loop';
-  if (h['x-autoreply-from'] !== undefined) return 'x-autoreply-from';
-  if (h['x-mail-autoreply'] !== undefined) return 'x-mail-autoreply';
-  return null;
-}
 const SUBJECT_PREFIX = /^\s*((re|aw|fw|fwd|wg|tr|rv|sv|vs|antw|r)\s*:\s*|\[[^\]]*\]\s*)+/i;
 
 /** RFC 3834 and the de-facto headers and subjects of out-of-office responders. */
@@ -283,7 +240,7 @@ function autoReply(f: MailFacts): MailClass | null {
   const h = f.headers;
   const submitted = (h['auto-submitted'] ?? '').toLowerCase();
   if (submitted && submitted !== 'no') return { kind: 'auto_reply', reason: `Auto-Submitted: ${submitted}` };
-  const header = autoHeader(h);
+  const header = AUTO_HEADERS.find((name) => h[name] !== undefined);
   if (header) return { kind: 'auto_reply', reason: header };
   const precedence = h.precedence ?? h['x-precedence'] ?? '';
   if (/^(auto_reply|bulk|junk|list)$/i.test(precedence)) return { kind: 'auto_reply', reason: `Precedence: ${precedence}` };
@@ -291,53 +248,30 @@ function autoReply(f: MailFacts): MailClass | null {
   return null;
 }
 
+/** How much of the text is searched for our tokens. */
 const TEXT_SCAN = 64 * 1024;
 
-interface DomainPatterns {
-  domains: Domains;
-  /** One of our VERP and Reply-To addresses, with its token, where lastIndex says (sticky). */
-  tokenAt: RegExp;
-  /** `@` and each of our domains, lower-cased: an address ending with one (any case) is ours. */
-  own: string[];
-}
+/** `@` and each of our domains, lower-cased: an address ending with one (any case) is ours. Domains are ASCII (IDNA). */
+const ownDomains = (domains: Domains) => [domains.bounce, domains.reply].map((d) => `@${d.toLowerCase()}`);
 
-const domainPatterns = new Map<string, DomainPatterns>();
+/** `bounce+` or `reply+` (any case) and a token, then `@`: the start of one of our token addresses. */
+const TOKEN_ADDRESS_START = /^(?:bounce|reply)\+([0-9a-f]{16,64})@/i;
 
-/** The same, by the Domains object a caller passes each time (no key to build per message). */
-const patternsByObject = new WeakMap<Domains, DomainPatterns>();
-
-/** The expressions that name our domains, compiled once per pair of domains. */
-function patternsOf(domains: Domains): DomainPatterns {
-  const known = patternsByObject.get(domains);
-  if (known && known.domains.bounce === domains.bounce && known.domains.reply === domains.reply) return known;
-  const key = `${domains.bounce} ${domains.reply}`;
-  let p = domainPatterns.get(key);
-  if (!p) {
-    const either = [domains.bounce, domains.reply].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    p = {
-      domains,
-      tokenAt: new RegExp(`(?:bounce|reply)\\+([0-9a-f]{16,64})@(?:${either})`, 'iy'),
-      own: [domains.bounce, domains.reply].map((d) => `@${d.toLowerCase()}`),
-    };
-    domainPatterns.set(key, p);
-  }
-  patternsByObject.set(domains, p);
-  return p;
-}
-
-/** Our tokens in a text (every one has a `+`: most texts have none, and are not scanned). */
-function addTokens(tokens: Set<string>, text: string, at: RegExp): void {
-  // Each token address has its `+` right after `bounce` or `reply`: tried there only, left to right.
+/** Our tokens in a text, left to right: each in an address on one of our domains (`own`). */
+function addTokens(tokens: Set<string>, text: string, own: readonly string[]): void {
+  // Each token address has its `+` right after `bounce` or `reply`: tried there only.
   let next = 0;
   for (let plus = text.indexOf('+'); plus >= 0; plus = text.indexOf('+', plus + 1)) {
-    for (let start = plus - 6; start <= plus - 5; start++) {
-      // Only where `bounce` or `reply` (any case) stands right before the `+`.
-      if (start < next || !wordAt(text, start, start === plus - 6 ? 'bounce' : 'reply')) continue;
-      at.lastIndex = start;
-      const m = at.exec(text);
-      if (m) {
+    for (const start of [plus - 'bounce'.length, plus - 'reply'.length]) {
+      // Only where `bounce` or `reply` (any case) stands right before the `+`, after the last address found.
+      if (start < next || !wordAt(text, start, start === plus - 'bounce'.length ? 'bounce' : 'reply')) continue;
+      const m = TOKEN_ADDRESS_START.exec(text.slice(start));
+      if (!m) continue;
+      const at = start + m[0].length - 1; // the `@`
+      const domain = own.find((d) => wordAt(text, at, d));
+      if (domain) {
         tokens.add(m[1].toLowerCase());
-        next = at.lastIndex;
+        next = at + domain.length;
         break;
       }
     }
@@ -345,11 +279,11 @@ function addTokens(tokens: Set<string>, text: string, at: RegExp): void {
 }
 
 /** Our tokens and Message-IDs named by the envelope recipients, the reply headers and returned headers. */
-function references(f: MailFacts, ours: DomainPatterns): { tokens: string[]; messageIds: string[]; toReply: boolean } {
+function references(f: MailFacts, domains: Domains, own: readonly string[]): { tokens: string[]; messageIds: string[]; toReply: boolean } {
   const tokens = new Set<string>();
   let toReply = false;
   for (const r of f.recipients) {
-    const t = parseTokenAddress(r, ours.domains);
+    const t = parseTokenAddress(r, domains);
     if (t) tokens.add(t.token);
     if (t?.kind === 'reply') toReply = true;
   }
@@ -359,8 +293,8 @@ function references(f: MailFacts, ours: DomainPatterns): { tokens: string[]; mes
     // Of a returned message, the facts hold its header block (core/mail-facts.ts cuts it there).
     if (returnedPart(p.contentType)) returned = returned ? `${returned}\n${p.content}` : p.content;
   }
-  addTokens(tokens, returned, ours.tokenAt);
-  addTokens(tokens, f.text.length > TEXT_SCAN ? f.text.slice(0, TEXT_SCAN) : f.text, ours.tokenAt);
+  addTokens(tokens, returned, own);
+  addTokens(tokens, f.text.slice(0, TEXT_SCAN), own);
   const ids = new Set<string>(f.inReplyTo);
   for (const id of f.references) ids.add(id);
   for (const id of messageIdFields(returned)) ids.add(id);
@@ -374,20 +308,13 @@ function references(f: MailFacts, ours: DomainPatterns): { tokens: string[]; mes
  * reason. A human reply comes from a real sender, to the reply address or answering our mail.
  */
 export function classifyMail(f: MailFacts, domains: Domains): Classified {
-  try {
-    return classified(f, domains);
-  } finally {
-    noticeMemo = null; // nothing of this message is kept
-  }
-}
-
-function classified(f: MailFacts, domains: Domains): Classified {
-  // Looked up once: references and the notice's recipient both ask.
-  const ours = patternsOf(domains);
-  const { tokens, messageIds, toReply } = references(f, ours);
+  const own = ownDomains(domains);
+  const { tokens, messageIds, toReply } = references(f, domains, own);
   const system = systemSender(f);
+  const notice = noticeText(f);
   // An Amazon SES notification (JSON from SNS's no-reply address) is read only from a system sender.
-  const cls = arf(f) ?? (system ? sesNotification(f.text) : null) ?? dsn(f, system) ?? freeTextBounce(f, system, ours) ?? autoReply(f);
+  const cls =
+    arf(f) ?? (system ? sesNotification(f.text) : null) ?? dsn(f, system, notice) ?? freeTextBounce(f, system, notice, own) ?? autoReply(f);
   if (cls) return { class: cls, tokens, messageIds };
   if (system)
     return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, tokens, messageIds };

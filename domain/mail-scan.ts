@@ -1,20 +1,31 @@
 /**
- * Scanners of notice and report text, written with indexOf and character tests rather than one
- * regular expression per line or per position: a mislabelled report's fields are read from up to
- * 32 KB of raw body, and a notice is searched for addresses. Each gives exactly what the plain
- * expression it replaced gave; test/domain/mail-scan.test.ts holds those references and compares
- * the two on the corpus and on generated text. Pure.
+ * Scanners of notice and report text: report fields, Action blocks, Message-ID fields, the
+ * addresses a notice names and the header lines it quotes. They walk the text with indexOf and
+ * character tests, and read only the lines they need: a mislabelled report's fields are read from
+ * up to 32 KB of raw body, and the Action blocks of a DSN are a few lines of a text that may also
+ * hold the whole returned message. Each gives exactly what the plain expression named in its
+ * comment gives; test/domain/mail-scan.test.ts compares the two on the corpus and on generated
+ * text. Pure.
  */
 
-const { charCodeAt } = String.prototype;
-/**
- * `text.charCodeAt(at)`, read through String.prototype's own function: the texts scanned here come
- * in many of V8's string shapes (flat, joined, sliced, one or two bytes a character), so a
- * `text.charCodeAt` read at one place sees them all and looks the method up in V8's shared lookup
- * cache at every character, a cache the parse has just filled with its own lookups
- * (docs/throughput.md, "Fifth pass").
- */
-const codeAt = (text: string, at: number): number => charCodeAt.call(text, at);
+/** The character codes the scanners test for. */
+const TAB = '\t'.charCodeAt(0);
+const LF = '\n'.charCodeAt(0);
+const CR = '\r'.charCodeAt(0);
+const SPACE = ' '.charCodeAt(0);
+const HYPHEN = '-'.charCodeAt(0);
+const DOT = '.'.charCodeAt(0);
+const COLON = ':'.charCodeAt(0);
+const NO_BREAK_SPACE = 0xa0;
+const LINE_SEPARATOR = 0x2028;
+const PARAGRAPH_SEPARATOR = 0x2029;
+
+const isLower = (c: number) => c >= 'a'.charCodeAt(0) && c <= 'z'.charCodeAt(0);
+const isUpper = (c: number) => c >= 'A'.charCodeAt(0) && c <= 'Z'.charCodeAt(0);
+const isDigit = (c: number) => c >= '0'.charCodeAt(0) && c <= '9'.charCodeAt(0);
+const isLetter = (c: number) => isLower(c) || isUpper(c);
+/** From a lower-case ASCII letter to its upper case. */
+const UPPER_CASE_OFFSET = 'a'.charCodeAt(0) - 'A'.charCodeAt(0);
 
 /**
  * Whether `text` holds `word` at `at`, its ASCII letters in either case: what a regular
@@ -24,9 +35,9 @@ const codeAt = (text: string, at: number): number => charCodeAt.call(text, at);
 export function wordAt(text: string, at: number, word: string): boolean {
   if (at < 0 || at + word.length > text.length) return false;
   for (let i = 0; i < word.length; i++) {
-    const c = codeAt(text, at + i);
-    const w = codeAt(word, i);
-    if (c !== w && !(w >= 97 && w <= 122 && c === w - 32)) return false;
+    const c = text.charCodeAt(at + i);
+    const w = word.charCodeAt(i);
+    if (c !== w && !(isLower(w) && c === w - UPPER_CASE_OFFSET)) return false;
   }
   return true;
 }
@@ -46,28 +57,25 @@ export function returnedPart(contentType: string): boolean {
 }
 
 /** `A-Z a-z 0-9 -`: the characters of a field name. */
-function nameChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
-}
+const nameChar = (c: number) => isLetter(c) || isDigit(c) || c === HYPHEN;
 
-/** Whether text[from, to) holds a line terminator of a regular expression's `.` other than LF (then, after a value's first character, it is not a field). */
+/** CR, U+2028, U+2029: the line terminators of a regular expression's `.` and `^` (flag m) other than LF. */
+const otherLineEnd = (c: number) => c === CR || c === LINE_SEPARATOR || c === PARAGRAPH_SEPARATOR;
+
+/** Whether text[from, to) holds a line terminator other than LF (then, after a value's first character, it is not a field). */
 function hasTerminator(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = codeAt(text, i);
-    if (c === 13 || c === 0x2028 || c === 0x2029) return true;
-  }
+  for (let i = from; i < to; i++) if (otherLineEnd(text.charCodeAt(i))) return true;
   return false;
 }
 
 /**
  * Header-style fields (`Name: value`, folded lines joined), grouped into blank-line separated blocks,
- * of text[from, to) (all of it by default). Line by line with indexOf and character tests rather
- * than a split and an expression per line, without copying a line: a mislabelled report's fields
- * are read from up to 32 KB of raw body (test/domain/mail-scan.test.ts holds the reference).
+ * of text[from, to) (all of it by default): what splitting at line ends and reading each line with
+ * `/^([A-Za-z0-9-]+):\s*(.*)$/` gives (test/domain/mail-scan.test.ts holds that reference).
  */
 export function fieldBlocks(text: string, from = 0, to = text.length): Array<Record<string, string>> {
   const blocks: Array<Record<string, string>> = [];
-  // Prototype-less records are hash tables from the start: field names vary from one report to the next.
+  // Prototype-less records: a field named `constructor` or `__proto__` is a field like any other.
   let cur = Object.create(null) as Record<string, string>;
   let empty = true;
   let last = '';
@@ -76,7 +84,7 @@ export function fieldBlocks(text: string, from = 0, to = text.length): Array<Rec
     const nl = found < to ? found : -1;
     const end = nl < 0 ? to : nl;
     // CRLF ends a line as LF does; a lone CR stays part of it.
-    const lineEnd = nl > start && codeAt(text, nl - 1) === 13 ? nl - 1 : end;
+    const lineEnd = nl > start && text.charCodeAt(nl - 1) === CR ? nl - 1 : end;
     const lineStart = start;
     start = end + 1;
     if (blank(text, lineStart, lineEnd)) {
@@ -86,21 +94,21 @@ export function fieldBlocks(text: string, from = 0, to = text.length): Array<Rec
       last = '';
       continue;
     }
-    const first = codeAt(text, lineStart);
-    if (last && (first === 32 || first === 9)) {
+    const first = text.charCodeAt(lineStart);
+    if (last && (first === SPACE || first === TAB)) {
       cur[last] += ` ${text.slice(lineStart, lineEnd).trim()}`;
       continue;
     }
     // A field: a name, then a colon (the line's first character that cannot be in a name).
     let colon = lineStart;
-    while (colon < lineEnd && nameChar(codeAt(text, colon))) colon++;
-    if (colon === lineStart || colon === lineEnd || codeAt(text, colon) !== 58) continue;
+    while (colon < lineEnd && nameChar(text.charCodeAt(colon))) colon++;
+    if (colon === lineStart || colon === lineEnd || text.charCodeAt(colon) !== COLON) continue;
     // The value without the white space around it (as trimStart, then trimEnd).
     let valueStart = colon + 1;
-    while (valueStart < lineEnd && isWhite(codeAt(text, valueStart))) valueStart++;
+    while (valueStart < lineEnd && isWhite(text.charCodeAt(valueStart))) valueStart++;
     if (hasTerminator(text, valueStart, lineEnd)) continue;
     let valueEnd = lineEnd;
-    while (valueEnd > valueStart && isWhite(codeAt(text, valueEnd - 1))) valueEnd--;
+    while (valueEnd > valueStart && isWhite(text.charCodeAt(valueEnd - 1))) valueEnd--;
     last = text.slice(lineStart, colon).toLowerCase();
     cur[last] ??= text.slice(valueStart, valueEnd);
     empty = false;
@@ -114,7 +122,7 @@ const lineStart = (text: string, at: number) => (at <= 0 ? 0 : text.lastIndexOf(
 
 /** Whether text[from, to) is blank: white space only (a line fieldBlocks ends a block at). */
 function blank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!isWhite(codeAt(text, i))) return false;
+  for (let i = from; i < to; i++) if (!isWhite(text.charCodeAt(i))) return false;
   return true;
 }
 
@@ -125,30 +133,29 @@ export const WHITE: ReadonlySet<number> = new Set(
     .concat(Array.from({ length: 11 }, (_, i) => 0x2000 + i)),
 );
 
-/** Whether a character is in WHITE: tested without the set below U+00A0 (test/domain/mail-scan.test.ts checks all 65,536). */
+/** Whether a character is in WHITE: space, TAB to CR, or one of the set from U+00A0 (test/domain/mail-scan.test.ts checks all 65,536). */
 export function isWhite(c: number): boolean {
-  return c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && WHITE.has(c);
+  return c === SPACE || (c >= TAB && c <= CR) || (c >= NO_BREAK_SPACE && WHITE.has(c));
 }
-
-/** Characters after which `^` (flag m) matches: LF, CR, U+2028, U+2029. */
-const LINE_END: ReadonlySet<number> = new Set([10, 13, 0x2028, 0x2029]);
 
 /**
  * Where the next line starting with `name:` (any case; `name` written in lower case) begins, from
- * `from` (-1: none): where `/^name:/gim` finds it, looked for from each `:` rather than tried at
- * every position or in a lower-cased copy of the text (wordAt folds case as the `i` flag does).
+ * `from` (-1: none): where `/^name:/gim` finds it. Looked for from each `:` (wordAt folds case as
+ * the `i` flag does), so that a long text is not tried at every position.
  */
 function nextFieldLine(text: string, name: string, from: number): number {
   for (let colon = text.indexOf(':', from + name.length); colon >= 0; colon = text.indexOf(':', colon + 1)) {
     const at = colon - name.length;
-    if (wordAt(text, at, name) && (at === 0 || LINE_END.has(codeAt(text, at - 1)))) return at;
+    if (wordAt(text, at, name) && startsLine(text, at)) return at;
   }
   return -1;
 }
 
-const MESSAGE_ID = /<[^<>\s]+@[^<>\s]+>/g;
-/** A Message-ID field's value, folded lines included, from where its line starts (sticky). */
-const MESSAGE_ID_FIELD_AT = /message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/iy;
+/** Whether `^` (flag m) matches at `at`: at the start of the text, or after LF, CR, U+2028 or U+2029. */
+const startsLine = (text: string, at: number) => at === 0 || text.charCodeAt(at - 1) === LF || otherLineEnd(text.charCodeAt(at - 1));
+
+/** A Message-ID field from the start of the text: its value, folded lines included. */
+const MESSAGE_ID_FIELD = /^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/i;
 
 /**
  * The ids (`<left@right>`) of the Message-ID fields of a header block, in order: what
@@ -157,13 +164,14 @@ const MESSAGE_ID_FIELD_AT = /message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/iy;
  */
 export function messageIdFields(text: string): string[] {
   const out: string[] = [];
-  for (let at = nextFieldLine(text, 'message-id', 0); at >= 0; at = nextFieldLine(text, 'message-id', MESSAGE_ID_FIELD_AT.lastIndex)) {
-    MESSAGE_ID_FIELD_AT.lastIndex = at;
-    const value = MESSAGE_ID_FIELD_AT.exec(text)?.[1] ?? '';
-    MESSAGE_ID.lastIndex = 0;
-    for (let m = MESSAGE_ID.exec(value); m; m = MESSAGE_ID.exec(value)) out.push(m[0]);
+  let at = nextFieldLine(text, 'message-id', 0);
+  while (at >= 0) {
+    const field = MESSAGE_ID_FIELD.exec(text.slice(at));
+    // The expression always matches where nextFieldLine found `message-id:`.
+    if (!field) break;
+    out.push(...(field[1].match(/<[^<>\s]+@[^<>\s]+>/g) ?? []));
+    at = nextFieldLine(text, 'message-id', at + field[0].length);
   }
-  MESSAGE_ID.lastIndex = 0;
   return out;
 }
 
@@ -198,10 +206,7 @@ export function actionBlocks(text: string): Array<Record<string, string>> | null
 
 /** `<>"'(),;:[]`: what ends an address in a notice, besides white space. */
 const ADDRESS_STOP: ReadonlySet<number> = new Set([...'<>"\'(),;:[]'].map((c) => c.charCodeAt(0)));
-/** ADDRESS_STOP and white space below U+0080, by character code. */
-const STOP_ASCII = Uint8Array.from({ length: 128 }, (_, c) => (ADDRESS_STOP.has(c) || isWhite(c) ? 1 : 0));
-const stop = (c: number) => (c < 128 ? STOP_ASCII[c] === 1 : isWhite(c));
-const letter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+const stop = (c: number) => ADDRESS_STOP.has(c) || isWhite(c);
 
 /**
  * The address one word of a notice holds (a word runs between white space and `<>"'(),;:[]`), or
@@ -211,7 +216,7 @@ const letter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 function addressOfWord(text: string, start: number, end: number): string | null {
   let dot = -1;
   for (let q = end - 3; q > start; q--) {
-    if (codeAt(text, q) === 46 && letter(codeAt(text, q + 1)) && letter(codeAt(text, q + 2))) {
+    if (text.charCodeAt(q) === DOT && isLetter(text.charCodeAt(q + 1)) && isLetter(text.charCodeAt(q + 2))) {
       dot = q;
       break;
     }
@@ -220,22 +225,22 @@ function addressOfWord(text: string, start: number, end: number): string | null 
   const at = text.lastIndexOf('@', dot - 2);
   if (at < start + 1) return null;
   let stopAt = dot + 1;
-  while (stopAt < end && letter(codeAt(text, stopAt))) stopAt++;
+  while (stopAt < end && isLetter(text.charCodeAt(stopAt))) stopAt++;
   return text.slice(start, stopAt);
 }
 
 /**
  * The first address of a text, in order, that `accept` takes (null: none). An address is what the
  * expression `(?<![^\s<>"'(),;:[\]])<?([^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[a-z]{2,})>?` with
- * flags `gi` captures: at most one per word, found from each `@` rather than tried at every position.
+ * flags `gi` captures: at most one per word, found from each `@` (a notice is not tried at every position).
  */
 export function firstAddress(text: string, accept: (address: string, start: number) => boolean): string | null {
   let done = 0;
   for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', Math.max(at + 1, done))) {
     let start = at;
-    while (start > 0 && !stop(codeAt(text, start - 1))) start--;
+    while (start > 0 && !stop(text.charCodeAt(start - 1))) start--;
     let end = at + 1;
-    while (end < text.length && !stop(codeAt(text, end))) end++;
+    while (end < text.length && !stop(text.charCodeAt(end))) end++;
     done = end;
     const address = addressOfWord(text, start, end);
     if (address !== null && accept(address, start)) return address;
@@ -243,30 +248,46 @@ export function firstAddress(text: string, accept: (address: string, start: numb
   return null;
 }
 
-/** The header names whose lines a notice quotes from the returned message (its own From, To…), then a word boundary. */
-const QUOTED_NAME_AT = /(from|to|cc|reply-to|sender|return-path|errors-to|message-id|subject|received|by|for)\b/iy;
+/** The header names whose lines a notice quotes from the returned message (its own From, To…). */
+const QUOTED_NAMES = [
+  'from',
+  'to',
+  'cc',
+  'reply-to',
+  'sender',
+  'return-path',
+  'errors-to',
+  'message-id',
+  'subject',
+  'received',
+  'by',
+  'for',
+];
+
+/** `A-Z a-z 0-9 _`: the characters of a word, for `\b` (no `u` flag). */
+const wordChar = (c: number) => isLetter(c) || isDigit(c) || c === '_'.charCodeAt(0);
+
+/** Whether one of QUOTED_NAMES (any case) stands at `at`, then a word boundary. */
+const quotedNameAt = (text: string, at: number) =>
+  QUOTED_NAMES.some((name) => wordAt(text, at, name) && !wordChar(text.charCodeAt(at + name.length)));
 
 /**
  * Whether `at` stands on a quoted header line of a notice: what the expression
  * `^\s*(from|to|…|for)\b[^\n]*$` (flags `gim`) would remove. Its line (up to LF) holds a start
  * (the line's, or one after CR, U+2028 or U+2029, as `^` reads them) whose first character that
  * is not white space, at or before `at`, begins one of those names. Asked for the few addresses a
- * notice holds rather than run over all of it.
+ * notice holds, so the notice is not read line by line.
  */
 export function inQuotedHeader(text: string, at: number): boolean {
   const line = text.lastIndexOf('\n', at - 1) + 1;
   for (let start = line; start <= at;) {
     let first = start;
-    while (first < at && isWhite(codeAt(text, first))) first++;
-    QUOTED_NAME_AT.lastIndex = first;
-    if (QUOTED_NAME_AT.test(text)) return true;
+    while (first < at && isWhite(text.charCodeAt(first))) first++;
+    if (quotedNameAt(text, first)) return true;
     // The next start: after the next CR, U+2028 or U+2029 before `at`.
     let next = start;
-    while (next < at && !LINE_START_AFTER.has(codeAt(text, next))) next++;
+    while (next < at && !otherLineEnd(text.charCodeAt(next))) next++;
     start = next + 1;
   }
   return false;
 }
-
-/** CR, U+2028, U+2029: `^` (flag m) matches after them as after LF. */
-const LINE_START_AFTER: ReadonlySet<number> = new Set([13, 0x2028, 0x2029]);

@@ -8,10 +8,7 @@
  * class or the SMTP reply code, then the wording alone. Nothing at all: soft (a wrong exit is
  * worse than a late one).
  */
-import * as wording from './mail-wording';
-
-/** Bound once, at load: a named import is read through getters at each use (domain/mail-classify.ts says why that costs). */
-const { DEAD_WORDS, PERMANENT_WORDS, SOFT_WORDS } = wording;
+import { DEAD_WORDS, PERMANENT_WORDS, SOFT_WORDS } from './mail-wording';
 
 export type Severity = 'hard' | 'soft';
 
@@ -60,15 +57,9 @@ export const SMTP_CODES: Readonly<Record<string, Severity>> = {
   '556': 'hard',
 };
 
-const ENHANCED_G = /(?<![\d.])([45])\.([0-7])\.(\d{1,3})(?![\d.])/g;
-const SMTP_G = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/gm;
-
 /** The first RFC 3463 code of a text (`5.1.1`), skipping look-alikes inside versions and dates; null: none. */
 export function firstEnhancedCode(text: string): string | null {
-  ENHANCED_G.lastIndex = 0;
-  const m = ENHANCED_G.exec(text);
-  ENHANCED_G.lastIndex = 0;
-  return m ? `${m[1]}.${m[2]}.${m[3]}` : null;
+  return codesIn(text).first;
 }
 
 /** X.0.0 and X.n.0 say only "something in this area": they do not decide when the words are more precise. */
@@ -96,12 +87,9 @@ export interface Words {
   permanent: number;
 }
 
-/** Where a word list first matches (-1: nowhere); search builds no match array (the lists are neither global nor sticky). */
-const at = (re: RegExp, text: string) => text.search(re);
-
-/** Where each word list first matches a lower-cased text (-1: nowhere); one pass per list. */
+/** Where each word list first matches a lower-cased text (-1: nowhere). */
 export function wordsIn(text: string): Words {
-  return { dead: at(DEAD_WORDS, text), soft: at(SOFT_WORDS, text), permanent: at(PERMANENT_WORDS, text) };
+  return { dead: text.search(DEAD_WORDS), soft: text.search(SOFT_WORDS), permanent: text.search(PERMANENT_WORDS) };
 }
 
 export interface Verdict {
@@ -120,22 +108,24 @@ export function statusVerdict(status: string | null): Verdict | null {
   return specific ? { type: severityOfStatus(specific), status: specific, basis: 'status' } : null;
 }
 
-/** The codes of a text, one pass for each kind: what decideSeverity reads of it, and where they stand. */
+/** The codes of a text: what decideSeverity reads of it, and where they stand. Read once, for the verdict and the diagnostic line. */
 export interface Codes {
   /** The first RFC 3463 code and its index (-1: none). */
   first: string | null;
   firstAt: number;
   /** The first specific RFC 3463 code (not X.0.0 or X.n.0); the search stops there. */
   specific: string | null;
-  /** The index of the first SMTP reply code of SMTP_G (-1: none), and the first one SMTP_CODES knows. */
+  /** The index of the first SMTP reply code of a failure or a delay (-1: none), and the first one SMTP_CODES knows. */
   smtpAt: number;
   smtp: string | null;
 }
 
 export function codesIn(text: string): Codes {
   const codes: Codes = { first: null, firstAt: -1, specific: null, smtpAt: -1, smtp: null };
-  ENHANCED_G.lastIndex = 0;
-  for (let m = ENHANCED_G.exec(text); m; m = ENHANCED_G.exec(text)) {
+  // Each expression literal is a new object at each call: its lastIndex is this call's.
+  // An RFC 3463 enhanced status code, not part of a longer run of digits and dots (a version, a date).
+  const enhanced = /(?<![\d.])([45])\.([0-7])\.(\d{1,3})(?![\d.])/g;
+  for (let m = enhanced.exec(text); m; m = enhanced.exec(text)) {
     const code = `${m[1]}.${m[2]}.${m[3]}`;
     if (codes.first === null) {
       codes.first = code;
@@ -146,16 +136,15 @@ export function codesIn(text: string): Codes {
       break;
     }
   }
-  ENHANCED_G.lastIndex = 0;
-  SMTP_G.lastIndex = 0;
-  for (let m = SMTP_G.exec(text); m; m = SMTP_G.exec(text)) {
+  // An SMTP reply code (RFC 5321) of a failure or a delay, standing alone before a space, `:`, `-` or a line end.
+  const smtp = /(?<![\d.\-/:])(421|45[0124]|5[25][0-6])(?=[ :-]|$)/gm;
+  for (let m = smtp.exec(text); m; m = smtp.exec(text)) {
     if (codes.smtpAt < 0) codes.smtpAt = m.index;
     if (SMTP_CODES[m[1]]) {
       codes.smtp = m[1];
       break;
     }
   }
-  SMTP_G.lastIndex = 0;
   return codes;
 }
 

@@ -9,9 +9,9 @@ import { alternation } from './alternation';
 export const PHRASES = new Map<RegExp, readonly string[]>();
 
 /**
- * One expression per list, written in lower case and matched against lower-cased text (faster than
- * the `i` flag), common leading characters factored out (domain/alternation.ts): use it for where a
- * list matches, or whether, not for which phrase did.
+ * One expression per list, written in lower case and matched against lower-cased text (the
+ * classifier lower-cases a notice once for all its lists), common leading characters factored out
+ * (domain/alternation.ts): use it for where a list matches, or whether, not for which phrase did.
  */
 const rx = (parts: string[]) => {
   const re = alternation(parts);

@@ -5,9 +5,9 @@ import { loadCorpus } from '../mail/corpus/sources';
 
 /**
  * domain/mail-scan.ts reads report fields line by line with indexOf, and finds a notice's
- * addresses from each `@`, for speed. The references here are the plain readings they replaced
- * (split at LF after CRLF → LF and one expression per line; one expression tried at every
- * position): both must give the same answer on every input.
+ * addresses from each `@`, rather than trying an expression at every position. The references
+ * here are the plain readings they replaced (split at LF after CRLF → LF and one expression per
+ * line; one expression tried at every position): both must give the same answer on every input.
  */
 function reference(text: string): Array<Record<string, string>> {
   const blocks: Array<Record<string, string>> = [];

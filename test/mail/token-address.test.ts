@@ -3,7 +3,7 @@ import { parseTokenAddress } from '../../domain/mail-address';
 import { agreeOnGenerated } from '../helpers/generated';
 
 /**
- * parseTokenAddress reads an address by hand (every inbound message asks it for each recipient).
+ * parseTokenAddress reads an address with string methods, part by part.
  * The reference is the expression it replaced: both must answer the same for every input.
  */
 function reference(address: string, domains: { bounce: string; reply: string }) {
