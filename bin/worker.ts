@@ -11,6 +11,7 @@ import { createDb } from '../db/knex';
 import { connectionOptions } from '../temporal/connection';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
+import { workflowCode } from '../temporal/workflow-code';
 import { ensureMaintenanceSchedules } from '../services/maintenance/schedules';
 
 async function main(): Promise<void> {
@@ -32,7 +33,8 @@ async function main(): Promise<void> {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowsPath: require.resolve('../workflows'),
+    // The prebuilt bundle when there is one (production), else the sources (dev, tests).
+    ...workflowCode(config.WORKFLOW_BUNDLE_PATH, __dirname),
     activities: createActivities(deps),
     // Workflow tasks queued for this worker's cache wait this long for it before another worker
     // replays them: a burst of wake-ups (enrollments due at once) no longer times them out.
