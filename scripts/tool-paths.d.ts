@@ -7,3 +7,7 @@ export function locateBinary(name: string, envVar: string): { path: string } | {
 export function radicaleDir(): string;
 export function icalReferenceDir(): string;
 export function mailCorpusDir(): string;
+export const NODE_LTS_VERSION: string;
+export function nodePlatformPackage(): string;
+export function nodeLtsDir(): string;
+export function nodeLtsBinary(): string | null;
