@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -109,7 +110,14 @@ describe('package.json', () => {
 });
 
 describe('docker-compose.yml', () => {
-  type Service = { image?: string; build?: string; command?: string[]; environment?: Record<string, string>; depends_on?: unknown };
+  type Service = {
+    image?: string;
+    build?: string;
+    command?: string[];
+    entrypoint?: string[];
+    environment?: Record<string, string>;
+    depends_on?: unknown;
+  };
   const compose = parseYaml(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
   const { services } = compose;
 
@@ -142,6 +150,15 @@ describe('docker-compose.yml', () => {
       expect(script).toContain(step);
     expect(services.temporal.depends_on).toEqual({ 'temporal-schema': { condition: 'service_completed_successfully' } });
     expect(services['temporal-setup'].command!.join('\n')).toContain('operator namespace create');
+  });
+
+  it('has shell scripts (the one-shot Temporal jobs) that parse: sh -n on each, as compose hands it over ($$ → $)', () => {
+    const scripts = Object.entries(services).filter(([, s]) => s.entrypoint?.join(' ') === '/bin/sh -c');
+    expect(scripts.map(([name]) => name).sort()).toEqual(['temporal-schema', 'temporal-setup']);
+    for (const [name, s] of scripts) {
+      const check = spawnSync('sh', ['-n', '-c', s.command!.join('\n').replace(/\$\$/g, '$')], { encoding: 'utf8' });
+      expect({ name, status: check.status, stderr: check.stderr }).toEqual({ name, status: 0, stderr: '' });
+    }
   });
 
   it("gives the app every setting production requires (the checks of core/config.ts pass on compose's environment)", () => {
