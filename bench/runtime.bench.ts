@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { freePort } from '../core/ports';
-import { baseline, load, printResult, type BenchEnv } from './harness';
+import { cpuSeconds } from './cpu';
+import { baseline, load, printResult, type BenchEnv, type LoadResult } from './harness';
 import { benchProcessEnv, startProcess, startWorkerProcess } from './processes';
 import { createForm } from '../services/forms/forms';
 
@@ -37,6 +38,14 @@ function rssMiB(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
+}
+
+/** The API process's CPU time per request (user + system) during `fn`: less sensitive to other work on the machine than requests/s. */
+async function withCpu(pid: number, fn: () => Promise<LoadResult>): Promise<LoadResult & { cpuMs: number }> {
+  const before = cpuSeconds({ api: () => [pid] }).api;
+  const r = await fn();
+  const after = cpuSeconds({ api: () => [pid] }).api;
+  return { ...r, cpuMs: ((after - before) * 1000) / Math.max(1, r.rps * SECONDS) };
 }
 
 type Runtime = { name: string; compiled: boolean };
@@ -146,11 +155,14 @@ module.exports = (req) => ({ ...req, body: JSON.stringify({ fields: { email: 'r'
       process.stdout.write(`api ${r.name.padEnd(41)} idle RSS ${rssMiB(api.pid).toFixed(0)} MiB  ${loadavg()}\n`);
       const me = () => load({ url: `${api.url}/api/v1/me`, headers: { authorization: `Bearer ${env.team.apiKey}` }, duration: SECONDS });
       await load({ url: `${api.url}/api/v1/me`, headers: { authorization: `Bearer ${env.team.apiKey}` }, duration: 1 }); // warm-up
-      printResult(`  GET /api/v1/me (${r.name})`, await me());
-      process.stdout.write(`    ${loadavg()}\n`);
-      const submit = await load({ url: `${api.url}/api/forms/${form.slug}/submissions${query}`, ...submitLoad });
+      const m = await withCpu(api.pid, me);
+      printResult(`  GET /api/v1/me (${r.name})`, m);
+      process.stdout.write(`    API CPU ${m.cpuMs.toFixed(2)} ms a request  ${loadavg()}\n`);
+      const submit = await withCpu(api.pid, () => load({ url: `${api.url}/api/forms/${form.slug}/submissions${query}`, ...submitLoad }));
       printResult(`  POST public submission (${r.name})`, submit, sameWork);
-      process.stdout.write(`    ratio to the same-work baseline ${(submit.rps / sameWork.rps).toFixed(2)}  ${loadavg()}\n`);
+      process.stdout.write(
+        `    ratio to the same-work baseline ${(submit.rps / sameWork.rps).toFixed(2)}, API CPU ${submit.cpuMs.toFixed(2)} ms a request  ${loadavg()}\n`,
+      );
       if (submit.errors || submit.non2xx) throw new Error(`public submissions failed under load (${r.name})`);
     } finally {
       await api.stop();
