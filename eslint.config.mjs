@@ -56,6 +56,7 @@ export default tseslint.config(
       'node_modules/',
       '.data/',
       '.cache/',
+      'dist/',
       'test-artifacts/',
       'coverage/',
       'api/pages/**/*.client.js',

@@ -34,15 +34,24 @@ export const BENCH_SETTINGS: Record<string, string> = {
   ...(process.env.OUTBOX_STARTS_FROM ? { OUTBOX_STARTS_FROM: process.env.OUTBOX_STARTS_FROM } : {}),
 };
 
-/** Run a TypeScript entry point in its own Node process and wait until it accepts connections. */
+/**
+ * Node's arguments for an entry point: the TypeScript source through tsx, or (`compiled`) its
+ * JavaScript from `npm run build` (dist/bin/api.js…). BENCH_NODE_ARGS, e.g. "--cpu-prof
+ * --cpu-prof-dir=/tmp/prof", profiles the processes under measurement.
+ */
+function nodeArgs(entry: string, compiled = false): string[] {
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return compiled ? [...extra, path.join('dist', entry.replace(/\.ts$/, '.js'))] : [...extra, '--import', 'tsx', entry];
+}
+
+/** Run an entry point in its own Node process and wait until it accepts connections. */
 export async function startProcess(
   entry: string,
   env: Record<string, string>,
+  opts: { compiled?: boolean } = {},
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the processes under measurement.
-  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', entry], {
+  const child: ChildProcess = spawn(process.execPath, nodeArgs(entry, opts.compiled), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -63,10 +72,12 @@ export async function startProcess(
   };
 }
 
-/** bin/worker.ts in its own process; resolves once it polls (its "worker running" log line). */
-export async function startWorkerProcess(env: Record<string, string>): Promise<{ pid: number; stop(): Promise<void> }> {
-  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...extra, '--import', 'tsx', 'bin/worker.ts'], {
+/** bin/worker.ts (or its compiled dist/bin/worker.js) in its own process; resolves once it polls (its "worker running" log line). */
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  opts: { compiled?: boolean } = {},
+): Promise<{ pid: number; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, nodeArgs('bin/worker.ts', opts.compiled), {
     cwd: ROOT,
     env: { ...process.env, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -11,6 +11,7 @@ import { createDb } from '../db/knex';
 import { connectionOptions } from '../temporal/connection';
 import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
+import { workflowCode } from '../temporal/workflow-code';
 import { ensureMaintenanceSchedules } from '../services/maintenance/schedules';
 
 async function main(): Promise<void> {
@@ -28,11 +29,13 @@ async function main(): Promise<void> {
     leaseMs: config.OUTBOX_LEASE_MS,
   });
   const deps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
+  // The prebuilt bundle when there is one (production), else the sources (dev, tests).
+  const workflows = workflowCode(config.WORKFLOW_BUNDLE_PATH, __dirname);
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowsPath: require.resolve('../workflows'),
+    ...workflows,
     activities: createActivities(deps),
     // Workflow tasks queued for this worker's cache wait this long for it before another worker
     // replays them: a burst of wake-ups (enrollments due at once) no longer times them out.
@@ -60,7 +63,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  const from = 'workflowBundle' in workflows ? workflows.workflowBundle.codePath : 'sources, bundled at start';
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, workflows: from }, 'worker running');
   await worker.run();
   await relay.stop(); // also when the SDK stopped the worker on a signal before our handler ran
   await connection.close();

@@ -28,6 +28,12 @@ const schema = z.object({
    */
   TEMPORAL_STICKY_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(600),
   /**
+   * The worker's workflow code (temporal/workflow-code.ts): a prebuilt bundle's path; unset means
+   * the bundle `npm run build` wrote beside the compiled worker when there is one; `none` bundles
+   * the workflow sources at start (what `npm run dev` and the tests do).
+   */
+  WORKFLOW_BUNDLE_PATH: z.string().optional(),
+  /**
    * Who starts the workflows a commit asks for: the `worker` (the API sends a NOTIFY; the worker's
    * relay starts them with eager workflow start) or the `api` process itself (its own client).
    */

@@ -8,3 +8,7 @@ export function radicaleDir(): string;
 export function icalReferenceDir(): string;
 export function icalSecondReferenceDir(): string;
 export function mailCorpusDir(): string;
+export const NODE_LTS_VERSION: string;
+export function nodePlatformPackage(): string;
+export function nodeLtsDir(): string;
+export function nodeLtsBinary(): string | null;

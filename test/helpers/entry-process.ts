@@ -9,13 +9,15 @@ const ROOT = path.resolve(__dirname, '..', '..');
  * A `bin/` entry point (`bin/worker.ts`, `bin/inbound.ts`…) in its own Node process, run with tsx
  * from the repository root in the test environment (NODE_ENV=test, info logs on stdout, the tests'
  * data directory) plus `env`. `ready` resolves at the first stdout line containing `readyLine`, and
- * rejects if the process exits before.
+ * rejects if the process exits before. `compiled`: its compiled JavaScript from `npm run build`
+ * (dist/bin/worker.js…) with plain Node instead.
  */
 export function spawnEntry(
   entry: string,
-  opts: { env: Record<string, string>; readyLine: string },
+  opts: { env: Record<string, string>; readyLine: string; compiled?: boolean },
 ): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const args = opts.compiled ? [path.join('dist', entry.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: path.resolve(ROOT, TEST_DATA_DIR), ...opts.env },
     stdio: ['ignore', 'pipe', 'inherit'],
