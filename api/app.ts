@@ -28,7 +28,10 @@ export function createApp(deps: AppDeps, routes: RouteDef[] = allRoutes()): Koa 
   const router = mountRoutes(routes, deps);
   if (deps.config.VALIDATE_RESPONSES) app.use(checkErrorAnswers);
   app.use(requestIdAndErrors);
-  app.use(boundInFlight(deps.config.MAX_IN_FLIGHT));
+  const inFlight = boundInFlight(deps.config.MAX_IN_FLIGHT);
+  // Readable as app.context.inFlight() (the metrics and the tests).
+  app.context.inFlight = inFlight.current;
+  app.use(inFlight);
   app.use(securityHeaders);
   app.use(router.routes());
   app.use(

@@ -11,6 +11,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   // connections, class 08 connection exceptions.
   if (typeof e.code === 'string' && (/^(57014|57P0[1-3]|53300)$/.test(e.code) || e.code.startsWith('08'))) return true;
   if (e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET' || e.code === 'ETIMEDOUT' || e.code === 'EPIPE') return true;
-  // pg's client-side query_timeout, connection timeout and a dropped socket.
-  return /^(Query read timeout|Connection terminated|timeout expired|Client has encountered a connection error)/.test(e.message ?? '');
+  // pg's client-side query_timeout, connection timeout and a dropped socket; knex prefixes the
+  // driver's message with the statement (`<sql> - Query read timeout`).
+  return /(^| - )(Query read timeout|Connection terminated|timeout expired|Client has encountered a connection error)/.test(
+    e.message ?? '',
+  );
 }

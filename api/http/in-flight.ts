@@ -24,3 +24,10 @@ export function boundInFlight(max: number): ((ctx: Context, next: Next) => Promi
   };
   return Object.assign(middleware, { current: () => current });
 }
+
+declare module 'koa' {
+  interface ExtendableContext {
+    /** Requests held by the process now (api/http/in-flight.ts). */
+    inFlight(): number;
+  }
+}

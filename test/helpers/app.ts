@@ -13,6 +13,8 @@ export interface TestApp {
   deps: AppDeps;
   config: Config;
   server: Server;
+  /** Requests the app holds now (api/http/in-flight.ts). */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,8 @@ export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Reco
     },
     db,
   );
-  const server = createApp(deps).listen(0, '127.0.0.1');
+  const koa = createApp(deps);
+  const server = koa.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -58,6 +61,7 @@ export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Reco
     deps,
     config,
     server,
+    inFlight: () => koa.context.inFlight(),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.rateLimits.close();

@@ -12,8 +12,9 @@ export function postedPairs(value: unknown, name = ''): Array<[string, string]> 
 }
 
 /**
- * The no-JS form post that met an unreachable database (DATABASE_BUDGET_MS passed): nothing was
- * saved, and the page says so. Every answer is kept in the page, so one button sends them all
+ * The no-JS form post that met an unreachable database (DATABASE_BUDGET_MS passed): the save was
+ * not confirmed (a statement sent before the stall may still complete after it; then sending again
+ * stores a second submission, as a double click would). Every answer is kept in the page, so one button sends them all
  * again to the same address. Needs no database (the form itself could not be read either).
  */
 export function renderRetryPage(ctx: Context, rawBody: unknown, error: ApiError): void {
@@ -28,7 +29,7 @@ export function renderRetryPage(ctx: Context, rawBody: unknown, error: ApiError)
   ctx.body = page(
     'Please try again',
     `<main id="main"><h1>Your answers were not sent yet</h1>
-<p role="alert">We could not save them just now. They are all kept on this page: please send them again in ${e(wait)} seconds.</p>
+<p role="alert">We could not confirm that they were saved. They are all kept on this page: please send them again in ${e(wait)} seconds.</p>
 <form method="post" action="${e(ctx.originalUrl)}">
 ${inputs}
 <button type="submit">Send my answers again</button>
