@@ -22,7 +22,15 @@ export interface TestApp {
  * The real Koa app on a real port, on the given test database. Temporal is the given client
  * (a TestWorkflowEnvironment's), or none: workflow starts then wait in the outbox.
  */
-export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  db: Db,
+  opts: {
+    temporal?: Client;
+    /** The process's own Temporal access instead (the API's lazy client, as bin/api.ts builds it). */
+    temporalAccess?: { get: () => Promise<Client>; healthy: () => Promise<boolean> };
+    env?: Record<string, string>;
+  } = {},
+): Promise<TestApp> {
   const config = parseConfig({
     NODE_ENV: 'test',
     DATABASE_URL: 'postgres://unused/unused',
@@ -41,7 +49,7 @@ export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Reco
   const temporal = opts.temporal;
   const deps = buildAppDeps(
     config,
-    {
+    opts.temporalAccess ?? {
       get: async () => {
         if (!temporal) throw new Error('no Temporal in this test');
         return temporal;
