@@ -1,5 +1,5 @@
 import { Client } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
+import { Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { exitOnProblem, loadConfigOrExit, requireDatabaseUrl, requireProductionSending } from '../core/config';
@@ -13,6 +13,8 @@ import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { ensureMaintenanceSchedules } from '../services/maintenance/schedules';
 import { retryUntil } from '../core/retry';
+import { serveMetrics } from '../core/metrics';
+import { registerDatabaseGauges } from '../services/health/gauges';
 import { connectWorkerWhenReady } from '../temporal/worker-connection';
 
 async function main(): Promise<void> {
@@ -21,6 +23,16 @@ async function main(): Promise<void> {
   const db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX);
   // Before Temporal: a production worker that would write SMS to files does not start.
   exitOnProblem(await productionSmsProblem({ db, config }));
+  // Metrics (docs/operators.md "Metrics"): ours on METRICS_PORT, the SDK's own on TEMPORAL_METRICS_PORT.
+  if (config.TEMPORAL_METRICS_PORT) {
+    Runtime.install({
+      telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.METRICS_HOST}:${config.TEMPORAL_METRICS_PORT}` } } },
+    });
+  }
+  if (config.METRICS_PORT) {
+    registerDatabaseGauges({ db }, {});
+    await serveMetrics(config.METRICS_PORT, config.METRICS_HOST);
+  }
   // Temporal away or stalled at start (a deploy restarting it): wait with backoff, logging once.
   const connection = await connectWorkerWhenReady({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
   // The outbox's client shares the worker's connection, so its starts can be eager: the server

@@ -27,6 +27,8 @@ const schema = z.object({
   /** Prometheus metrics on a separate listener (GET /metrics), off the public port; 0: none. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   METRICS_HOST: z.string().default('127.0.0.1'),
+  /** The worker: the Temporal SDK's own metrics (pollers, slots, task latencies), served by the SDK on METRICS_HOST:this port; 0: none. */
+  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('fss'),

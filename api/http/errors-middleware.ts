@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { logger } from '../../core/logger';
+import { httpDuration, httpRequests } from '../../core/metrics';
 import { ApiError, databaseUnavailable, type ErrorCode } from '../../core/errors';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 
@@ -34,9 +35,13 @@ export async function requestIdAndErrors(ctx: Context, next: Next): Promise<void
           }
         : { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}), request_id: requestId } };
   }
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  // Metrics by route template, never the path (core/metrics.ts).
+  const labels = { method: ctx.method, route: matchedRoute(ctx), status: String(ctx.status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, ms / 1000);
   // Access log: never headers or bodies, so no credential or personal data reaches the log.
   if (logger.isLevelEnabled('info')) {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
     // The route template, not the path: secret path segments (feed tokens, unsubscribe tokens) stay out.
     logger.info({ requestId, method: ctx.method, route: matchedRoute(ctx), status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
   }
