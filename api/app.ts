@@ -6,6 +6,7 @@ import { mountRoutes } from './http/mount';
 import type { RouteDef } from './http/route';
 import { allRoutes } from './routes';
 import { checkErrorAnswers } from './http/response-check';
+import { boundInFlight } from './http/in-flight';
 
 async function securityHeaders(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   ctx.set('X-Content-Type-Options', 'nosniff');
@@ -27,6 +28,10 @@ export function createApp(deps: AppDeps, routes: RouteDef[] = allRoutes()): Koa 
   const router = mountRoutes(routes, deps);
   if (deps.config.VALIDATE_RESPONSES) app.use(checkErrorAnswers);
   app.use(requestIdAndErrors);
+  const inFlight = boundInFlight(deps.config.MAX_IN_FLIGHT);
+  // Readable as app.context.inFlight() (the metrics and the tests).
+  app.context.inFlight = inFlight.current;
+  app.use(inFlight);
   app.use(securityHeaders);
   app.use(router.routes());
   app.use(

@@ -11,7 +11,7 @@ import { RateLimits } from './http/rate-limit';
 export function buildAppDeps(
   config: Config,
   temporal: { get: () => Promise<Client>; healthy: () => Promise<boolean> },
-  db: Db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX),
+  db: Db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX, { budgetMs: config.DATABASE_BUDGET_MS }),
 ): AppDeps {
   return {
     db,

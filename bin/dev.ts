@@ -10,8 +10,9 @@
  *      their output prefixed with [api] / [worker].
  *
  * Ctrl-C / SIGTERM stops, in order: API and worker (SIGTERM, SIGKILL after 10 s),
- * the Temporal dev server, the embedded Postgres; then exits 0. If a child dies
- * on its own, everything is stopped and the exit code is 1.
+ * the Temporal dev server, the embedded Postgres; then exits 0. An app child (API, worker,
+ * inbound) that dies on its own is restarted with backoff (bin/dev/supervise.ts); one that keeps
+ * failing, or the Temporal dev server dying, stops everything and the exit code is 1.
  *
  * Children run in their own process groups so that a Ctrl-C in the terminal
  * reaches only this launcher, which then stops them in the right order. Their
@@ -31,6 +32,7 @@
  * dev/watchdog.ts, dev/port-holder.ts, dev/temporal.ts (the Temporal dev server), dev/output.ts.
  */
 import { spawn } from 'child_process';
+import { supervise } from './dev/supervise';
 import fs from 'fs';
 import path from 'path';
 import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
@@ -165,13 +167,16 @@ async function main(): Promise<void> {
     ['worker', 'bin/worker.ts', 36],
     ['inbound', 'bin/inbound.ts', 35],
   ] as const) {
-    const m = startManaged(name, c, process.execPath, ['--import', 'tsx', file], env);
-    apps.push(m);
-    void m.exited.then(() => {
-      if (shuttingDown) return;
-      const { exitCode, signalCode } = m.child;
-      say(`${name} exited unexpectedly (${signalCode ? `signal ${signalCode}` : `exit code ${exitCode}`}): stopping everything`);
-      void shutdown(1);
+    const slot = apps.length;
+    supervise({
+      name,
+      start: () => startManaged(name, c, process.execPath, ['--import', 'tsx', file], env),
+      started: (m) => {
+        apps[slot] = m;
+        recordChildren();
+      },
+      stopping: () => shuttingDown,
+      giveUp: () => void shutdown(1),
     });
   }
   if (temporal) {

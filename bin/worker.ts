@@ -1,5 +1,5 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { exitOnProblem, loadConfigOrExit, requireDatabaseUrl, requireProductionSending } from '../core/config';
@@ -13,6 +13,10 @@ import { OutboxStarter } from '../temporal/outbox';
 import { startRelayLoop } from '../temporal/relay-loop';
 import { workflowCode } from '../temporal/workflow-code';
 import { ensureMaintenanceSchedules } from '../services/maintenance/schedules';
+import { retryUntil } from '../core/retry';
+import { serveMetrics } from '../core/metrics';
+import { registerDatabaseGauges } from '../services/health/gauges';
+import { connectWorkerWhenReady } from '../temporal/worker-connection';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -20,7 +24,18 @@ async function main(): Promise<void> {
   const db = createDb(requireDatabaseUrl(config), config.DATABASE_POOL_MAX);
   // Before Temporal: a production worker that would write SMS to files does not start.
   exitOnProblem(await productionSmsProblem({ db, config }));
-  const connection = await NativeConnection.connect({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
+  // Metrics (docs/operators.md "Metrics"): ours on METRICS_PORT, the SDK's own on TEMPORAL_METRICS_PORT.
+  if (config.TEMPORAL_METRICS_PORT) {
+    Runtime.install({
+      telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.METRICS_HOST}:${config.TEMPORAL_METRICS_PORT}` } } },
+    });
+  }
+  if (config.METRICS_PORT) {
+    registerDatabaseGauges({ db }, {});
+    await serveMetrics(config.METRICS_PORT, config.METRICS_HOST);
+  }
+  // Temporal away or stalled at start (a deploy restarting it): wait with backoff, logging once.
+  const connection = await connectWorkerWhenReady({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
   // The outbox's client shares the worker's connection, so its starts can be eager: the server
   // hands the first workflow task straight back to this worker.
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
@@ -53,11 +68,24 @@ async function main(): Promise<void> {
     idleMs: 1000,
   });
   // Periodic work runs as Temporal Schedules, one per entry of services/maintenance/tasks.ts,
-  // visible (and pausable) on the UI's Schedules page; created here, idempotently.
-  await ensureMaintenanceSchedules({ client }, { taskQueue: config.TEMPORAL_TASK_QUEUE });
+  // visible (and pausable) on the UI's Schedules page; created here, idempotently, in the
+  // background: a Temporal that stalls meanwhile is retried with backoff, never ends the process.
+  const stopping = new AbortController();
+  void retryUntil(
+    'Temporal (maintenance Schedules)',
+    () => ensureMaintenanceSchedules({ client }, { taskQueue: config.TEMPORAL_TASK_QUEUE }),
+    {
+      attemptMs: 60_000,
+      signal: stopping.signal,
+    },
+  ).then(
+    (result) => logger.info({ created: result.created.length, updated: result.updated.length }, 'maintenance Schedules in place'),
+    () => undefined, // the worker is shutting down
+  );
 
   const shutdown = () => {
     logger.info('worker shutting down');
+    stopping.abort();
     void relay.stop(); // no new starts for a worker that is draining
     worker.shutdown();
   };

@@ -16,6 +16,19 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * The API's wait for PostgreSQL, in ms: at most this long for a pooled connection, and again for
+   * each statement (client-side read timeout and server-side statement_timeout). Past it the
+   * request answers 503 `service_unavailable` with Retry-After (docs/operators.md "Failing fast").
+   */
+  DATABASE_BUDGET_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  /** Requests the API holds at once; past it a new one is answered 503 at once (api/http/in-flight.ts). */
+  MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(500),
+  /** Prometheus metrics on a separate listener (GET /metrics), off the public port; 0: none. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** The worker: the Temporal SDK's own metrics (pollers, slots, task latencies), served by the SDK on METRICS_HOST:this port; 0: none. */
+  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('fss'),

@@ -59,3 +59,9 @@ export const keyOfAnotherTeam = () =>
     'forbidden',
     "This API key belongs to another team than the form's or booking page's; send your own team's key, or none",
   );
+/** A dependency (PostgreSQL) did not answer within its budget, or the process is at its bound of requests: try again later. */
+export const serviceUnavailable = (message: string, retryAfterSeconds = 5) =>
+  new ApiError(503, 'service_unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+/** What a request that met an unreachable database is told (the error middleware and the no-JS form page). */
+export const databaseUnavailable = () =>
+  serviceUnavailable('The database did not answer in time; nothing was saved. Try again in a few seconds');

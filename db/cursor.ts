@@ -8,6 +8,12 @@ import type { Db } from './knex';
  * next batch only when its consumer wants more (backpressure), so memory holds about one batch.
  * The connection goes back to the pool at the end, on error and when the consumer goes away.
  */
+/** The part of pg's Client this file uses. */
+interface PooledClient<Row> {
+  connectionParameters: { query_timeout: number | false };
+  query(c: Cursor<Row>): Cursor<Row>;
+}
+
 export async function cursorStream<Row>(
   db: Db,
   sql: string,
@@ -18,8 +24,19 @@ export async function cursorStream<Row>(
     .raw(sql, bindings as never)
     .toSQL()
     .toNative();
-  const conn = (await db.client.acquireConnection()) as { query(c: Cursor<Row>): Cursor<Row> };
-  const cursor = conn.query(new Cursor<Row>(native.sql, native.bindings as unknown[], { rowMode: opts.rowMode }));
+  const conn = (await db.client.acquireConnection()) as PooledClient<Row>;
+  // An export streams for as long as its consumer reads: the pool's per-statement read timeout
+  // (createDb's budgetMs) would cut it, so this one query is submitted without it (pg reads the
+  // setting when the query is submitted).
+  const params = conn.connectionParameters;
+  const readTimeout = params.query_timeout;
+  params.query_timeout = false;
+  let cursor: Cursor<Row>;
+  try {
+    cursor = conn.query(new Cursor<Row>(native.sql, native.bindings as unknown[], { rowMode: opts.rowMode }));
+  } finally {
+    params.query_timeout = readTimeout;
+  }
   let released = false;
   const release = () => {
     if (released) return;

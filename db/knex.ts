@@ -11,11 +11,22 @@ export type Trx = Knex.Transaction;
 /** A knex instance or an open transaction: repositories accept either. */
 export type Executor = Knex | Knex.Transaction;
 
-export function createDb(url: string, poolMax = 10): Db {
+/**
+ * A knex pool. With `budgetMs` (the API's DATABASE_BUDGET_MS), nothing waits on PostgreSQL longer
+ * than that: a new connection, a pooled one, and each statement (pg's client-side query_timeout,
+ * which also fires when the server is frozen or the network is partitioned). Without it
+ * (the worker, migrations, tools) a connection is awaited 10 s and statements run to completion.
+ */
+export function createDb(url: string, poolMax = 10, opts: { budgetMs?: number } = {}): Db {
+  const budget = opts.budgetMs;
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url, application_name: 'fss' },
-    pool: { min: 0, max: poolMax },
-    acquireConnectionTimeout: 10_000,
+    connection: {
+      connectionString: url,
+      application_name: 'fss',
+      ...(budget ? { connectionTimeoutMillis: budget, query_timeout: budget } : {}),
+    },
+    pool: { min: 0, max: poolMax, ...(budget ? { createTimeoutMillis: budget } : {}) },
+    acquireConnectionTimeout: budget ?? 10_000,
   });
 }

@@ -1,7 +1,9 @@
 import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { logger } from '../../core/logger';
-import { ApiError, type ErrorCode } from '../../core/errors';
+import { httpDuration, httpRequests } from '../../core/metrics';
+import { ApiError, databaseUnavailable, type ErrorCode } from '../../core/errors';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -20,7 +22,9 @@ export async function requestIdAndErrors(ctx: Context, next: Next): Promise<void
   } catch (err) {
     const e = toApiError(err);
     // The route template, never the path: a path can hold a booking, reset or feed token.
-    if (e.status >= 500) logger.error({ err, requestId, method: ctx.method, route: matchedRoute(ctx) }, 'request failed');
+    if (e.status === 503)
+      logger.warn({ err: String(err), requestId, method: ctx.method, route: matchedRoute(ctx) }, 'request refused: unavailable');
+    else if (e.status >= 500) logger.error({ err, requestId, method: ctx.method, route: matchedRoute(ctx) }, 'request failed');
     ctx.status = e.status;
     if (e.headers) ctx.set(e.headers);
     ctx.body =
@@ -31,9 +35,13 @@ export async function requestIdAndErrors(ctx: Context, next: Next): Promise<void
           }
         : { error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}), request_id: requestId } };
   }
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  // Metrics by route template, never the path (core/metrics.ts).
+  const labels = { method: ctx.method, route: matchedRoute(ctx), status: String(ctx.status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, ms / 1000);
   // Access log: never headers or bodies, so no credential or personal data reaches the log.
   if (logger.isLevelEnabled('info')) {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
     // The route template, not the path: secret path segments (feed tokens, unsubscribe tokens) stay out.
     logger.info({ requestId, method: ctx.method, route: matchedRoute(ctx), status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
   }
@@ -52,6 +60,8 @@ function oauthErrorCode(e: ApiError): string {
 
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // PostgreSQL away or past the budget (DATABASE_BUDGET_MS): a 503 the client may retry, not a 500.
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
   const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean };
   const status = e?.status ?? e?.statusCode;
   if (status === 413 || e?.type === 'entity.too.large') {

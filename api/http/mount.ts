@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppDeps } from '../deps';
 import { authenticate, readCredential } from './auth';
-import { ApiError, dashboardOnly, insufficientScope, roleForbidden, validationFailed } from '../../core/errors';
+import { ApiError, dashboardOnly, databaseUnavailable, insufficientScope, roleForbidden, validationFailed } from '../../core/errors';
 import { withIdempotency } from './idempotency';
 import type { Principal } from '../../core/principal';
 import type { Verdict } from './rate-limit';
@@ -11,6 +11,7 @@ import { isDashboardOnly, routeRoles, routeScope, type RouteDef } from './route'
 import { parseOrThrow } from '../../core/validate';
 import { checkSuccessAnswer } from './response-check';
 import { readServerCaller } from './server-caller';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 
 export const BODY_LIMIT = '1mb';
 
@@ -146,36 +147,56 @@ export function mountRoutes(routes: RouteDef[], deps: AppDeps): Router {
       const params = route.params ? parseOrThrow(route.params, ctx.params, 'params') : undefined;
       const query = route.query ? parseOrThrow(route.query, ctx.query, 'query') : undefined;
       const rawBody = await readBody(ctx, route);
-      rejectNul(rawBody, 'body');
-      const body = route.body ? parseOrThrow(route.body, rawBody, 'body') : undefined;
-      if (visitorLimited && route.onTargetLimited) {
-        await route.onTargetLimited({ params, query, body, ctx, deps, error: visitorLimited, limited: 'visitor' } as never);
-        return;
-      }
-      if (route.rateLimitTarget) {
-        const plan = route.rateLimitPlan ? await route.rateLimitPlan({ params, deps } as never) : null;
-        try {
-          await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict, plan);
-        } catch (err) {
-          if (!(isLimited(err) && route.onTargetLimited)) throw err;
-          await route.onTargetLimited({ params, query, body, ctx, deps, error: err, limited: 'target' } as never);
-          return;
-        }
-      }
-      const run = async () => {
-        const result = await route.handler({ params, query, body, ctx, deps, principal } as never);
-        if (!route.raw) {
-          ctx.status = route.status ?? 200;
-          if (ctx.status !== 204) ctx.body = result;
-        }
-        if (deps.config.VALIDATE_RESPONSES) checkSuccessAnswer(route, ctx);
-      };
-      if (route.idempotent && principal) {
-        await withIdempotency(deps, ctx, `${principal.teamId}:${principal.credentialId}`, run);
-      } else {
-        await run();
+      try {
+        await afterBody(route, deps, ctx, { params, query, rawBody, principal, ipVerdict, visitorLimited });
+      } catch (err) {
+        if (!(route.outagePage && isDatabaseUnavailable(err) && isFormEncoded(ctx))) throw err;
+        route.outagePage(ctx, rawBody, databaseUnavailable());
       }
     });
   }
   return router;
+}
+
+interface Parsed {
+  params: unknown;
+  query: unknown;
+  rawBody: unknown;
+  principal: Principal | undefined;
+  ipVerdict: Verdict | null;
+  visitorLimited: ApiError | null;
+}
+
+/** The steps after the body is read: validate, per-target limit, the handler (with its idempotency). */
+async function afterBody(route: RouteDef, deps: AppDeps, ctx: Context, parsed: Parsed): Promise<void> {
+  const { params, query, rawBody, principal, ipVerdict, visitorLimited } = parsed;
+  rejectNul(rawBody, 'body');
+  const body = route.body ? parseOrThrow(route.body, rawBody, 'body') : undefined;
+  if (visitorLimited && route.onTargetLimited) {
+    await route.onTargetLimited({ params, query, body, ctx, deps, error: visitorLimited, limited: 'visitor' } as never);
+    return;
+  }
+  if (route.rateLimitTarget) {
+    const plan = route.rateLimitPlan ? await route.rateLimitPlan({ params, deps } as never) : null;
+    try {
+      await deps.rateLimits.checkTarget(ctx, route.rateLimitTarget({ params, body } as never), ipVerdict, plan);
+    } catch (err) {
+      if (!(isLimited(err) && route.onTargetLimited)) throw err;
+      await route.onTargetLimited({ params, query, body, ctx, deps, error: err, limited: 'target' } as never);
+      return;
+    }
+  }
+  const run = async () => {
+    const result = await route.handler({ params, query, body, ctx, deps, principal } as never);
+    if (!route.raw) {
+      ctx.status = route.status ?? 200;
+      if (ctx.status !== 204) ctx.body = result;
+    }
+    if (deps.config.VALIDATE_RESPONSES) checkSuccessAnswer(route, ctx);
+  };
+  if (route.idempotent && principal) {
+    await withIdempotency(deps, ctx, `${principal.teamId}:${principal.credentialId}`, run);
+  } else {
+    await run();
+  }
 }

@@ -102,6 +102,11 @@ export interface RouteDef<
    * visitor's address (`visitor`; for a form-encoded post only, whose body is then read first).
    */
   onTargetLimited?: (input: RouteInput<Infer<P>, Infer<Q>, Infer<B>> & { error: ApiError; limited: 'target' | 'visitor' }) => Promise<void>;
+  /**
+   * A form-encoded post (a browser without JavaScript) that meets an unreachable database gets this
+   * page instead of the JSON 503: the public form's "try again" page keeping the answers.
+   */
+  outagePage?: (ctx: Context, rawBody: unknown, error: ApiError) => void;
   /** `oauth`: every error of the route is an RFC 6749 body `{error, error_description}` (token and revocation endpoints). */
   errorShape?: 'oauth';
   /** The handler writes ctx itself (HTML pages, redirects, raw bodies). */

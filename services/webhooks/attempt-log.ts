@@ -1,5 +1,6 @@
 import type { Db, Executor } from '../../db/knex';
 import { retryDelayMs, shouldDisableForFailures, type AttemptClass } from '../../domain/webhook-retry';
+import { webhookAttempts } from '../../core/metrics';
 
 export interface AttemptOutcome {
   outcome: AttemptClass;
@@ -107,6 +108,7 @@ export async function closeAttempt(
 ): Promise<number | null> {
   if (o.outcome === 'success') {
     await closeSuccess(db, d, attemptKey, o, s.nowMs);
+    webhookAttempts.inc({ outcome: o.outcome });
     return null;
   }
   const nextDelayMs = o.outcome === 'failure' ? retryDelayMs(s.retryIndex, s.rand, o.retryAfterMs) : null;
@@ -133,5 +135,6 @@ export async function closeAttempt(
     await trackSubscription(trx, d.subscription_id, o.outcome, s.nowMs);
     await trx('webhook_inflight').where({ subscription_id: d.subscription_id, holder: attemptKey }).delete();
   });
+  webhookAttempts.inc({ outcome: o.outcome });
   return nextDelayMs;
 }

@@ -14,6 +14,8 @@ export interface TestApp {
   deps: AppDeps;
   config: Config;
   server: Server;
+  /** Requests the app holds now (api/http/in-flight.ts). */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,15 @@ export interface TestApp {
  * The real Koa app on a real port, on the given test database. Temporal is the given client
  * (a TestWorkflowEnvironment's), or none: workflow starts then wait in the outbox.
  */
-export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  db: Db,
+  opts: {
+    temporal?: Client;
+    /** The process's own Temporal access instead (the API's lazy client, as bin/api.ts builds it). */
+    temporalAccess?: { get: () => Promise<Client>; healthy: () => Promise<boolean> };
+    env?: Record<string, string>;
+  } = {},
+): Promise<TestApp> {
   const config = parseConfig({
     NODE_ENV: 'test',
     DATABASE_URL: 'postgres://unused/unused',
@@ -40,7 +50,7 @@ export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Reco
   const temporal = opts.temporal;
   const deps = buildAppDeps(
     config,
-    {
+    opts.temporalAccess ?? {
       get: async () => {
         if (!temporal) throw new Error('no Temporal in this test');
         return temporal;
@@ -61,6 +71,7 @@ export async function startTestApp(db: Db, opts: { temporal?: Client; env?: Reco
     deps,
     config,
     server,
+    inFlight: () => koa.context.inFlight(),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.rateLimits.close();

@@ -4,6 +4,7 @@ import { ApiError, keyOfAnotherTeam, notFound } from '../../../core/errors';
 import { serverCallerOf } from '../../http/server-caller';
 import { defineRoute } from '../../http/route';
 import { queryValues, renderFormPage, renderMessagePage, renderSuccessPage } from '../../pages/forms/page';
+import { renderRetryPage } from '../../pages/forms/retry-page';
 import { findPublishedFormCached, publishedFormPlan } from '../../../services/forms/form-cache';
 import { findPublishedForm, type FormRow } from '../../../services/forms/forms';
 import type { PublicSubmissionInput } from '../../../services/forms/schemas';
@@ -99,6 +100,8 @@ export const publicFormRoutes = [
         view: await errorView(deps, form, ctx, body),
       });
     },
+    // PostgreSQL away past its budget: the no-JS post gets a page that sends the same answers again.
+    outagePage: renderRetryPage,
     raw: true,
     summary: 'Submit answers (JSON, or form-encoded from the no-JS page); submission_id continues a partial one',
     tags,
