@@ -85,12 +85,10 @@ export const zConnection = z
         description: 'Lines, time zones and events that could not be read inside readable calendar objects and were skipped',
       }),
     }),
-    skipped_components: z
-      .array(z.strictObject({ what: z.string(), reason: z.string() }))
-      .meta({
-        description: 'The first 20 of the skipped parts, each with why',
-        example: [{ what: 'VEVENT abc@example.com', reason: 'RRULE has an unknown part: UNTL' }],
-      }),
+    skipped_components: z.array(z.strictObject({ what: z.string(), reason: z.string() })).meta({
+      description: 'The first 20 of the skipped parts, each with why',
+      example: [{ what: 'VEVENT abc@example.com', reason: 'RRULE has an unknown part: UNTL' }],
+    }),
     calendars: z.array(zConnectionCalendar),
     created_at: zIsoTime,
     updated_at: zIsoTime,
