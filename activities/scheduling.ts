@@ -5,6 +5,7 @@ import * as steps from '../services/scheduling/meeting-steps';
 import type { ActivityDeps } from './deps';
 import { calendarWriteActivities } from './calendars/write-back';
 import { followupActivities } from './meeting-followup';
+import { withZoomFailures } from './zoom-failures';
 
 export type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 
@@ -17,7 +18,7 @@ export function schedulingActivities(deps: ActivityDeps) {
       return steps.loadMeetingState(deps, { meetingId });
     },
     async beginBooking(meetingId: string, firstKind: 'confirmation' | 'update'): Promise<BookingStart> {
-      return steps.beginBooking(deps, { meetingId, firstKind });
+      return withZoomFailures(() => steps.beginBooking(deps, { meetingId, firstKind }));
     },
     async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind): Promise<boolean> {
       return steps.sendMeetingEmail(deps, { meetingId, kind });
@@ -29,10 +30,10 @@ export function schedulingActivities(deps: ActivityDeps) {
       return steps.markCompleted(deps, { meetingId });
     },
     async createVideoMeeting(meetingId: string): Promise<boolean> {
-      return steps.createVideoMeeting(deps, { meetingId });
+      return withZoomFailures(() => steps.createVideoMeeting(deps, { meetingId }));
     },
     async deleteVideoMeeting(input: CleanupWorkflowInput): Promise<void> {
-      return steps.deleteVideoMeeting(deps, input);
+      return withZoomFailures(() => steps.deleteVideoMeeting(deps, input));
     },
     async deleteCalendarEvents(input: CleanupWorkflowInput): Promise<number> {
       return steps.deleteCalendarEvents(deps, input);

@@ -21,6 +21,7 @@ import * as m020 from './020_mail_suppressions';
 import * as m021 from './021_outbox_user_metadata';
 import * as m022 from './022_meeting_followup';
 import * as m023 from './023_routing';
+import * as m024 from './024_zoom';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '021_outbox_user_metadata': m021,
   '022_meeting_followup': m022,
   '023_routing': m023,
+  '024_zoom': m024,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
