@@ -116,8 +116,7 @@ export async function startZoomStandin(opts: { clientId: string; clientSecret: s
         join_url: `https://zoom.example/j/${id}?pwd=${crypto.randomBytes(6).toString('hex')}`,
         // a free account keeps no cloud recording: `cloud` comes back as `local`
         settings: {
-          auto_recording:
-            b.settings?.auto_recording === 'cloud' && userId.includes('free') ? 'local' : (b.settings?.auto_recording ?? 'none'),
+          auto_recording: b.settings?.auto_recording === 'cloud' && state.freeAccount ? 'local' : (b.settings?.auto_recording ?? 'none'),
         },
         files: [],
       };
