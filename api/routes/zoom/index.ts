@@ -3,6 +3,7 @@ import { ApiError } from '../../../core/errors';
 import { checkZoomSignature, zoomUrlValidation } from '../../../core/video/zoom-webhook';
 import { handleZoomEvent } from '../../../services/zoom/events';
 import { defineRoute } from '../../http/route';
+import { zoomConnectionRoutes } from './connection';
 import { zoomEventAnswer, zoomEventBody } from './schema';
 
 const tags = ['Zoom'];
@@ -18,6 +19,7 @@ function verify(ctx: Context, secret: string | undefined): string {
 }
 
 export const zoomRoutes = [
+  ...zoomConnectionRoutes,
   defineRoute({
     method: 'post',
     path: '/api/hooks/zoom',
