@@ -48,13 +48,27 @@ export async function zoomFetch(url: string, init: RequestInit, what: string, po
   }
   if (res.ok || res.status === 404) return res;
   if (res.status === 429) {
-    // Zoom's daily limit sends the reset time; a per-second limit sends none or a short wait
-    const header = res.headers.get('retry-after');
-    throw new ZoomRateLimitedError(header ? retryAfterMs(header) : 1000, what);
+    throw new ZoomRateLimitedError(zoomRetryAfterMs(res.headers, await res.text()), what);
   }
   const text = (await res.text()).slice(0, 200);
   if (res.status >= 500) throw new ZoomUnavailableError(`Zoom ${what}: HTTP ${res.status} ${text}`);
   throw new ZoomPermanentError(res.status, `Zoom ${what}: HTTP ${res.status} ${text}`);
+}
+
+/**
+ * How long a 429 asks to wait: `Retry-After` when given (seconds, an HTTP date or ISO time); else a
+ * daily limit (`X-RateLimit-Type: Daily-limit`, or the body saying so: Zoom resumes at 00:00 GMT)
+ * waits for the next UTC midnight; else (the per-second limit) one second.
+ */
+export function zoomRetryAfterMs(headers: Headers, body: string, now = Date.now()): number {
+  const header = headers.get('retry-after');
+  if (header) return retryAfterMs(header, now);
+  if (/daily/i.test(headers.get('x-ratelimit-type') ?? '') || /daily rate limit/i.test(body)) {
+    const midnight = new Date(now);
+    midnight.setUTCHours(24, 0, 0, 0);
+    return midnight.getTime() - now;
+  }
+  return 1000;
 }
 
 /** A JSON answer read against its documented shape. */
