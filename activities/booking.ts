@@ -3,6 +3,7 @@ import type { BookingStart, MeetingState } from '../workflows/scheduling/contrac
 import type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 import * as steps from '../services/scheduling/meeting-steps';
 import type { ActivityDeps } from './deps';
+import { withZoomFailures } from './zoom-failures';
 
 export type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 
@@ -18,7 +19,7 @@ export function bookingActivities(deps: ActivityDeps) {
       return steps.loadMeetingState(deps, { meetingId });
     },
     async beginBooking(meetingId: string, firstKind: 'confirmation' | 'update'): Promise<BookingStart> {
-      return steps.beginBooking(deps, { meetingId, firstKind });
+      return withZoomFailures(() => steps.beginBooking(deps, { meetingId, firstKind }));
     },
     async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind): Promise<boolean> {
       return steps.sendMeetingEmail(deps, { meetingId, kind });
@@ -30,10 +31,10 @@ export function bookingActivities(deps: ActivityDeps) {
       return steps.markCompleted(deps, { meetingId });
     },
     async createVideoMeeting(meetingId: string): Promise<boolean> {
-      return steps.createVideoMeeting(deps, { meetingId });
+      return withZoomFailures(() => steps.createVideoMeeting(deps, { meetingId }));
     },
     async deleteVideoMeeting(input: CleanupWorkflowInput): Promise<void> {
-      return steps.deleteVideoMeeting(deps, input);
+      return withZoomFailures(() => steps.deleteVideoMeeting(deps, input));
     },
     async deleteCalendarEvents(input: CleanupWorkflowInput): Promise<number> {
       return steps.deleteCalendarEvents(deps, input);

@@ -1,7 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { AiRateLimitedError } from '../core/ai-notes';
 import * as steps from '../services/meeting-followup/steps';
-import type { FollowupBegin, FollowupPlan } from '../workflows/scheduling/contract';
+import { zoomEventsSeen } from '../services/zoom/followup';
+import { withZoomFailures } from './zoom-failures';
+import type { FollowupBegin, FollowupPlan, ProviderEventsSeen } from '../workflows/scheduling/contract';
 import type { ActivityDeps } from './deps';
 
 /** Activities of the after-the-meeting follow-up: adapters of services/meeting-followup/steps.ts. */
@@ -14,13 +16,17 @@ export function followupActivities(deps: ActivityDeps) {
       return steps.beginMeetingFollowup(deps, { meetingId });
     },
     async fetchMeetingRecording(meetingId: string): Promise<string> {
-      return steps.fetchMeetingRecording(deps, { meetingId });
+      return withZoomFailures(() => steps.fetchMeetingRecording(deps, { meetingId }));
+    },
+    /** What the video provider's events brought so far (Zoom). */
+    async providerEventsSeen(meetingId: string): Promise<ProviderEventsSeen> {
+      return zoomEventsSeen(deps, { meetingId });
     },
     async meetingRecordingUnavailable(meetingId: string): Promise<void> {
       return steps.meetingRecordingUnavailable(deps, { meetingId });
     },
     async fetchMeetingTranscript(meetingId: string): Promise<string> {
-      return steps.fetchMeetingTranscript(deps, { meetingId });
+      return withZoomFailures(() => steps.fetchMeetingTranscript(deps, { meetingId }));
     },
     async writeMeetingNotes(meetingId: string): Promise<string> {
       try {

@@ -132,11 +132,28 @@ const schema = z.object({
     .string()
     .regex(/^https:\/\/[^/]+\/.*\{room\}/, { error: 'must be an https URL containing {room}' })
     .default('https://meet.jit.si/{room}'),
-  /** `url`: the room exists when its URL is opened (Jitsi Meet); `daily`: created and deleted through Daily's REST API. */
-  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily']).default('url'),
-  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily']).default('url'),
+  /**
+   * `url`: the room exists when its URL is opened (Jitsi Meet); `daily`: created and deleted through
+   * Daily's REST API; `zoom`: a Zoom meeting per booking (docs/scheduling.md "Zoom").
+   */
+  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom']).default('url'),
+  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom']).default('url'),
   DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
   DAILY_API_KEY: z.string().min(1).optional(),
+  /**
+   * Zoom (docs/scheduling.md "Zoom"): `per_host`, each host connects their own Zoom account (OAuth
+   * authorization code); `installation`, one Server-to-Server OAuth app of the company's account
+   * (ZOOM_ACCOUNT_ID), the host's Zoom user chosen by their email. Every Zoom URL is a setting.
+   */
+  ZOOM_SETUP: z.enum(['per_host', 'installation']).default('per_host'),
+  ZOOM_API_URL: z.url().default('https://api.zoom.us/v2'),
+  /** Where `/oauth/authorize` and `/oauth/token` are. */
+  ZOOM_OAUTH_URL: z.url().default('https://zoom.us'),
+  ZOOM_CLIENT_ID: z.string().min(1).optional(),
+  ZOOM_CLIENT_SECRET: z.string().min(1).optional(),
+  ZOOM_ACCOUNT_ID: z.string().min(1).optional(),
+  /** The app's secret token: signs Zoom's webhooks and answers its URL validation. */
+  ZOOM_WEBHOOK_SECRET_TOKEN: z.string().min(1).optional(),
   /**
    * After the meeting (docs/scheduling.md "After the meeting"): the follow-up asks the video provider
    * this many minutes after the end, and keeps asking while the recording is processing for at most
@@ -217,6 +234,13 @@ export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   for (const n of [1, 2] as const) {
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'daily' && !c.DAILY_API_KEY) {
       throw new ConfigError(`Invalid configuration:\n  DAILY_API_KEY: required when VIDEO_PROVIDER_${n}_ADAPTER=daily`);
+    }
+    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'zoom') {
+      const needed: Array<'ZOOM_CLIENT_ID' | 'ZOOM_CLIENT_SECRET' | 'ZOOM_ACCOUNT_ID'> = ['ZOOM_CLIENT_ID', 'ZOOM_CLIENT_SECRET'];
+      if (c.ZOOM_SETUP === 'installation') needed.push('ZOOM_ACCOUNT_ID');
+      const missing = needed.filter((k) => !c[k]);
+      if (missing.length)
+        throw new ConfigError(`Invalid configuration:\n  ${missing.join(', ')}: required when VIDEO_PROVIDER_${n}_ADAPTER=zoom`);
     }
   }
   return {

@@ -446,7 +446,8 @@ export interface MeetingsRow {
   ical_sequence: number;
   rescheduled_from_id: string | null;
   rescheduled_to_id: string | null;
-  recording_reason: 'pending' | 'no_video' | 'provider_has_no_api' | 'not_recorded' | 'not_held' | null;
+  recording_reason:
+    'pending' | 'no_video' | 'provider_has_no_api' | 'not_recorded' | 'not_held' | 'cloud_recording_off' | 'video_meeting_deleted' | null;
   ai_notes_reason: 'pending' | 'disabled' | 'not_configured' | 'no_transcript' | 'failed' | 'erased' | 'not_held' | null;
   recording_provider_id: string | null;
   submission_id: string | null;
@@ -794,6 +795,37 @@ export interface WebhookSubscriptionsRow {
   previous_secret_enc: string | null;
 }
 
+export interface ZoomConnectionsRow {
+  id: string;
+  team_id: string;
+  user_id: string;
+  zoom_user_id: string;
+  zoom_account_id: string;
+  refresh_token_sealed: string;
+  access_token_sealed: string | null;
+  access_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ZoomMeetingsRow {
+  meeting_id: string;
+  team_id: string;
+  connection_id: string | null;
+  zoom_user: string;
+  marker: string;
+  zoom_meeting_id: string | null;
+  join_url: string | null;
+  cloud_recording: boolean | null;
+  deleted_in_zoom_at: Date | null;
+  recording_id: string | null;
+  recording_url: string | null;
+  recording_seconds: number | null;
+  transcript_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
 declare module 'knex/types/tables' {
   interface Tables {
     account_tokens: AccountTokensRow;
@@ -850,5 +882,7 @@ declare module 'knex/types/tables' {
     webhook_deliveries: WebhookDeliveriesRow;
     webhook_inflight: WebhookInflightRow;
     webhook_subscriptions: WebhookSubscriptionsRow;
+    zoom_connections: ZoomConnectionsRow;
+    zoom_meetings: ZoomMeetingsRow;
   }
 }

@@ -13,7 +13,16 @@ export interface MeetingRecording {
 }
 
 /** Why `recording` is null (`pending`: the follow-up has not finished yet). */
-export const RECORDING_REASONS = ['pending', 'no_video', 'provider_has_no_api', 'not_recorded', 'not_held'] as const;
+export const RECORDING_REASONS = [
+  'pending',
+  'no_video',
+  'provider_has_no_api',
+  'not_recorded',
+  'not_held',
+  // Zoom (docs/scheduling.md "Zoom"): the host's account has no cloud recording; the host deleted the Zoom meeting
+  'cloud_recording_off',
+  'video_meeting_deleted',
+] as const;
 export type RecordingReason = (typeof RECORDING_REASONS)[number];
 
 /** Why `ai_notes` is null. */

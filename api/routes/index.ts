@@ -15,6 +15,7 @@ import { schedulingRoutes } from './scheduling';
 import { sequencesRoutes } from './sequences';
 import { teamRoutes } from './team';
 import { webhooksRoutes } from './webhooks';
+import { zoomRoutes } from './zoom';
 
 /** The route table: the router, the OpenAPI document and the scope-matrix test all read it. */
 export function allRoutes(): RouteDef[] {
@@ -34,6 +35,7 @@ export function allRoutes(): RouteDef[] {
     ...oauthRoutes,
     ...embedRoutes,
     ...accountPageRoutes,
+    ...zoomRoutes,
   ];
   const all: RouteDef[] = [...routes, ...docsRoutes(() => all)];
   return all;

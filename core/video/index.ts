@@ -34,11 +34,24 @@ function urlProvider(template: string): VideoProvider {
   };
 }
 
+/**
+ * Zoom: the meeting and its join URL are made by the booking workflow (services/zoom/meetings.ts),
+ * so the booking has no link yet and there is no room to plan; the cleanup deletes it there too.
+ */
+const zoomPlaceholder: VideoProvider = { planRoom: () => ({ name: '', link: '' }), deleteMeeting: async () => undefined };
+
+/** The adapter behind a location type (null: not a video provider with an adapter). */
+export function videoAdapter(config: VideoConfig, locationType: string | null): VideoConfig['VIDEO_PROVIDER_1_ADAPTER'] | null {
+  if (locationType === 'video_provider_1') return config.VIDEO_PROVIDER_1_ADAPTER;
+  if (locationType === 'video_provider_2') return config.VIDEO_PROVIDER_2_ADAPTER;
+  return null;
+}
+
 export function videoProvider(config: VideoConfig, locationType: string | null): VideoProvider | null {
-  const n = locationType === 'video_provider_1' ? 1 : locationType === 'video_provider_2' ? 2 : null;
-  if (n === null) return null;
-  const template = n === 1 ? config.VIDEO_PROVIDER_1_URL_TEMPLATE : config.VIDEO_PROVIDER_2_URL_TEMPLATE;
-  const adapter = n === 1 ? config.VIDEO_PROVIDER_1_ADAPTER : config.VIDEO_PROVIDER_2_ADAPTER;
+  const adapter = videoAdapter(config, locationType);
+  if (adapter === null) return null;
+  const template = locationType === 'video_provider_1' ? config.VIDEO_PROVIDER_1_URL_TEMPLATE : config.VIDEO_PROVIDER_2_URL_TEMPLATE;
+  if (adapter === 'zoom') return zoomPlaceholder;
   if (adapter === 'daily') return dailyProvider(template, { apiUrl: config.DAILY_API_URL, apiKey: config.DAILY_API_KEY ?? '' });
   return urlProvider(template);
 }

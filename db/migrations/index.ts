@@ -22,6 +22,7 @@ import * as m021 from './021_outbox_user_metadata';
 import * as m022 from './022_meeting_followup';
 import * as m023 from './023_routing';
 import * as m024 from './024_calendar_skipped_components';
+import * as m025 from './025_zoom';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '022_meeting_followup': m022,
   '023_routing': m023,
   '024_calendar_skipped_components': m024,
+  '025_zoom': m025,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
-import { videoProvider } from '../../core/video';
 import { logger } from '../../core/logger';
 import type { MeetingRecording } from '../../domain/meeting-followup';
 import type { ServiceDeps } from '../deps';
+import { followupProvider } from '../zoom/followup';
 import type { MeetingRow } from '../meetings/row';
 
 /** A minted link is answered again for at most this long, and never within this margin of its expiry. */
@@ -19,10 +19,13 @@ const minted = new Map<string, { url: string; until: number }>();
  * When the provider cannot be reached, the link stored with the recording is answered (it may have
  * expired). An integrator's URL is answered as given.
  */
-export async function freshRecording(deps: Pick<ServiceDeps, 'config'>, input: { meeting: MeetingRow }): Promise<MeetingRecording | null> {
+export async function freshRecording(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: { meeting: MeetingRow },
+): Promise<MeetingRecording | null> {
   const m = input.meeting;
   if (!m.recording || !m.recording_provider_id) return m.recording;
-  const provider = videoProvider(deps.config, m.location_type);
+  const provider = followupProvider(deps, { meeting: m });
   if (!provider?.recordingLink) return m.recording;
   const now = Date.now();
   const held = minted.get(m.recording_provider_id);

@@ -1,4 +1,5 @@
 import { roomOfLink, videoProvider } from '../../core/video';
+import { followupProvider, zoomFollowupStart } from '../zoom/followup';
 import { AiRateLimitedError } from '../../core/ai-notes';
 import { logger } from '../../core/logger';
 import { jsonb } from '../../db/jsonb';
@@ -54,6 +55,14 @@ export async function beginMeetingFollowup(deps: Pick<ServiceDeps, 'db' | 'confi
     await db('meetings').where({ id: m.id }).whereNull('ai_notes').update({ ai_notes_reason: 'not_held' });
     return { held: false, status: m.status, recording: false, transcript: false };
   }
+  const zoom = await zoomFollowupStart(deps, { meeting: m, transcript: await aiNotesOn(deps, m) });
+  if (zoom) {
+    const reason = 'reason' in zoom ? zoom.reason : 'pending';
+    await db('meetings').where({ id: m.id }).whereNull('recording').update({ recording_reason: reason });
+    await db('meetings').where({ id: m.id }).whereNull('ai_notes').update({ ai_notes_reason: 'pending' });
+    if ('reason' in zoom) return { held: true, status: m.status, recording: false, transcript: false };
+    return { held: true, status: m.status, recording: true, transcript: zoom.waitFor.length > 1, waitFor: zoom.waitFor };
+  }
   const provider = m.meeting_link ? videoProvider(deps.config, m.location_type) : null;
   const recording = !!provider?.findRecording;
   const hasVideo = !!m.meeting_link && VIDEO.includes(m.location_type ?? '');
@@ -68,7 +77,7 @@ export async function fetchMeetingRecording(deps: ServiceDeps, input: { meetingI
   const m = await meeting(deps, input.meetingId);
   if (!m?.meeting_link) return 'none';
   if (m.recording) return 'already_set';
-  const provider = videoProvider(deps.config, m.location_type);
+  const provider = followupProvider(deps, { meeting: m });
   if (!provider?.findRecording) return 'none';
   const found = await provider.findRecording(roomOfLink(m.meeting_link));
   if (found.state === 'processing') throw new StillProcessingError(`the recording of meeting ${m.id} is still processing`);
@@ -96,7 +105,7 @@ export async function meetingRecordingUnavailable(deps: Pick<ServiceDeps, 'db'>,
 export async function fetchMeetingTranscript(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { meetingId: string }): Promise<string> {
   const m = await meeting(deps, input.meetingId);
   if (!m?.meeting_link || !(await aiNotesOn(deps, m))) return 'none';
-  const provider = videoProvider(deps.config, m.location_type);
+  const provider = followupProvider(deps, { meeting: m });
   if (!provider?.findTranscript) return 'none';
   const found = await provider.findTranscript(roomOfLink(m.meeting_link));
   if (found.state === 'processing') throw new StillProcessingError(`the transcript of meeting ${m.id} is still processing`);

@@ -55,7 +55,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       const et = ctx.eventType;
       const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
       const provider = videoProvider(deps.config, et?.location_type ?? null);
-      const meetingLink = provider ? provider.planRoom().link : null;
+      const meetingLink = provider?.planRoom().link || null; // Zoom: none until the workflow made the meeting
       return {
         title: req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`,
         description: req.description ?? et?.description ?? null,

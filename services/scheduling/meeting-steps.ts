@@ -1,6 +1,7 @@
 import { enqueueCleanup, setStatus } from './meeting-status';
 import type { MeetingRow } from '../meetings/row';
-import { roomOfLink, videoProvider } from '../../core/video';
+import { roomOfLink, videoAdapter, videoProvider } from '../../core/video';
+import { ensureZoomMeeting, removeZoomMeeting } from '../zoom/meetings';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps, WorkerDeps } from '../deps';
@@ -38,15 +39,21 @@ async function sendFor(deps: WorkerDeps, m: MeetingRow | undefined, kind: Meetin
 
 /** Make the video room at a provider that needs an API call (a no-op for URL rooms); idempotent. */
 async function createRoom(deps: Pick<ServiceDeps, 'db' | 'config'>, m: MeetingRow | undefined): Promise<boolean> {
-  if (!m?.meeting_link || !['scheduled', 'pending_confirmation'].includes(m.status)) return false;
+  if (!m || !['scheduled', 'pending_confirmation'].includes(m.status)) return false;
+  const record = async () =>
+    m.event_type_id
+      ? (await deps.db('event_types').where({ id: m.event_type_id }).first('ai_notes_enabled'))?.ai_notes_enabled === true
+      : false;
+  if (videoAdapter(deps.config, m.location_type) === 'zoom') {
+    return (await ensureZoomMeeting(deps, { meeting: m, record: await record() })) !== 'not_connected';
+  }
   const provider = videoProvider(deps.config, m.location_type);
-  if (!provider?.createMeeting) return false;
-  const et = m.event_type_id ? await deps.db('event_types').where({ id: m.event_type_id }).first('ai_notes_enabled') : undefined;
+  if (!m.meeting_link || !provider?.createMeeting) return false;
   await provider.createMeeting(roomOfLink(m.meeting_link), {
     title: m.title,
     start: new Date(m.start_time),
     end: new Date(m.end_time),
-    record: et?.ai_notes_enabled === true,
+    record: await record(),
   });
   return true;
 }
@@ -69,8 +76,9 @@ export async function beginBooking(
 ): Promise<BookingStart> {
   const m = await meeting(deps, input.meetingId);
   if (!m) return { state: null, calendar: false };
-  await createRoom(deps, m);
-  await sendFor(deps, m, input.firstKind);
+  // Zoom's join URL is written by the room step: the first email reads the meeting after it
+  const current = (await createRoom(deps, m)) ? ((await meeting(deps, m.id)) ?? m) : m;
+  await sendFor(deps, current, input.firstKind);
   return { state: stateOf(m), calendar: (await bookingCalendarOf(deps.db, m.host_user_id)) !== null };
 }
 
@@ -106,7 +114,8 @@ export async function createVideoMeeting(deps: Pick<ServiceDeps, 'db' | 'config'
   return createRoom(deps, await meeting(deps, input.meetingId));
 }
 
-export async function deleteVideoMeeting(deps: Pick<ServiceDeps, 'config'>, input: CleanupWorkflowInput): Promise<void> {
+export async function deleteVideoMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, input: CleanupWorkflowInput): Promise<void> {
+  if (await removeZoomMeeting(deps, { meetingId: input.meetingId })) return;
   if (input.meetingLink) await videoProvider(deps.config, input.locationType)?.deleteMeeting(roomOfLink(input.meetingLink));
 }
 

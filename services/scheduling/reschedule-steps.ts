@@ -4,6 +4,7 @@ import type { Enqueue } from '../../temporal/outbox';
 import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 import { setStatus } from './meeting-status';
 import { bookingStart } from './workflow-metadata';
+import { carryZoomMeeting } from '../zoom/meetings';
 import type { CalendarEventRow } from './present';
 import type { MeetingRow } from '../meetings/row';
 
@@ -45,6 +46,7 @@ export async function finishReschedule(
   },
 ): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
   await trx('meetings').where({ id: s.moving.id }).update({ rescheduled_to_id: s.meetingId, updated_at: trx.fn.now() });
+  await carryZoomMeeting(trx, { fromId: s.moving.id, toId: s.meetingId });
   const [meeting] = await trx('meetings').where({ id: s.meetingId }).select('*');
   const times = { start_time: new Date(s.start), end_time: new Date(s.end) };
   const moved: CalendarEventRow[] = await trx('calendar_events')

@@ -10,6 +10,8 @@ export const notesWorkflowId = (meetingId: string, n: string) => `meeting-notes-
 export const meetingConfirmedSignal = defineSignal('meetingConfirmed');
 /** The meeting was cancelled or deleted: stop reminders. */
 export const meetingCancelledSignal = defineSignal('meetingCancelled');
+/** The video provider said something of the meeting (Zoom's webhooks): the follow-up reads what it stored. */
+export const videoProviderEventSignal = defineSignal('videoProviderEvent');
 
 /**
  * The booking workflow's code version for new starts (docs/scheduling.md "Booking workflow code
@@ -89,6 +91,16 @@ export interface FollowupBegin {
   recording: boolean;
   /** …and the event type has AI notes on: fetch the transcript too. */
   transcript: boolean;
+  /** The provider's events the follow-up waits for instead of asking (Zoom: docs/scheduling.md "Zoom"). */
+  waitFor?: string[];
+}
+
+/** What the video provider's events have brought so far (Zoom). */
+export interface ProviderEventsSeen {
+  recording: boolean;
+  transcript: boolean;
+  /** The host deleted the video meeting at the provider: nothing more will come. */
+  deleted: boolean;
 }
 
 /** The start signatures of this feature's workflows (workflows/starts.ts: the outbox's type map). */

@@ -1,6 +1,6 @@
-import { log, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
+import { condition, log, proxyActivities, setCurrentDetails, setHandler, sleep } from '@temporalio/workflow';
 import type { FollowupActivities } from '../../activities/meeting-followup';
-import type { FollowupWorkflowInput } from './contract';
+import { videoProviderEventSignal, type FollowupBegin, type FollowupWorkflowInput } from './contract';
 
 const acts = proxyActivities<FollowupActivities>({
   startToCloseTimeout: '1 minute',
@@ -35,6 +35,25 @@ async function notesStep(meetingId: string): Promise<string> {
 }
 
 /**
+ * Zoom (docs/scheduling.md "Zoom"): no polling; wait for the webhooks' signals until what the
+ * follow-up needs has come, the host deleted the meeting in Zoom, or MEETING_RECORDING_WAIT_HOURS
+ * passed. The details name the events still awaited. Answers whether the meeting is gone in Zoom.
+ */
+async function awaitProviderEvents(meetingId: string, begin: FollowupBegin, waitMs: number, signals: () => number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const seen = await acts.providerEventsSeen(meetingId);
+    if (seen.deleted) return true;
+    const missing = (begin.waitFor ?? []).filter((e) => (e === 'recording.completed' ? !seen.recording : !seen.transcript));
+    if (!missing.length) return false;
+    details(`waiting for Zoom's ${missing.join(' and ')} (webhook) until ${at(deadline)}`);
+    const before = signals();
+    const left = deadline - Date.now();
+    if (left <= 0 || !(await condition(() => signals() > before, left))) return false;
+  }
+}
+
+/**
  * `meeting-followup-<meeting_id>`, started when the booking workflow marks the meeting completed
  * (docs/scheduling.md "After the meeting"): after the end plus a grace period it asks the video
  * provider for the recording and (AI notes on) the transcript, again on a backoff while the
@@ -43,6 +62,9 @@ async function notesStep(meetingId: string): Promise<string> {
  */
 export async function meetingFollowupWorkflow(input: FollowupWorkflowInput): Promise<string> {
   const { meetingId } = input;
+  // Zoom's webhooks signal (signal-with-start: possibly before the meeting was marked completed)
+  let providerSignals = 0;
+  setHandler(videoProviderEventSignal, () => void providerSignals++);
   details('loading the meeting');
   const plan = await acts.planMeetingFollowup(meetingId);
   if (!plan) return 'deleted';
@@ -62,6 +84,10 @@ export async function meetingFollowupWorkflow(input: FollowupWorkflowInput): Pro
     scheduleToCloseTimeout: plan.recordingWaitMs,
     retry: { initialInterval: '1 minute', backoffCoefficient: 2, maximumInterval: '1 hour' },
   });
+  if (begin.waitFor?.length && (await awaitProviderEvents(meetingId, begin, plan.recordingWaitMs, () => providerSignals))) {
+    details('the host deleted the meeting in Zoom: no recording');
+    return `notes: ${await notesStep(meetingId)}`;
+  }
   if (begin.recording) {
     details('asking the video provider for the recording');
     try {
