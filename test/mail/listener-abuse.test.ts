@@ -100,7 +100,7 @@ test('EHLO announces SIZE (RFC 1870); a larger MAIL FROM … SIZE= is refused be
   await s.command('QUIT');
 });
 
-test('a 100 MB DATA is refused with 552 and the listener grows by less than 50 MB', async () => {
+test('a 200 MB DATA is refused with 552 and the listener grows by less than half of it', async () => {
   await realMessage('warm-up');
   const idle = Math.max(rss(), rss());
   const s = smtp();
@@ -113,7 +113,9 @@ test('a 100 MB DATA is refused with 552 and the listener grows by less than 50 M
   const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20);
   const line = Buffer.from(`${'x'.repeat(1022)}\r\n`);
   const chunk = Buffer.concat(Array.from({ length: 64 }, () => line)); // 64 KiB
-  const total = 100 * 1024 * 1024;
+  // 200 MB: Node 24's V8 lets some 64 MB of released Buffer memory build up before it collects (Node 20
+  // about half that), so the bound is half the message: a listener that kept it would grow by all of it.
+  const total = 200 * 1024 * 1024;
   for (let sent = 0; sent < total; sent += chunk.length) {
     if (!s.socket.write(chunk)) await new Promise((r) => s.socket.once('drain', r));
   }
@@ -122,8 +124,8 @@ test('a 100 MB DATA is refused with 552 and the listener grows by less than 50 M
   expect(await reply).toMatch(/^552 /);
   clearInterval(sampler);
   peak = Math.max(peak, rss());
-  process.stdout.write(`listener RSS: idle ${(idle / 2 ** 20).toFixed(1)} MB, peak during 100 MB DATA ${(peak / 2 ** 20).toFixed(1)} MB\n`);
-  expect(peak - idle).toBeLessThan(50 * 2 ** 20);
+  process.stdout.write(`listener RSS: idle ${(idle / 2 ** 20).toFixed(1)} MB, peak during 200 MB DATA ${(peak / 2 ** 20).toFixed(1)} MB\n`);
+  expect(peak - idle).toBeLessThan(total / 2);
   const stored = await world.tdb.db('inbound_emails').where('size', '>', MAX_BYTES).count<{ count: string }[]>('* as count');
   expect(Number(stored[0].count)).toBe(0);
   await s.command('QUIT');
