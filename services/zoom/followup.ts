@@ -12,7 +12,7 @@ const recordingKey = (zoomMeetingId: string, fileId: string) => `${zoomMeetingId
 
 /**
  * The follow-up's view of a Zoom meeting (docs/scheduling.md "Zoom"): no polling; the recording and
- * the transcript are what Zoom's webhooks stored (services/zoom/events.ts). The transcript file is
+ * the transcript are what Zoom's webhooks stored (services/meeting-followup/zoom-events.ts). The transcript file is
  * downloaded with the connection's token; a recording's link is minted on read with the meeting's
  * `download_access_token`.
  */

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { ApiError } from '../../../core/errors';
 import { checkZoomSignature, zoomUrlValidation } from '../../../core/video/zoom-webhook';
-import { handleZoomEvent } from '../../../services/zoom/events';
+import { handleZoomEvent } from '../../../services/meeting-followup/zoom-events';
 import { defineRoute } from '../../http/route';
 import { zoomConnectionRoutes } from './connection';
 import { zoomEventAnswer, zoomEventBody } from './schema';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zZoomEvent } from '../../../services/zoom/events';
+import { zZoomEvent } from '../../../services/meeting-followup/zoom-events';
 
 /** Zoom's webhook body (developers.zoom.us/docs/api/webhooks/): `{event, event_ts, payload}`. */
 export const zoomEventBody = zZoomEvent.meta({ id: 'ZoomEvent' });

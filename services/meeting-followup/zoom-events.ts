@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { logger } from '../../core/logger';
 import { followupWorkflowId, videoProviderEventSignal } from '../../workflows/scheduling/contract';
-import { followupStart } from '../meeting-followup/workflow-starts';
+import { followupStart } from './workflow-starts';
 import type { ServiceDeps } from '../deps';
-import { purgeZoomConnection } from './purge';
+import { purgeZoomConnection } from '../zoom/purge';
 
 /**
  * What Zoom's webhooks say (docs/scheduling.md "Zoom"), after the route checked the signature. Each
