@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,7 +77,12 @@ async function startListener(env: Record<string, string>, compiled: boolean): Pr
 }
 
 export default async function run(env: BenchEnv): Promise<void> {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js'))) throw new Error('no dist/: run `npm run build` first');
+  // Build first, so that the compiled figures are of the code in the tree, never of a stale dist/.
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.js')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (build.status !== 0 || !fs.existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js'))) throw new Error('npm run build failed');
   const processEnv = { ...benchProcessEnv(env.deps.config), TEMPORAL_ADDRESS: env.temporal!.env.address };
   process.stdout.write(`Node ${process.version}, ${os.cpus().length} CPUs shared with other work; ${loadavg()} at the start\n`);
 

@@ -22,6 +22,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.nat().map((n): Edit => (l) => [...l.slice(0, at(n, l) + 1), ...l.slice(at(n, l))]),
   fc.tuple(fc.nat(), fc.nat()).map(([a, b]): Edit => (l) => {
     const out = [...l];
+    if (!l.length) return out; // swapping in an empty list would write an undefined line
     [out[at(a, l)], out[at(b, l)]] = [out[at(b, l)], out[at(a, l)]];
     return out;
   }),
