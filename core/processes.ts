@@ -2,14 +2,29 @@
 import fs from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 
-/** Whether a process with this pid exists (also when it belongs to another user). */
+/**
+ * Whether a process with this pid runs (also when it belongs to another user). A zombie does not:
+ * it has exited and only waits for its parent to collect it. An orphan's parent is PID 1, and not
+ * every container's PID 1 collects (this machine's does not), so a stopped orphan can stay a zombie.
+ */
 export function pidAlive(pid: number | undefined): pid is number {
   if (!pid || !Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !exited(pid);
+}
+
+/** The state letter of /proc/<pid>/stat is Z (zombie) or X (dead); false where /proc cannot say. */
+function exited(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
