@@ -135,7 +135,11 @@ export class DevStateFile {
     if (!this.owned) return;
     this.watchdog = watchdog;
     const state: DevState = { pid: process.pid, children, ...(watchdog ? { watchdog } : {}), ...(baseUrl ? { base_url: baseUrl } : {}) };
-    fs.writeFileSync(this.file, JSON.stringify(state, null, 2));
+    // Written aside and renamed over dev.json, so that a reader (the watchdog polls it) never sees
+    // it half written: an empty read once made the watchdog take it as released and leave.
+    const aside = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(aside, JSON.stringify(state, null, 2));
+    fs.renameSync(aside, this.file);
   }
 
   release(): void {

@@ -29,6 +29,10 @@ async function main(): Promise<void> {
 
   for (;;) {
     const state = readDevState(stateFile);
+    if (!state && fs.existsSync(stateFile) && pidAlive(launcher)) {
+      await sleep(POLL_MS); // unreadable for a moment (being written): look again
+      continue;
+    }
     if (!state || state.pid !== launcher) return; // released (a normal stop) or taken over by another launcher
     if (process.ppid !== launcher || !pidAlive(launcher)) {
       log(`launcher ${launcher} is gone: stopping its children`);
