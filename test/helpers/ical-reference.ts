@@ -32,6 +32,9 @@ function assertInstalled(dir: string): void {
 /** The folders of the installed distributions that hold real-world .ics files (test/calendars/corpus/README.md). */
 export const CORPUS_FOLDERS = ['recurring_ical_events/test/calendars', 'icalendar/tests'];
 
+/** test/calendars/corpus/issue-42: minimal calendars of issue 42's real-world shapes, written for this project. */
+const OWN_FIXTURES = path.join(__dirname, '..', 'calendars', 'corpus', 'issue-42');
+
 export interface CorpusFile {
   /** Absolute path. */
   path: string;
@@ -51,6 +54,10 @@ export function corpusFiles(dir = icalReferenceDir()): CorpusFile[] {
     }
   };
   for (const folder of CORPUS_FOLDERS) walk(path.join(dir, folder));
+  // The project's own fixtures (committed, not in the tools cache), named by their folder here.
+  for (const name of fs.readdirSync(OWN_FIXTURES)) {
+    if (name.endsWith('.ics')) out.push({ path: path.join(OWN_FIXTURES, name), name: `issue-42/${name}` });
+  }
   return out.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
