@@ -1,5 +1,4 @@
 import { keyOfAnotherTeam } from '../../core/errors';
-import { videoProvider } from '../../core/video';
 import type { Executor } from '../../db/knex';
 import { jsonb } from '../../db/jsonb';
 import type { Enqueue } from '../../temporal/outbox';
@@ -58,7 +57,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       if (req.callerTeamId && req.callerTeamId !== ctx.teamId) throw keyOfAnotherTeam();
       const et = ctx.eventType;
       const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
-      const provider = videoProvider(deps.config, et?.location_type ?? null);
+      const provider = deps.video.providerOf(et?.location_type ?? null);
       const meetingLink = provider?.planRoom().link || null; // Zoom: none until the workflow made the meeting
       return {
         title: req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`,
