@@ -3,7 +3,7 @@ import { maintenanceTasks, type MaintenanceTask } from '../services/maintenance/
 import type { MaintenanceInput } from '../workflows/maintenance/contract';
 import type { ActivityDeps } from './deps';
 
-export function maintenanceActivities(deps: Pick<ActivityDeps, 'db' | 'config' | 'outbox'>) {
+export function maintenanceActivities(deps: Pick<ActivityDeps, 'db' | 'config' | 'outbox' | 'video'>) {
   return {
     /** Run one entry of the maintenance table by name; an unknown name fails at once (no retries). */
     async runMaintenanceTask(input: MaintenanceInput): Promise<unknown> {

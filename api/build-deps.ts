@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import Redis from 'ioredis';
 import { requireDatabaseUrl, type Config } from '../core/config';
 import { logger } from '../core/logger';
+import { videoProviders } from '../core/video';
 import { createDb, type Db } from '../db/knex';
 import { OutboxStarter } from '../temporal/outbox';
 import type { AppDeps } from './deps';
@@ -32,6 +33,7 @@ export function buildAppDeps(
       redis: config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined,
     }),
     temporalHealthy: temporal.healthy,
+    video: videoProviders(config),
   };
 }
 

@@ -8,6 +8,7 @@ import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { buildWorkerDeps } from '../activities/deps';
 import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { createApp } from '../api/app';
 import { buildAppDeps } from '../api/build-deps';
@@ -16,8 +17,6 @@ import { createTeamWithOwner } from '../services/accounts/users';
 import { createApiKey } from '../services/api-keys';
 import { createSession } from '../services/sessions';
 import { parseConfig } from '../core/config';
-import { createMailer } from '../core/mailer';
-import { createSmsSender } from '../core/sms';
 import { ALL_SCOPES } from '../core/scopes';
 import { generateKey } from '../core/secret-box';
 import { ensureEmbeddedPostgres } from '../db/embedded';
@@ -186,7 +185,7 @@ async function buildBenchEnv(opts: BenchEnvOptions, stops: Array<() => Promise<u
       eager: true,
       leaseMs: config.OUTBOX_LEASE_MS,
     });
-    const activityDeps: ActivityDeps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
+    const activityDeps: ActivityDeps = buildWorkerDeps(config, db, outbox);
     // As bin/worker.ts: the relay makes a webhook's first attempt (BENCH_WEBHOOK_FIRST_ATTEMPT=workflow: the old path).
     if (process.env.BENCH_WEBHOOK_FIRST_ATTEMPT !== 'workflow')
       outbox.setDirect('webhookDeliveryWorkflow', webhookFirstAttempt(activityDeps));

@@ -1,7 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { createMailer } from '../core/mailer';
-import { createSmsSender } from '../core/sms';
+import { buildWorkerDeps } from '../activities/deps';
 import { createDb, type Db } from '../db/knex';
 import { benchProcesses, cpuPer, cpuSeconds } from './cpu';
 import { baseline, printResult, type BenchEnv } from './harness';
@@ -199,15 +198,7 @@ export default async function run(env: BenchEnv): Promise<void> {
       connection: env.temporal.env.nativeConnection as NativeConnection,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowsPath: require.resolve('../workflows'),
-      activities: countingWaits(
-        createActivities({
-          db: workerDb,
-          config,
-          mailer: createMailer(config),
-          sms: createSmsSender(config),
-          outbox: env.deps.outbox,
-        }),
-      ),
+      activities: countingWaits(createActivities(buildWorkerDeps(config, workerDb, env.deps.outbox))),
       maxConcurrentActivityTaskExecutions: 200,
       maxConcurrentLocalActivityExecutions: 200,
       maxConcurrentWorkflowTaskExecutions: 200,

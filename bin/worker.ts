@@ -1,12 +1,11 @@
 import { Client } from '@temporalio/client';
 import { Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { buildWorkerDeps } from '../activities/deps';
 import { webhookFirstAttempt } from '../activities/webhooks/first-attempt';
 import { exitOnProblem, loadConfigOrExit, requireDatabaseUrl, requireProductionSending } from '../core/config';
 import { productionSmsProblem } from '../services/sequences/sms-readiness';
 import { logger } from '../core/logger';
-import { createMailer } from '../core/mailer';
-import { createSmsSender } from '../core/sms';
 import { createDb } from '../db/knex';
 import { connectionOptions } from '../temporal/connection';
 import { OutboxStarter } from '../temporal/outbox';
@@ -43,7 +42,7 @@ async function main(): Promise<void> {
     eager: true,
     leaseMs: config.OUTBOX_LEASE_MS,
   });
-  const deps = { db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox };
+  const deps = buildWorkerDeps(config, db, outbox);
   // The prebuilt bundle when there is one (production), else the sources (dev, tests).
   const workflows = workflowCode(config.WORKFLOW_BUNDLE_PATH, __dirname);
   const worker = await Worker.create({

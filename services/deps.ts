@@ -1,4 +1,5 @@
 import type { Config } from '../core/config';
+import type { VideoProviders } from '../core/video';
 import type { Mailer } from '../core/mailer';
 import type { SmsSender } from '../core/sms';
 import type { Db } from '../db/knex';
@@ -9,6 +10,8 @@ export interface ServiceDeps {
   db: Db;
   config: Config;
   outbox: OutboxPort;
+  /** The video providers, built once per process from config (core/video `videoProviders`). */
+  video: VideoProviders;
 }
 
 /** What the worker's use cases reach besides: the senders of mail and SMS (activities pass theirs). */

@@ -13,6 +13,9 @@ export {
   type VideoRoom,
 } from './room';
 
+/** The location types a video adapter can stand behind. */
+const LOCATION_TYPES: readonly string[] = ['video_provider_1', 'video_provider_2'];
+
 type VideoConfig = Pick<
   Config,
   | 'VIDEO_PROVIDER_1_URL_TEMPLATE'
@@ -40,18 +43,41 @@ function urlProvider(template: string): VideoProvider {
  */
 const zoomPlaceholder: VideoProvider = { planRoom: () => ({ name: '', link: '' }), deleteMeeting: async () => undefined };
 
+/** A video provider's adapter: Zoom, Daily, or a room at a URL template. */
+export type VideoAdapter = VideoConfig['VIDEO_PROVIDER_1_ADAPTER'];
+
 /** The adapter behind a location type (null: not a video provider with an adapter). */
-export function videoAdapter(config: VideoConfig, locationType: string | null): VideoConfig['VIDEO_PROVIDER_1_ADAPTER'] | null {
+export function videoAdapter(config: VideoConfig, locationType: string | null): VideoAdapter | null {
   if (locationType === 'video_provider_1') return config.VIDEO_PROVIDER_1_ADAPTER;
   if (locationType === 'video_provider_2') return config.VIDEO_PROVIDER_2_ADAPTER;
   return null;
 }
 
-export function videoProvider(config: VideoConfig, locationType: string | null): VideoProvider | null {
+/** The provider behind a location type, built from config (null: not a video provider with an adapter). */
+function videoProvider(config: VideoConfig, locationType: string | null): VideoProvider | null {
   const adapter = videoAdapter(config, locationType);
   if (adapter === null) return null;
   const template = locationType === 'video_provider_1' ? config.VIDEO_PROVIDER_1_URL_TEMPLATE : config.VIDEO_PROVIDER_2_URL_TEMPLATE;
   if (adapter === 'zoom') return zoomPlaceholder;
   if (adapter === 'daily') return dailyProvider(template, { apiUrl: config.DAILY_API_URL, apiKey: config.DAILY_API_KEY ?? '' });
   return urlProvider(template);
+}
+
+/**
+ * The process's video providers, one per location type, built once from config with the process's
+ * dependencies (services/deps.ts `video`): a use case asks `deps.video` and never builds one.
+ */
+export interface VideoProviders {
+  /** The adapter behind a location type (null: not a video provider with an adapter). */
+  adapterOf(locationType: string | null): VideoAdapter | null;
+  /** The provider behind a location type (null: not a video provider with an adapter). */
+  providerOf(locationType: string | null): VideoProvider | null;
+}
+
+export function videoProviders(config: VideoConfig): VideoProviders {
+  const built = new Map(LOCATION_TYPES.map((t) => [t, videoProvider(config, t)] as const));
+  return {
+    adapterOf: (locationType) => videoAdapter(config, locationType),
+    providerOf: (locationType) => (locationType === null ? null : (built.get(locationType) ?? null)),
+  };
 }

@@ -20,7 +20,7 @@ const minted = new Map<string, { url: string; until: number }>();
  * expired). An integrator's URL is answered as given.
  */
 export async function freshRecording(
-  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>,
   input: { meeting: MeetingRow },
 ): Promise<MeetingRecording | null> {
   const m = input.meeting;

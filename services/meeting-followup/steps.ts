@@ -1,4 +1,4 @@
-import { roomOfLink, videoProvider } from '../../core/video';
+import { roomOfLink } from '../../core/video';
 import { followupProvider, zoomFollowupStart } from '../zoom/followup';
 import { AiRateLimitedError } from '../../core/ai-notes';
 import { logger } from '../../core/logger';
@@ -46,7 +46,10 @@ export async function planMeetingFollowup(
  * deleted) is marked `not_held` and skipped; one that did is `pending` for what its provider can
  * give, or says why it gives nothing (`no_video`, `provider_has_no_api`).
  */
-export async function beginMeetingFollowup(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { meetingId: string }): Promise<FollowupBegin> {
+export async function beginMeetingFollowup(
+  deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>,
+  input: { meetingId: string },
+): Promise<FollowupBegin> {
   const { db } = deps;
   const m = await meeting(deps, input.meetingId);
   if (!m) return { held: false, status: 'deleted', recording: false, transcript: false };
@@ -63,7 +66,7 @@ export async function beginMeetingFollowup(deps: Pick<ServiceDeps, 'db' | 'confi
     if ('reason' in zoom) return { held: true, status: m.status, recording: false, transcript: false };
     return { held: true, status: m.status, recording: true, transcript: zoom.waitFor.length > 1, waitFor: zoom.waitFor };
   }
-  const provider = m.meeting_link ? videoProvider(deps.config, m.location_type) : null;
+  const provider = m.meeting_link ? deps.video.providerOf(m.location_type) : null;
   const recording = !!provider?.findRecording;
   const hasVideo = !!m.meeting_link && VIDEO.includes(m.location_type ?? '');
   const reason = recording ? 'pending' : hasVideo ? 'provider_has_no_api' : 'no_video';
@@ -102,7 +105,10 @@ export async function meetingRecordingUnavailable(deps: Pick<ServiceDeps, 'db'>,
 }
 
 /** Ask the provider for the transcript (AI notes on only) and keep it sealed. */
-export async function fetchMeetingTranscript(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { meetingId: string }): Promise<string> {
+export async function fetchMeetingTranscript(
+  deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>,
+  input: { meetingId: string },
+): Promise<string> {
   const m = await meeting(deps, input.meetingId);
   if (!m?.meeting_link || !(await aiNotesOn(deps, m))) return 'none';
   const provider = followupProvider(deps, { meeting: m });

@@ -1,19 +1,22 @@
-import { jsonb } from '../../db/jsonb';
 import { keyOfAnotherTeam } from '../../core/errors';
-import type { ServiceDeps } from '../deps';
+import type { Executor } from '../../db/knex';
+import { jsonb } from '../../db/jsonb';
+import type { Enqueue } from '../../temporal/outbox';
+import { routedMeetingBookedSignal, unbookedFollowUpWorkflowId } from '../../workflows/forms/contract';
+import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
 import { upsertContactByEmail } from '../contact-rows/upsert';
+import type { ServiceDeps } from '../deps';
+import { recordEvent } from '../events/record';
+import type { MeetingRow } from '../meetings/row';
+import { emailKeyer } from '../operators/email-key';
+import type { RoutedSubmission } from '../routing-token/prefill-token';
 import { onMeetingBooked } from '../sequences/hooks';
 import { claimSlot, type SlotRequest } from './claim-slot';
-import { bookingStart } from './workflow-metadata';
-import { emailKeyer } from '../operators/email-key';
 import type { CalendarEventRow } from './present';
-import type { MeetingRow } from '../meetings/row';
+import { routedColumns, routedSubmission } from './routed';
+import { bookingStart } from './workflow-metadata';
 
 export type { CalendarEventRow } from './present';
-import { videoProvider } from '../../core/video';
-import { BOOKING_CODE_VERSION, type BookingWorkflowInput } from '../../workflows/scheduling/contract';
-import { recordMeetingBooked, routedColumns, routedSubmission } from './routed';
-import { routedMeetingBookedSignal, unbookedFollowUpWorkflowId } from '../../workflows/forms/contract';
 
 export interface BookingRequest extends SlotRequest {
   attendeeEmail: string;
@@ -41,7 +44,7 @@ function splitName(name: string | undefined, email: string): { first_name?: stri
  * Book a new meeting: claim the slot (claim-slot.ts: the slot check, the host locks, the meeting
  * and its host rows) and, in the same transaction, upsert the attendee's contact (under the lock,
  * so the meeting row is written once, with its contact), add the calendar event, call the
- * sequences hook and write the booking workflow's outbox row.
+ * sequences hook, record `meeting.booked` and write the booking workflow's outbox row.
  */
 export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ meeting: MeetingRow; event: CalendarEventRow }> {
   const emailKey = await emailKeyer(deps); // read once per process, before the transaction
@@ -54,7 +57,7 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
       if (req.callerTeamId && req.callerTeamId !== ctx.teamId) throw keyOfAnotherTeam();
       const et = ctx.eventType;
       const attendeeName = req.attendeeName?.trim() || req.attendeeEmail;
-      const provider = videoProvider(deps.config, et?.location_type ?? null);
+      const provider = deps.video.providerOf(et?.location_type ?? null);
       const meetingLink = provider?.planRoom().link || null; // Zoom: none until the workflow made the meeting
       return {
         title: req.title ?? `${et?.title ?? 'Meeting'} with ${attendeeName}`,
@@ -112,4 +115,41 @@ export async function book(deps: ServiceDeps, req: BookingRequest): Promise<{ me
   // The routed submission's unbooked follow-up ends (best effort: its activity re-checks the meetings).
   if (routed?.followsUp) await deps.outbox.signal(unbookedFollowUpWorkflowId(routed.id), routedMeetingBookedSignal);
   return booked;
+}
+
+/**
+ * `meeting.booked` for every new booking (docs/webhooks.md): the meeting, and how it came: `source:
+ * "routing"` with the form and the submission when it was booked from a routed submission, else
+ * `source: null` and those three null. Recorded in the booking's transaction; a subscription with a
+ * `form_id` receives only the bookings routed from that form.
+ */
+export async function recordMeetingBooked(
+  trx: Executor,
+  enqueue: Enqueue,
+  { meeting, routed }: { meeting: MeetingRow; routed: RoutedSubmission | null },
+): Promise<void> {
+  await recordEvent(trx, enqueue, {
+    teamId: meeting.team_id,
+    type: 'meeting.booked',
+    formId: routed?.formId ?? null,
+    payload: {
+      event: 'meeting.booked',
+      timestamp: new Date().toISOString(),
+      data: {
+        meeting_id: meeting.id,
+        event_type_id: meeting.event_type_id,
+        scheduling_page_id: meeting.scheduling_page_id,
+        host_user_id: meeting.host_user_id,
+        contact_id: meeting.contact_id,
+        attendee_email: meeting.attendee_email,
+        start_time: new Date(meeting.start_time).toISOString(),
+        end_time: new Date(meeting.end_time).toISOString(),
+        status: meeting.status,
+        source: routed ? 'routing' : null,
+        form_id: routed?.formId ?? null,
+        form_title: routed?.formTitle ?? null,
+        submission_id: routed?.id ?? null,
+      },
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import { enqueueCleanup, setStatus } from './meeting-status';
 import type { MeetingRow } from '../meetings/row';
-import { roomOfLink, videoAdapter, videoProvider } from '../../core/video';
+import { roomOfLink } from '../../core/video';
 import { ensureZoomMeeting, removeZoomMeeting } from '../zoom/meetings';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 import { transactionWithOutbox } from '../../temporal/outbox';
@@ -38,16 +38,16 @@ async function sendFor(deps: WorkerDeps, m: MeetingRow | undefined, kind: Meetin
 }
 
 /** Make the video room at a provider that needs an API call (a no-op for URL rooms); idempotent. */
-async function createRoom(deps: Pick<ServiceDeps, 'db' | 'config'>, m: MeetingRow | undefined): Promise<boolean> {
+async function createRoom(deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>, m: MeetingRow | undefined): Promise<boolean> {
   if (!m || !['scheduled', 'pending_confirmation'].includes(m.status)) return false;
   const record = async () =>
     m.event_type_id
       ? (await deps.db('event_types').where({ id: m.event_type_id }).first('ai_notes_enabled'))?.ai_notes_enabled === true
       : false;
-  if (videoAdapter(deps.config, m.location_type) === 'zoom') {
+  if (deps.video.adapterOf(m.location_type) === 'zoom') {
     return (await ensureZoomMeeting(deps, { meeting: m, record: await record() })) !== 'not_connected';
   }
-  const provider = videoProvider(deps.config, m.location_type);
+  const provider = deps.video.providerOf(m.location_type);
   if (!m.meeting_link || !provider?.createMeeting) return false;
   await provider.createMeeting(roomOfLink(m.meeting_link), {
     title: m.title,
@@ -110,13 +110,16 @@ export async function markCompleted(deps: Pick<ServiceDeps, 'db' | 'outbox'>, in
 }
 
 /** Make the video room at a provider that needs an API call (a no-op for URL rooms); idempotent. */
-export async function createVideoMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { meetingId: string }): Promise<boolean> {
+export async function createVideoMeeting(
+  deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>,
+  input: { meetingId: string },
+): Promise<boolean> {
   return createRoom(deps, await meeting(deps, input.meetingId));
 }
 
-export async function deleteVideoMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, input: CleanupWorkflowInput): Promise<void> {
+export async function deleteVideoMeeting(deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>, input: CleanupWorkflowInput): Promise<void> {
   if (await removeZoomMeeting(deps, { meetingId: input.meetingId })) return;
-  if (input.meetingLink) await videoProvider(deps.config, input.locationType)?.deleteMeeting(roomOfLink(input.meetingLink));
+  if (input.meetingLink) await deps.video.providerOf(input.locationType)?.deleteMeeting(roomOfLink(input.meetingLink));
 }
 
 export async function deleteCalendarEvents(deps: Pick<ServiceDeps, 'db'>, input: CleanupWorkflowInput): Promise<number> {

@@ -61,7 +61,7 @@ export async function presentForTeam(deps: Pick<ServiceDeps, 'db' | 'config'>, i
 }
 
 /** One meeting; a provider's recording gets a fresh access link (services/meeting-followup/recording-link.ts). */
-export async function readMeeting(deps: Pick<ServiceDeps, 'db' | 'config'>, input: { teamId: string; id: string }) {
+export async function readMeeting(deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>, input: { teamId: string; id: string }) {
   const { teamId, id } = input;
   const m = await meetingRow(deps.db, teamId, id);
   return presentForTeam(deps, { meeting: { ...m, recording: await freshRecording(deps, { meeting: m }) } });

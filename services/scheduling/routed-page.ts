@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '../deps';
-import { readPrefillToken } from '../forms/routing';
+import { readPrefillToken } from '../routing-token/prefill-token';
 import { slotsFor } from './availability';
 import { narrowHosts, resolveContext } from './context';
 

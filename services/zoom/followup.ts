@@ -1,11 +1,11 @@
-import { videoAdapter, videoProvider, type RecordingLookup, type TranscriptLookup, type VideoProvider } from '../../core/video';
+import type { RecordingLookup, TranscriptLookup, VideoProvider } from '../../core/video';
 import { downloadZoomFile, zoomRecordingLink } from '../../core/video/zoom';
 import type { ProviderEventsSeen } from '../../workflows/scheduling/contract';
 import type { ServiceDeps } from '../deps';
 import type { MeetingRow } from '../meetings/row';
 import { zoomCallFor, type ZoomConfig } from './tokens';
 
-type Deps = Pick<ServiceDeps, 'db'> & { config: ZoomConfig & Parameters<typeof videoProvider>[0] };
+type Deps = Pick<ServiceDeps, 'db' | 'video'> & { config: ZoomConfig };
 
 /** The provider's recording id of a Zoom file: `<zoom meeting id>/<file id>` (a fresh link needs both). */
 const recordingKey = (zoomMeetingId: string, fileId: string) => `${zoomMeetingId}/${fileId}`;
@@ -52,9 +52,7 @@ function zoomFollowupProvider(deps: Deps, meetingId: string): VideoProvider {
 /** The video provider the follow-up asks about a meeting: Zoom's stored events, or the configured adapter. */
 export function followupProvider(deps: Deps, input: { meeting: Pick<MeetingRow, 'id' | 'location_type'> }): VideoProvider | null {
   const m = input.meeting;
-  return videoAdapter(deps.config, m.location_type) === 'zoom'
-    ? zoomFollowupProvider(deps, m.id)
-    : videoProvider(deps.config, m.location_type);
+  return deps.video.adapterOf(m.location_type) === 'zoom' ? zoomFollowupProvider(deps, m.id) : deps.video.providerOf(m.location_type);
 }
 
 /**
@@ -66,7 +64,7 @@ export async function zoomFollowupStart(
   deps: Deps,
   input: { meeting: Pick<MeetingRow, 'id' | 'location_type'>; transcript: boolean },
 ): Promise<{ reason: 'cloud_recording_off' | 'video_meeting_deleted' | 'no_video' | 'not_recorded' } | { waitFor: string[] } | null> {
-  if (videoAdapter(deps.config, input.meeting.location_type) !== 'zoom') return null;
+  if (deps.video.adapterOf(input.meeting.location_type) !== 'zoom') return null;
   const z = await deps.db('zoom_meetings').where({ meeting_id: input.meeting.id }).first();
   if (!z?.zoom_meeting_id) return { reason: 'no_video' };
   if (z.deleted_in_zoom_at) return { reason: 'video_meeting_deleted' };

@@ -1,4 +1,5 @@
 import { accountsActivities } from '../../activities/accounts';
+import { buildWorkerDeps } from '../../activities/deps';
 import { http, type HttpResult } from '../helpers/http';
 import { eventually, type Mail, type SmtpSink } from '../helpers/smtp';
 import { useApiWorld, type ApiWorld } from '../helpers/world';
@@ -11,8 +12,7 @@ export function useAccountsWorld(opts: { env?: Record<string, string> } = {}): A
     temporal: 'time-skipping',
     env: opts.env,
     smtp: { mailFrom: 'Accounts <accounts@example.com>' },
-    worker: (w) =>
-      accountsActivities({ db: w.tdb.db, config: w.app.config, mailer: w.mailer, sms: undefined as never, outbox: w.app.deps.outbox }),
+    worker: (w) => accountsActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer: w.mailer })),
   });
 }
 

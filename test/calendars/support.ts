@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createActivities } from '../../activities';
+import { buildWorkerDeps } from '../../activities/deps';
 import { createMailer } from '../../core/mailer';
 import { createSmsSender } from '../../core/sms';
 import { useRadicale, type Radicale } from '../helpers/radicale';
@@ -32,13 +33,12 @@ export function useCalendarWorld(opts: { env?: Record<string, string> } = {}): C
     env: opts.env,
     // Every activity (the booking workflows that bookings start run too), mail and SMS to files.
     worker: (world) =>
-      createActivities({
-        db: world.tdb.db,
-        config: world.app.config,
-        mailer: createMailer({ ...world.app.config, SMTP_URL: undefined }),
-        sms: createSmsSender({ ...world.app.config, TWILIO_ACCOUNT_SID: undefined }),
-        outbox: world.app.deps.outbox,
-      }),
+      createActivities(
+        buildWorkerDeps(world.app.config, world.tdb.db, world.app.deps.outbox, {
+          mailer: createMailer({ ...world.app.config, SMTP_URL: undefined }),
+          sms: createSmsSender({ ...world.app.config, TWILIO_ACCOUNT_SID: undefined }),
+        }),
+      ),
   });
   Object.defineProperty(w, 'radicale', { get: () => radicale.server });
   w.connect = async (body) => {

@@ -6,6 +6,7 @@ import { useApiWorld } from '../helpers/world';
  */
 import ICAL from 'ical.js';
 import { createActivities } from '../../activities';
+import { buildWorkerDeps } from '../../activities/deps';
 import { createMailer } from '../../core/mailer';
 import { createSmsSender } from '../../core/sms';
 import { icalUidOf, meetingUid } from '../../domain/ics';
@@ -30,7 +31,7 @@ const w = useApiWorld({ smtp: true, temporal: 'time-skipping', available: true, 
 function activities() {
   const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
   const sms = createSmsSender({ ...w.app.config, TWILIO_ACCOUNT_SID: undefined });
-  return createActivities({ db: w.tdb.db, config: w.app.config, mailer, sms, outbox: w.app.deps.outbox });
+  return createActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer, sms }));
 }
 
 /** The calendar of this test: a new collection on Radicale, so tests never see each other's events. */

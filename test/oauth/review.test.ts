@@ -1,5 +1,6 @@
 import type { ParsedMail } from 'mailparser';
 import { appReviewActivities } from '../../activities/app-review';
+import { buildWorkerDeps } from '../../activities/deps';
 import { client } from '../helpers/http';
 import { withWorker } from '../helpers/temporal';
 import { completeAppInput } from './helpers';
@@ -15,8 +16,7 @@ const DAY = 86_400_000;
 const w = useApiWorld({ temporal: 'time-skipping', smtp: { mailFrom: 'Reviews <reviews@example.com>' }, other: true });
 beforeAll(() => w.tdb.db('users').where({ id: w.other.userId }).update({ is_staff: true }));
 
-const activities = () =>
-  appReviewActivities({ db: w.tdb.db, config: w.app.config, mailer: w.mailer, sms: undefined as never, outbox: w.app.deps.outbox });
+const activities = () => appReviewActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer: w.mailer }));
 const stageOf = async (id: string) => (await w.tdb.db('apps').where({ id }).first('review_stage'))!.review_stage as string;
 const waitStage = (id: string, stage: string) => eventually(async () => (await stageOf(id)) === stage, `stage ${stage}`);
 const mailsFor = (appId: string) => w.smtp.messages.filter((m: ParsedMail) => m.headers.get('x-app-id') === appId);

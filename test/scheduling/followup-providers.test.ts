@@ -1,6 +1,6 @@
 import { AiRateLimitedError, retryAfterMs } from '../../core/ai-notes';
 import { dailyProvider } from '../../core/video/daily';
-import { videoProvider } from '../../core/video';
+import { videoProviders } from '../../core/video';
 import { vttToText } from '../../domain/webvtt';
 import { NotesMalformedError, summariseTranscript, type SummariseConfig } from '../../services/meeting-followup/summarise';
 import { testConfig } from '../helpers/config';
@@ -66,7 +66,7 @@ describe('Daily recordings and transcripts', () => {
   });
 
   it('a URL-template provider has no recordings API', () => {
-    const p = videoProvider(testConfig(), 'video_provider_1');
+    const p = videoProviders(testConfig()).providerOf('video_provider_1');
     expect(p).not.toBeNull();
     expect(p!.findRecording).toBeUndefined();
   });

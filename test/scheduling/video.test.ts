@@ -1,6 +1,7 @@
 // Video links that open a room: the default Jitsi-compatible link, and the Daily adapter (rooms
 // created by the booking workflow and deleted by the cleanup workflow), against a local stand-in
 // for Daily's REST API.
+import { buildWorkerDeps } from '../../activities/deps';
 import { meetingActivities } from './support/activities';
 import { parseConfig } from '../../core/config';
 import { createMailer } from '../../core/mailer';
@@ -33,7 +34,7 @@ const w = useApiWorld({
 
 function activities() {
   const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  return meetingActivities({ db: w.tdb.db, config: w.app.config, mailer, sms: undefined as never, outbox: w.app.deps.outbox });
+  return meetingActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer }));
 }
 
 async function book(locationType: string, hoursAhead: number): Promise<{ id: string; link: string }> {

@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 import { type MeetingEmailKind } from '../../activities/booking';
+import { buildWorkerDeps } from '../../activities/deps';
 import { meetingActivities } from './support/activities';
 import { createMailer } from '../../core/mailer';
 import { client } from '../helpers/http';
@@ -19,7 +20,7 @@ beforeEach(() => {
 
 function activities() {
   const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  const acts = meetingActivities({ db: w.tdb.db, config: w.app.config, mailer, sms: undefined as never, outbox: w.app.deps.outbox });
+  const acts = meetingActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer }));
   return {
     ...acts,
     async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind) {

@@ -1,4 +1,5 @@
 import { meetingActivities } from './activities';
+import { buildWorkerDeps } from '../../../activities/deps';
 import { createMailer } from '../../../core/mailer';
 import type { Mail } from '../../helpers/smtp';
 import { useApiWorld, type ApiWorld } from '../../helpers/world';
@@ -17,13 +18,11 @@ export interface SchedulingWorld extends ApiWorld {
 export function useSchedulingWorld(opts: { env?: Record<string, string>; timezone?: string } = {}): SchedulingWorld {
   const w = useApiWorld<SchedulingWorld>({ temporal: 'time-skipping', smtp: true, env: opts.env, available: opts.timezone ?? true });
   w.activities = () =>
-    meetingActivities({
-      db: w.tdb.db,
-      config: w.app.config,
-      mailer: createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' }),
-      sms: undefined as never,
-      outbox: w.app.deps.outbox,
-    });
+    meetingActivities(
+      buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, {
+        mailer: createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' }),
+      }),
+    );
   w.mails = (meetingId, kind) =>
     w.smtp.messages.filter((m) => m.headers.get('x-meeting-id') === meetingId && m.headers.get('x-meeting-email') === kind);
   w.waitForMail = async (meetingId, kind, count = 1) => {

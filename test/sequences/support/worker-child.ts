@@ -4,9 +4,8 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../../activities';
+import { buildWorkerDeps } from '../../../activities/deps';
 import { parseConfig } from '../../../core/config';
-import { createMailer } from '../../../core/mailer';
-import { createSmsSender } from '../../../core/sms';
 import { createDb } from '../../../db/knex';
 import { OutboxStarter } from '../../../temporal/outbox';
 
@@ -28,7 +27,7 @@ async function main(): Promise<void> {
     workflowBundle: { codePath: process.env.FSS_TEST_WORKFLOW_BUNDLE! },
     // No sticky queue: the time-skipping server never times out a dead worker's sticky tasks.
     maxCachedWorkflows: 0,
-    activities: createActivities({ db, config, mailer: createMailer(config), sms: createSmsSender(config), outbox }),
+    activities: createActivities(buildWorkerDeps(config, db, outbox)),
   });
   process.send?.('ready');
   await worker.run();

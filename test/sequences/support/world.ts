@@ -1,8 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../../activities';
-import { createMailer } from '../../../core/mailer';
-import { createSmsSender } from '../../../core/sms';
+import { buildWorkerDeps } from '../../../activities/deps';
 import type { TestApp } from '../../helpers/app';
 import type { TestDatabase } from '../../helpers/db';
 import type { TestTeam } from '../../helpers/fixtures';
@@ -63,13 +62,7 @@ export async function startWorld(
     .db('teams')
     .where({ id: team.teamId })
     .update({ settings: JSON.stringify({ sms_provider: 'twilio' }) });
-  const activities = createActivities({
-    db: tdb.db,
-    config: app.config,
-    mailer: createMailer(app.config),
-    sms: createSmsSender(app.config),
-    outbox: app.deps.outbox,
-  });
+  const activities = createActivities(buildWorkerDeps(app.config, tdb.db, app.deps.outbox));
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   const w: World = {
