@@ -102,7 +102,14 @@ async function availabilityBench(env: BenchEnv): Promise<void> {
   const hostsOf = async (label: string) => {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++)
-      ids.push((await addMember({ db }, { teamId: env.team.teamId, values: { email: `${label}-${i}@example.com`, role: 'member' } })).id);
+      ids.push(
+        (
+          await addMember(
+            { db, config: env.deps.config },
+            { teamId: env.team.teamId, values: { email: `${label}-${i}@example.com`, role: 'member' } },
+          )
+        ).id,
+      );
     await db('availability_schedules')
       .whereIn('user_id', ids)
       .update({ rules: jsonb(ALL_WEEK), timezone: i18nZone(label) });

@@ -63,7 +63,14 @@ export default async function run(env: BenchEnv): Promise<void> {
   const { db } = env;
   const hosts = [env.team.userId];
   for (let i = 0; i < 19; i++)
-    hosts.push((await addMember({ db }, { teamId: env.team.teamId, values: { email: `bench-host-${i}@example.com`, role: 'member' } })).id);
+    hosts.push(
+      (
+        await addMember(
+          { db, config: env.deps.config },
+          { teamId: env.team.teamId, values: { email: `bench-host-${i}@example.com`, role: 'member' } },
+        )
+      ).id,
+    );
   await db('availability_schedules')
     .whereIn('user_id', hosts)
     .update({ rules: jsonb(ALL_WEEK) });

@@ -38,6 +38,7 @@ import path from 'path';
 import { ensureEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrateLatest } from '../db/migrate';
 import { ensureDemoCredentials } from '../services/demo';
+import { parseConfig } from '../core/config';
 import { pickPort, portAccepts, portFree } from '../core/ports';
 import { pidAlive, sleep } from '../core/processes';
 import { CHILD_STOP_MS, signalGroup, startManaged, stopManaged, type Managed } from './dev/managed';
@@ -156,7 +157,8 @@ async function main(): Promise<void> {
   say('running migrations');
   await migrateLatest(databaseUrl);
   if (shuttingDown) return;
-  const demo = await ensureDemoCredentials(databaseUrl, dataDir);
+  // The demo owner's password is hashed at the children's PASSWORD_HASH_* cost.
+  const demo = await ensureDemoCredentials(databaseUrl, dataDir, parseConfig(env));
   if (shuttingDown) return;
 
   await temporalReady;

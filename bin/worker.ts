@@ -29,12 +29,45 @@ async function main(): Promise<void> {
       telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.METRICS_HOST}:${config.TEMPORAL_METRICS_PORT}` } } },
     });
   }
+  let metrics: { close(): Promise<void> } | undefined;
   if (config.METRICS_PORT) {
     registerDatabaseGauges({ db }, {});
-    await serveMetrics(config.METRICS_PORT, config.METRICS_HOST);
+    metrics = await serveMetrics(config.METRICS_PORT, config.METRICS_HOST);
   }
+
+  // A stop (SIGTERM, SIGINT) from here on: whatever the worker is waiting for ends, and the process
+  // with it. Our handlers come first: while a try to reach Temporal is in flight, the SDK's runtime
+  // also listens for these signals, and on its own it would swallow the first one.
+  const stopping = new AbortController();
+  const running: { stop?: () => void } = {}; // set once the worker runs
+  const shutdown = () => {
+    logger.info('worker shutting down');
+    stopping.abort();
+    running.stop?.();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  const closeAll = async () => {
+    await metrics?.close();
+    await db.destroy();
+  };
+
   // Temporal away or stalled at start (a deploy restarting it): wait with backoff, logging once.
-  const connection = await connectWorkerWhenReady({ ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY });
+  logger.info({ address: config.TEMPORAL_ADDRESS }, 'waiting for Temporal');
+  const connection = await connectWorkerWhenReady(
+    { ...connectionOptions(config), apiKey: config.TEMPORAL_API_KEY },
+    { signal: stopping.signal },
+  ).catch((err: unknown) => {
+    if (!stopping.signal.aborted) throw err;
+    return null;
+  });
+  if (!connection) {
+    logger.info('worker stopped before Temporal answered');
+    await closeAll();
+    // A try in flight cannot be cancelled: the SDK's native connect would hold the process until
+    // Temporal answers or the connection breaks. Nothing else is left to finish.
+    process.exit(0);
+  }
   // The outbox's client shares the worker's connection, so its starts can be eager: the server
   // hands the first workflow task straight back to this worker.
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
@@ -69,7 +102,6 @@ async function main(): Promise<void> {
   // Periodic work runs as Temporal Schedules, one per entry of services/maintenance/tasks.ts,
   // visible (and pausable) on the UI's Schedules page; created here, idempotently, in the
   // background: a Temporal that stalls meanwhile is retried with backoff, never ends the process.
-  const stopping = new AbortController();
   void retryUntil(
     'Temporal (maintenance Schedules)',
     () => ensureMaintenanceSchedules({ client }, { taskQueue: config.TEMPORAL_TASK_QUEUE }),
@@ -82,20 +114,17 @@ async function main(): Promise<void> {
     () => undefined, // the worker is shutting down
   );
 
-  const shutdown = () => {
-    logger.info('worker shutting down');
-    stopping.abort();
+  running.stop = () => {
     void relay.stop(); // no new starts for a worker that is draining
-    worker.shutdown();
+    if (worker.getState() === 'RUNNING') worker.shutdown(); // the SDK's own signal handler may have been first
   };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
   const from = 'workflowBundle' in workflows ? workflows.workflowBundle.codePath : 'sources, bundled at start';
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, workflows: from }, 'worker running');
-  await worker.run();
+  // A stop that came while the worker was being built: run it only to shut it down.
+  await (stopping.signal.aborted ? worker.runUntil(Promise.resolve()) : worker.run());
   await relay.stop(); // also when the SDK stopped the worker on a signal before our handler ran
   await connection.close();
-  await db.destroy();
+  await closeAll();
 }
 
 main().catch((err) => {

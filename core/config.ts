@@ -206,6 +206,13 @@ const schema = z.object({
     .regex(/^\d+\s*(ms|s|m|h)?$/, { error: 'must be a duration such as 5m, 90s or 300000ms' })
     .default('5m'),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * The cost of a new password hash (argon2id, core/passwords.ts): memory in KiB and passes. Below
+   * OWASP's floor (19456 KiB with 2 passes) the processes refuse to start, unless NODE_ENV=test.
+   * Stored hashes carry their own cost and keep verifying when these change.
+   */
+  PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).max(4_194_304).default(65_536),
+  PASSWORD_HASH_PASSES: z.coerce.number().int().min(1).max(64).default(3),
 });
 
 export type Config = z.infer<typeof schema> & { dataDir: string; baseUrl: string };
@@ -231,6 +238,8 @@ export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  TRUST_PROXY: replaced by TRUST_PROXY_HOPS=N, the number of proxies in front of the API (1 behind one load balancer)',
     );
   }
+  const weakHash = passwordCostProblem(c);
+  if (weakHash) throw new ConfigError(`Invalid configuration:\n  ${weakHash}`);
   for (const n of [1, 2] as const) {
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'daily' && !c.DAILY_API_KEY) {
       throw new ConfigError(`Invalid configuration:\n  DAILY_API_KEY: required when VIDEO_PROVIDER_${n}_ADAPTER=daily`);
@@ -248,6 +257,20 @@ export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(c.DATA_DIR ?? path.join(__dirname, '..', '.data')),
     baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
   };
+}
+
+/** OWASP's floor for argon2id (Password Storage Cheat Sheet): 19 MiB of memory and 2 passes. */
+export const PASSWORD_HASH_FLOOR = { memoryKiB: 19_456, passes: 2 } as const;
+
+/** A password hash cost below OWASP's floor outside tests (the test config uses 1 MiB and 1 pass), or null. */
+export function passwordCostProblem(c: Pick<Config, 'NODE_ENV' | 'PASSWORD_HASH_MEMORY_KIB' | 'PASSWORD_HASH_PASSES'>): string | null {
+  if (c.NODE_ENV === 'test') return null;
+  const low: string[] = [];
+  if (c.PASSWORD_HASH_MEMORY_KIB < PASSWORD_HASH_FLOOR.memoryKiB)
+    low.push(`PASSWORD_HASH_MEMORY_KIB: ${c.PASSWORD_HASH_MEMORY_KIB} is below OWASP's floor of ${PASSWORD_HASH_FLOOR.memoryKiB} KiB`);
+  if (c.PASSWORD_HASH_PASSES < PASSWORD_HASH_FLOOR.passes)
+    low.push(`PASSWORD_HASH_PASSES: ${c.PASSWORD_HASH_PASSES} is below OWASP's floor of ${PASSWORD_HASH_FLOOR.passes} passes`);
+  return low.length > 0 ? `${low.join('\n  ')} (only NODE_ENV=test may go lower)` : null;
 }
 
 /** The webhook URL policy of a config (domain/ssrf.ts UrlPolicy). */

@@ -6,7 +6,7 @@ export interface RetryOptions {
   maxMs?: number;
   /** Each try is given this long, then counts as failed (a stalled dependency never answers). */
   attemptMs?: number;
-  /** Stop trying: the promise rejects with the last error. */
+  /** Stop trying, also in the middle of a try: the promise rejects at once. */
   signal?: AbortSignal;
   /** Called with a value that arrived after its try had timed out (a connection to close). */
   discardLate?: (value: never) => unknown;
@@ -27,7 +27,7 @@ export async function retryUntil<T>(what: string, attempt: () => Promise<T>, opt
   for (;;) {
     tries++;
     try {
-      const value = await withTimeout(attempt(), attemptMs, opts.discardLate as ((v: T) => unknown) | undefined);
+      const value = await withTimeout(attempt(), attemptMs, opts.discardLate as ((v: T) => unknown) | undefined, signal);
       if (state === 'down') logger.info({ what, tries }, `${what} answers again`);
       return value;
     } catch (err) {
@@ -41,23 +41,43 @@ export async function retryUntil<T>(what: string, attempt: () => Promise<T>, opt
   }
 }
 
-/** `promise`, or a rejection after `ms`; a value arriving later goes to `late` (to be closed). */
-export function withTimeout<T>(promise: Promise<T>, ms: number, late?: (value: T) => unknown): Promise<T> {
-  let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      reject(new Error(`no answer within ${ms} ms`));
-    }, ms);
+/**
+ * `promise`, or a rejection after `ms` or when `signal` aborts, whichever comes first; a value
+ * arriving after that goes to `late` (to be closed).
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number, late?: (value: T) => unknown, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const giveUp = (why: string) => {
+      if (settled) return;
+      settle();
+      reject(new Error(why));
+    };
+    const onAbort = () => giveUp('aborted');
+    const timer = setTimeout(() => giveUp(`no answer within ${ms} ms`), ms);
+    if (signal?.aborted) giveUp('aborted');
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        if (settled) {
+          void late?.(value); // it came after the give-up: to be closed
+          return;
+        }
+        settle();
+        resolve(value);
+      },
+      (err: unknown) => {
+        if (settled) return; // a late failure: already counted as given up
+        settle();
+        reject(err);
+      },
+    );
   });
-  promise.then(
-    (value) => {
-      if (timedOut) void late?.(value);
-    },
-    () => undefined, // a late failure: already counted as a timeout
-  );
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function delay(ms: number, signal?: AbortSignal): Promise<void> {

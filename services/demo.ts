@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ALL_SCOPES } from '../core/scopes';
 import { randomToken, sha256Hex } from '../core/crypto';
 import { createDb } from '../db/knex';
+import type { PasswordCost } from '../core/passwords';
 import { createTeamWithOwner } from './accounts/users';
 import { createApiKey } from './api-keys';
 
@@ -20,6 +21,7 @@ interface DemoFile {
 export async function ensureDemoCredentials(
   databaseUrl: string,
   dataDir: string,
+  cost: PasswordCost,
 ): Promise<{ apiKey: string; email: string; password: string }> {
   const file = path.join(dataDir, 'demo.json');
   const db = createDb(databaseUrl, 2);
@@ -37,13 +39,17 @@ export async function ensureDemoCredentials(
       .toLowerCase()
       .replace(/[^a-z0-9]/g, 'x')}@example.com`;
     const demo = await db.transaction(async (trx) => {
-      const { teamId, user } = await createTeamWithOwner(trx, {
-        teamName: 'Demo team',
-        plan: 'enterprise',
-        email,
-        password,
-        name: 'Demo Owner',
-      });
+      const { teamId, user } = await createTeamWithOwner(
+        trx,
+        {
+          teamName: 'Demo team',
+          plan: 'enterprise',
+          email,
+          password,
+          name: 'Demo Owner',
+        },
+        cost,
+      );
       const { secret } = await createApiKey({ db: trx }, { teamId, scopes: [...ALL_SCOPES], name: 'Demo key', createdBy: user.id });
       return { team_id: teamId, api_key: secret, email, password };
     });

@@ -1,16 +1,13 @@
 import type { Executor } from '../db/knex';
 import type { ServiceDeps } from './deps';
 import { randomToken, sha256Hex } from '../core/crypto';
-import { verifyPassword } from '../core/passwords';
+import { dummyHash, verifyPassword } from '../core/passwords';
 import { SESSION_PREFIX } from './credentials/session';
 import { evictCredential } from './credentials/cache';
 import { unauthorized } from '../core/errors';
 import { checkLoginAllowed, recordLoginFailure, recordLoginSuccess } from './accounts/throttle';
 
 export const SESSION_TTL_MS = 12 * 3600 * 1000;
-
-// A real hash to verify against when the email is unknown, so timing does not reveal accounts.
-const DUMMY_HASH = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$Hc7Y8uS0nIDnM0tEj2zcY8v8Pn6cF0rjpOWRzYDGGbk';
 
 /** Where a sign-in came from: shown in the user's list of sessions. */
 export interface ClientInfo {
@@ -43,12 +40,12 @@ export interface LoginInput {
  * removed member) gets the same 401 after the same work (a hash is always verified). Failures are
  * throttled per address and per IP with a growing delay (accounts/throttle.ts): 429 while locked.
  */
-export async function login(deps: Pick<ServiceDeps, 'db'>, { email, password, client = {} }: LoginInput) {
+export async function login(deps: Pick<ServiceDeps, 'db' | 'config'>, { email, password, client = {} }: LoginInput) {
   const { db } = deps;
   const ip = client.ip ?? '';
   await checkLoginAllowed(deps, { email, ip });
   const user = await db('users').where({ email }).whereNull('removed_at').first('id', 'team_id', 'password_hash');
-  const ok = await verifyPassword(user?.password_hash ?? DUMMY_HASH, password);
+  const ok = await verifyPassword(user?.password_hash ?? (await dummyHash(deps.config)), password);
   if (!user || !user.password_hash || !ok) {
     await recordLoginFailure(deps, { email, ip });
     throw unauthorized('Wrong email or password');

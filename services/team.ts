@@ -43,7 +43,7 @@ export function listMembers(deps: Pick<ServiceDeps, 'db'>, { teamId, page }: { t
 }
 
 export async function addMember(
-  deps: Pick<ServiceDeps, 'db'>,
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
   {
     teamId,
     values: input,
@@ -51,6 +51,6 @@ export async function addMember(
 ) {
   const { db } = deps;
   if (await emailTaken(deps, { email: input.email })) throw conflict('A user with this email already exists');
-  const user = await db.transaction((trx) => createUser(trx, { teamId, ...input }));
+  const user = await db.transaction((trx) => createUser(trx, { teamId, ...input }, deps.config));
   return presentUser(user);
 }

@@ -91,7 +91,7 @@ export async function acceptInvitation(deps: ServiceDeps, input: AcceptInvitatio
   if (!name || name.length > 200) return { ok: false, reason: 'bad_input', view, message: 'Enter your name (at most 200 characters).' };
   const problem = passwordProblem(input.password, view.email);
   if (problem) return { ok: false, reason: 'bad_input', view, message: problem };
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(deps.config, input.password);
 
   const result = await deps.db.transaction(async (trx) => {
     const open = await openInvitation(trx, token, true);
@@ -100,7 +100,7 @@ export async function acceptInvitation(deps: ServiceDeps, input: AcceptInvitatio
     const who = await invitee(trx, inv.team_id, inv.email);
     let userId: string;
     if (who.kind === 'new') {
-      const user = await createUser(trx, { teamId: inv.team_id, email: inv.email, name, role: inv.role });
+      const user = await createUser(trx, { teamId: inv.team_id, email: inv.email, name, role: inv.role }, deps.config);
       userId = user.id;
     } else if (who.kind === 'returning' && who.user) {
       userId = who.user.id;

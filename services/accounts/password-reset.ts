@@ -43,14 +43,14 @@ export type ResetOutcome =
  * dies with it, and every session of the user is signed out.
  */
 export async function resetPassword(
-  deps: Pick<ServiceDeps, 'db'>,
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
   { token, password }: { token: string; password: string },
 ): Promise<ResetOutcome> {
   const target = await resetTarget(deps, { token });
   if (!target) return { ok: false, reason: 'invalid_link' };
   const problem = passwordProblem(password, target.email);
   if (problem) return { ok: false, reason: 'bad_input', message: problem };
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(deps.config, password);
   const revoked = await deps.db.transaction(async (trx) => {
     const t = await findLiveToken(trx, { kind: 'password_reset', token, forUpdate: true });
     if (!t?.user_id) return null;

@@ -2,7 +2,7 @@ import { jsonb } from '../../db/jsonb';
 import type { UsersRow } from '../../db/tables';
 import type { Executor } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
-import { hashPassword } from '../../core/passwords';
+import { hashPassword, type PasswordCost } from '../../core/passwords';
 import type { Plan, Role } from '../../core/scopes';
 import { validationFailed } from '../../core/errors';
 import { passwordProblem } from './password-policy';
@@ -65,9 +65,10 @@ export interface NewUserInput {
 
 /**
  * Add a user to a team, with the default availability schedule (Mon–Fri 09:00–17:00 in their timezone).
- * A password must pass the one policy (accounts/password-policy.ts): 400 `validation_failed` on `body.password`.
+ * A password must pass the one policy (accounts/password-policy.ts): 400 `validation_failed` on `body.password`;
+ * it is hashed at `cost` (the config's PASSWORD_HASH_* settings).
  */
-export async function createUser(trx: Executor, input: NewUserInput): Promise<UserRow> {
+export async function createUser(trx: Executor, input: NewUserInput, cost: PasswordCost): Promise<UserRow> {
   const problem = input.password ? passwordProblem(input.password, input.email) : null;
   if (problem) throw validationFailed([{ path: 'body.password', message: problem }]);
   const [user] = await trx('users')
@@ -75,7 +76,7 @@ export async function createUser(trx: Executor, input: NewUserInput): Promise<Us
       team_id: input.teamId,
       email: input.email,
       name: input.name ?? null,
-      password_hash: input.password ? await hashPassword(input.password) : null,
+      password_hash: input.password ? await hashPassword(cost, input.password) : null,
       role: input.role,
       timezone: input.timezone ?? 'UTC',
     })
@@ -100,15 +101,23 @@ export interface NewTeamInput {
   timezone?: string;
 }
 
-export async function createTeamWithOwner(trx: Executor, input: NewTeamInput): Promise<{ teamId: string; user: UserRow }> {
+export async function createTeamWithOwner(
+  trx: Executor,
+  input: NewTeamInput,
+  cost: PasswordCost,
+): Promise<{ teamId: string; user: UserRow }> {
   const [team] = await trx('teams').insert({ name: input.teamName, plan: input.plan }).returning(['id']);
-  const user = await createUser(trx, {
-    teamId: team.id,
-    email: input.email,
-    name: input.name,
-    password: input.password,
-    role: 'owner',
-    timezone: input.timezone,
-  });
+  const user = await createUser(
+    trx,
+    {
+      teamId: team.id,
+      email: input.email,
+      name: input.name,
+      password: input.password,
+      role: 'owner',
+      timezone: input.timezone,
+    },
+    cost,
+  );
   return { teamId: team.id, user };
 }

@@ -5,6 +5,7 @@ import { addMember } from '../../services/team';
 import { createSession } from '../../services/sessions';
 import { scopesForRole } from '../../core/scopes';
 import { sha256Hex } from '../../core/crypto';
+import { testConfig } from '../helpers/config';
 
 /** docs/accounts.md "API keys and roles": a key acts as its creator and never carries more. */
 const w = useApiWorld();
@@ -12,7 +13,7 @@ const owner = () => client(w.app.baseUrl, w.team.session);
 
 async function person(role: 'admin' | 'member') {
   const u = await addMember(
-    { db: w.tdb.db },
+    { db: w.tdb.db, config: testConfig() },
     { teamId: w.team.teamId, values: { email: `${role}-${randomUUID()}@example.com`, role, password: 'a long password 1' } },
   );
   const { token } = await createSession(w.tdb.db, { userId: u.id });

@@ -4,6 +4,7 @@ import { createTestTeam } from '../helpers/fixtures';
 import { addMember } from '../../services/team';
 import { invitationWorkflowId } from '../../workflows/accounts/contract';
 import { linkToken, mailsTo, postForm, unique, useAccountsWorld } from './support';
+import { testConfig } from '../helpers/config';
 
 /** Invitations: the API, the durable email workflow (3-day reminder), and the no-JS accept page by form posts. */
 const w = useAccountsWorld();
@@ -161,7 +162,10 @@ describe('invitations API', () => {
   });
 
   it('brings back a member added without a password, or a removed one; refuses an account of another team', async () => {
-    const pending = await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email: unique('nopass'), role: 'member' } });
+    const pending = await addMember(
+      { db: w.tdb.db, config: testConfig() },
+      { teamId: w.team.teamId, values: { email: unique('nopass'), role: 'member' } },
+    );
     const id = (await invite(pending.email, 'admin')).body.data.id as string;
     const [mail] = await inviteMails(pending.email, id);
     const token = linkToken(mail, '/account/invitations');
@@ -205,12 +209,12 @@ describe('invitations API', () => {
   it('admin sessions and API keys with team:members invite; members get 403; owners only grant owner', async () => {
     const adminEmail = unique('admin');
     await addMember(
-      { db: w.tdb.db },
+      { db: w.tdb.db, config: testConfig() },
       { teamId: w.team.teamId, values: { email: adminEmail, role: 'admin', password: 'admin long password' } },
     );
     const memberEmail = unique('member');
     await addMember(
-      { db: w.tdb.db },
+      { db: w.tdb.db, config: testConfig() },
       { teamId: w.team.teamId, values: { email: memberEmail, role: 'member', password: 'member long password' } },
     );
     const admin = client(w.app.baseUrl, (await signIn(adminEmail, 'admin long password')).body.data.token);

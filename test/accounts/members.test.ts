@@ -6,6 +6,7 @@ import { addMember } from '../../services/team';
 import { createApiKey } from '../../services/api-keys';
 import { createSession } from '../../services/sessions';
 import { resolveContext } from '../../services/scheduling/context';
+import { testConfig } from '../helpers/config';
 
 /** Members and roles: list, get, change a role, remove (with what the member still hosts). */
 const w = useApiWorld();
@@ -15,7 +16,7 @@ const email = (p: string) => `${p}-${++n}-${Date.now()}@example.com`;
 
 async function memberWithSession(role: 'owner' | 'admin' | 'member') {
   const user = await addMember(
-    { db: w.tdb.db },
+    { db: w.tdb.db, config: testConfig() },
     {
       teamId: w.team.teamId,
       values: {

@@ -3,6 +3,7 @@ import { describeWithBrowser, hasChromium, launchChromium } from '../helpers/bro
 import { client } from '../helpers/http';
 import { addMember } from '../../services/team';
 import { linkToken, mailsTo, unique, useAccountsWorld } from './support';
+import { testConfig } from '../helpers/config';
 
 /** The public account pages in headless Chromium with JavaScript off: accept an invitation, reset a password. */
 const w = useAccountsWorld();
@@ -57,7 +58,10 @@ describeWithBrowser('account pages in Chromium (JavaScript disabled)', () => {
 
   it('resets a password from the emailed link', async () => {
     const email = unique('browser-reset');
-    await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email, role: 'member', password: 'old long password' } });
+    await addMember(
+      { db: w.tdb.db, config: testConfig() },
+      { teamId: w.team.teamId, values: { email, role: 'member', password: 'old long password' } },
+    );
     expect((await client(w.app.baseUrl).post('/api/auth/password-reset', { email })).status).toBe(202);
     const [mail] = await mailsTo(w.smtp, email, 1, ['x-account-email', 'password_reset']);
     const url = `${w.app.baseUrl}/account/reset-password/${linkToken(mail, '/account/reset-password')}`;

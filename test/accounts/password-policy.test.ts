@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { useApiWorld } from '../helpers/world';
 import { client } from '../helpers/http';
 import { createTeamWithOwner } from '../../services/accounts/users';
+import { testConfig } from '../helpers/config';
 
 /**
  * One password policy (docs/accounts.md "One password policy") on every path that sets one:
@@ -29,7 +30,7 @@ it('POST /api/v1/team/members refuses a short password, or one holding the addre
 it('sign-up (a new team and its owner) applies the same policy', async () => {
   const email = `founder-${randomUUID().slice(0, 8)}@example.com`;
   const make = (password: string) =>
-    w.tdb.db.transaction((trx) => createTeamWithOwner(trx, { teamName: 'T', plan: 'free', email, password }));
+    w.tdb.db.transaction((trx) => createTeamWithOwner(trx, { teamName: 'T', plan: 'free', email, password }, testConfig()));
   await expect(make('short')).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
   await expect(make(`pre-${email.split('@')[0]}-post`)).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
   await expect(make('a fine long password')).resolves.toMatchObject({ user: { email } });

@@ -3,6 +3,7 @@ import { createSession } from '../../services/sessions';
 import { addMember } from '../../services/team';
 import { RESET_PER_HOUR } from '../../services/accounts/throttle';
 import { linkToken, mailsTo, postForm, unique, useAccountsWorld } from './support';
+import { testConfig } from '../helpers/config';
 
 /** Password reset: 202 for any address, the emailed single-use 1-hour link, the no-JS page, sessions signed out. */
 // TRUST_PROXY_HOPS=1: the tests name the client's IP with X-Forwarded-For.
@@ -14,7 +15,7 @@ const resetMails = (email: string, count = 1) => mailsTo(w.smtp, email, count, [
 
 it('answers 202 alike for a known and an unknown address; only the known one gets an email', async () => {
   const user = await addMember(
-    { db: w.tdb.db },
+    { db: w.tdb.db, config: testConfig() },
     { teamId: w.team.teamId, values: { email: unique('known'), role: 'member', password: 'old long password' } },
   );
   const unknown = unique('unknown');
@@ -32,7 +33,7 @@ it('answers 202 alike for a known and an unknown address; only the known one get
 it('the link sets a new password once, checks it, and signs out every session of the user', async () => {
   const email = unique('reset');
   const user = await addMember(
-    { db: w.tdb.db },
+    { db: w.tdb.db, config: testConfig() },
     { teamId: w.team.teamId, values: { email, role: 'member', password: 'old long password' } },
   );
   const s1 = (await signIn(email, 'old long password')).body.data.token as string;
@@ -69,7 +70,10 @@ it('the link sets a new password once, checks it, and signs out every session of
 
 it('a link is valid for one hour', async () => {
   const email = unique('late');
-  await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email, role: 'member', password: 'old long password' } });
+  await addMember(
+    { db: w.tdb.db, config: testConfig() },
+    { teamId: w.team.teamId, values: { email, role: 'member', password: 'old long password' } },
+  );
   await ask(email);
   const token = linkToken((await resetMails(email))[0], '/account/reset-password');
   const row = await w.tdb.db('account_tokens').where({ kind: 'password_reset' }).orderBy('created_at', 'desc').first();

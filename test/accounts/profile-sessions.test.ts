@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { s256Challenge } from '../../domain/pkce';
 import { authorizeWithForms } from '../oauth/forms';
 import { completeAppInput } from '../oauth/helpers';
+import { testConfig } from '../helpers/config';
 
 /** The profile (/api/v1/me), email change by confirmation, my sessions, and the sign-in throttle. */
 const w = useAccountsWorld({ env: { TRUST_PROXY_HOPS: '1' } });
@@ -15,7 +16,10 @@ const login = (email: string, password: string, ip = '127.0.0.1', ua = 'jest') =
   client(w.app.baseUrl).post('/api/auth/login', { email, password }, { 'x-forwarded-for': ip, 'user-agent': ua });
 
 async function user(password = 'a long password') {
-  const u = await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email: unique('me'), role: 'member', password } });
+  const u = await addMember(
+    { db: w.tdb.db, config: testConfig() },
+    { teamId: w.team.teamId, values: { email: unique('me'), role: 'member', password } },
+  );
   return { ...u, password };
 }
 
@@ -123,7 +127,10 @@ describe('sign-in throttle', () => {
     const u = await user();
     const unknown = await login(unique('ghost'), 'whatever password', '198.51.100.1');
     const wrong = await login(u.email, 'wrong password', '198.51.100.2');
-    const passwordless = await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email: unique('nopass'), role: 'member' } });
+    const passwordless = await addMember(
+      { db: w.tdb.db, config: testConfig() },
+      { teamId: w.team.teamId, values: { email: unique('nopass'), role: 'member' } },
+    );
     const noPassword = await login(passwordless.email, 'whatever password', '198.51.100.3');
     for (const res of [unknown, wrong, noPassword]) {
       expect(res.status).toBe(401);

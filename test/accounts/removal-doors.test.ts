@@ -7,6 +7,7 @@ import { issueToken } from '../../services/accounts/tokens';
 import { s256Challenge } from '../../domain/pkce';
 import { authorizeWithForms } from '../oauth/forms';
 import { completeAppInput } from '../oauth/helpers';
+import { testConfig } from '../helpers/config';
 
 /**
  * Removal closes every door (docs/accounts.md "Members and roles"): after a member is removed,
@@ -52,7 +53,10 @@ async function token(body: Record<string, string>) {
 
 it('after removal: session, key, OAuth tokens, reset link, feed URL and password all stop working', async () => {
   const email = `leaver-${randomUUID().slice(0, 8)}@example.com`;
-  const m = await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email, role: 'member', password: PASSWORD } });
+  const m = await addMember(
+    { db: w.tdb.db, config: testConfig() },
+    { teamId: w.team.teamId, values: { email, role: 'member', password: PASSWORD } },
+  );
   const session = (await createSession(w.tdb.db, { userId: m.id })).token;
   const api = client(w.app.baseUrl, session);
   const key = (await api.post('/api/v1/api-keys', { scopes: ['forms:read'] })).body.data.api_key as string;
@@ -99,7 +103,7 @@ it('after removal: session, key, OAuth tokens, reset link, feed URL and password
 
 it("a member creates only its own feed URL; an owner or admin creates anyone's", async () => {
   const m = await addMember(
-    { db: w.tdb.db },
+    { db: w.tdb.db, config: testConfig() },
     { teamId: w.team.teamId, values: { email: `feed-${randomUUID().slice(0, 8)}@example.com`, role: 'member', password: PASSWORD } },
   );
   const api = client(w.app.baseUrl, (await createSession(w.tdb.db, { userId: m.id })).token);

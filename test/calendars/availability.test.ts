@@ -12,6 +12,7 @@ import { client } from '../helpers/http';
 import { nextDstChange, nextOpenDay } from '../helpers/open-day';
 import { publishedEventType } from '../scheduling/helpers';
 import { ics, RADICALE_PASSWORD, RADICALE_USER, startFeedServer, useCalendarWorld, utc, type FeedServer } from './support';
+import { testConfig } from '../helpers/config';
 
 const w = useCalendarWorld();
 const ZONE = 'America/New_York';
@@ -227,7 +228,7 @@ describe('round-robin and group pages use every host’s calendars', () => {
   beforeAll(async () => {
     feed = await startFeedServer();
     const member = await addMember(
-      { db: w.tdb.db },
+      { db: w.tdb.db, config: testConfig() },
       { teamId: w.team.teamId, values: { email: `host-${Date.now()}@example.com`, role: 'member' } },
     );
     memberId = member.id;

@@ -13,6 +13,7 @@ import { freePort } from '../../core/ports';
 import { client } from '../helpers/http';
 import { instantDaysAhead, nextOpenDay, type WeeklyRule } from '../helpers/open-day';
 import { ics, RADICALE_PASSWORD, RADICALE_USER, useCalendarWorld, utc } from './support';
+import { testConfig } from '../helpers/config';
 
 const w = useCalendarWorld();
 
@@ -170,7 +171,7 @@ describe('calendar connections', () => {
     let ownersId: string;
     beforeAll(async () => {
       const member = await addMember(
-        { db: w.tdb.db },
+        { db: w.tdb.db, config: testConfig() },
         { teamId: w.team.teamId, values: { email: `member-${Date.now()}@example.com`, role: 'member' } },
       );
       memberId = member.id;

@@ -10,6 +10,7 @@ import { createSession } from '../../services/sessions';
 import { addMember } from '../../services/team';
 import { http } from '../helpers/http';
 import { useApiWorld } from '../helpers/world';
+import { testConfig } from '../helpers/config';
 
 /**
  * Roles on the route table (docs/accounts.md "Roles by route"): every authenticated route, called
@@ -29,7 +30,7 @@ beforeAll(async () => {
   users.owner = w.team.userId;
   for (const role of ['admin', 'member'] as const) {
     const u = await addMember(
-      { db: w.tdb.db },
+      { db: w.tdb.db, config: testConfig() },
       { teamId: w.team.teamId, values: { email: `${role}-${randomUUID()}@example.com`, role, password: 'a long password 1' } },
     );
     users[role] = u.id;

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../api/deps';
 import { parseConfig, type Config } from '../../core/config';
 import type { Db } from '../../db/knex';
 import { recordAnswers } from './answers';
-import { TEST_DATA_DIR } from './config';
+import { TEST_DATA_DIR, TEST_PASSWORD_HASH } from './config';
 
 export interface TestApp {
   baseUrl: string;
@@ -45,6 +45,7 @@ export async function startTestApp(
     // Every answer is checked against the route's declared response schema (api/http/response-check.ts).
     VALIDATE_RESPONSES: 'true',
     DATA_DIR: TEST_DATA_DIR,
+    ...TEST_PASSWORD_HASH,
     ...opts.env,
   });
   const temporal = opts.temporal;

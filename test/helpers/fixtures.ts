@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex';
 import { createTeamWithOwner } from '../../services/accounts/users';
 import { createApiKey } from '../../services/api-keys';
 import { createSession } from '../../services/sessions';
+import { testConfig } from './config';
 import { randomBytes } from 'node:crypto';
 
 export interface TestTeam {
@@ -23,7 +24,11 @@ export async function createTestTeam(db: Db, opts: { plan?: Plan; timezone?: str
   const email = `owner-${randomBytes(5).toString('hex')}@example.com`;
   const password = opts.password ?? 'correct horse battery';
   const { teamId, user } = await db.transaction((trx) =>
-    createTeamWithOwner(trx, { teamName: 'Test team', plan: opts.plan ?? 'enterprise', email, password, timezone: opts.timezone }),
+    createTeamWithOwner(
+      trx,
+      { teamName: 'Test team', plan: opts.plan ?? 'enterprise', email, password, timezone: opts.timezone },
+      testConfig(),
+    ),
   );
   const { secret } = await createApiKey({ db }, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
   const { token } = await createSession(db, { userId: user.id });

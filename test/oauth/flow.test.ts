@@ -8,6 +8,7 @@ import { addMember } from '../../services/team';
 import { REDIRECT, useCodeFlow, type OAuthAppCredentials } from './code-flow';
 import { authorizeWithForms } from './forms';
 import { completeAppInput } from './helpers';
+import { testConfig } from '../helpers/config';
 
 /**
  * The authorization code flow that works: a real OAuth client library (oauth4webapi) through every
@@ -119,7 +120,7 @@ describe('a grant never carries more than its user', () => {
     const teamApp = created.body.data as OAuthAppCredentials;
     const password = 'member long password';
     const email = `member-${randomBytes(4).toString('hex')}@example.com`;
-    await addMember({ db: w.tdb.db }, { teamId: w.team.teamId, values: { email, role: 'member', password } });
+    await addMember({ db: w.tdb.db, config: testConfig() }, { teamId: w.team.teamId, values: { email, role: 'member', password } });
 
     const a = authUrl({ client_id: teamApp.client_id, scope: 'user:read team:members' });
     const res = await authorizeWithForms(a.url, { email, password });

@@ -6,6 +6,7 @@ import { addMember } from '../../services/team';
 import { zMeetingBookedEvent } from '../../services/webhooks/payload-schemas';
 import { alwaysAvailable, dayFromNow, publishedEventType } from './helpers';
 import { useApiWorld } from '../helpers/world';
+import { testConfig } from '../helpers/config';
 
 const w = useApiWorld({ available: true });
 
@@ -226,7 +227,12 @@ describe('race-free booking', () => {
     const members = [t.userId];
     for (let i = 0; i < 2; i++)
       members.push(
-        (await addMember({ db: w.tdb.db }, { teamId: t.teamId, values: { email: `rr${i}-${t.teamId}@example.com`, role: 'member' } })).id,
+        (
+          await addMember(
+            { db: w.tdb.db, config: testConfig() },
+            { teamId: t.teamId, values: { email: `rr${i}-${t.teamId}@example.com`, role: 'member' } },
+          )
+        ).id,
       );
     for (const id of members) await alwaysAvailable(w.tdb.db, id);
     const { eventTypeId, pageId } = await publishedEventType(
@@ -262,8 +268,12 @@ describe('race-free booking', () => {
 
   it('group pages need every host free, and a group booking blocks every host', async () => {
     const t = await createTestTeam(w.tdb.db);
-    const second = (await addMember({ db: w.tdb.db }, { teamId: t.teamId, values: { email: `g-${t.teamId}@example.com`, role: 'member' } }))
-      .id;
+    const second = (
+      await addMember(
+        { db: w.tdb.db, config: testConfig() },
+        { teamId: t.teamId, values: { email: `g-${t.teamId}@example.com`, role: 'member' } },
+      )
+    ).id;
     await alwaysAvailable(w.tdb.db, t.userId);
     await alwaysAvailable(w.tdb.db, second);
     const group = await publishedEventType(

@@ -9,6 +9,7 @@ import { makeContact, makeEnrollment, makeSequence } from '../sequences/support/
 import { addMember } from '../../services/team';
 import { alwaysAvailable, publishedEventType } from './helpers';
 import { useSchedulingWorld } from './support/world';
+import { testConfig } from '../helpers/config';
 
 const HOUR = 3_600_000;
 const w = useSchedulingWorld();
@@ -66,7 +67,7 @@ describe('group pages', () => {
   test('each co-host gets the REQUEST and, on cancellation, the CANCEL', async () => {
     const t = await createTestTeam(w.tdb.db);
     const coHost = await addMember(
-      { db: w.tdb.db },
+      { db: w.tdb.db, config: testConfig() },
       { teamId: t.teamId, values: { email: `cohost-${t.teamId}@example.com`, role: 'member' } },
     );
     for (const id of [t.userId, coHost.id]) await alwaysAvailable(w.tdb.db, id);

@@ -7,6 +7,7 @@ import { nextOpenDay } from '../helpers/open-day';
 import { addMember } from '../../services/team';
 import { alwaysAvailable, publishedEventType } from './helpers';
 import { useApiWorld } from '../helpers/world';
+import { testConfig } from '../helpers/config';
 
 const w = useApiWorld({ team: false });
 
@@ -108,7 +109,12 @@ describe('booking limits', () => {
     const members = [t.userId];
     for (let i = 0; i < 2; i++)
       members.push(
-        (await addMember({ db: w.tdb.db }, { teamId: t.teamId, values: { email: `lim${i}-${t.teamId}@example.com`, role: 'member' } })).id,
+        (
+          await addMember(
+            { db: w.tdb.db, config: testConfig() },
+            { teamId: t.teamId, values: { email: `lim${i}-${t.teamId}@example.com`, role: 'member' } },
+          )
+        ).id,
       );
     for (const id of members) await alwaysAvailable(w.tdb.db, id);
     const { eventTypeId, pageId } = await publishedEventType(

@@ -3,6 +3,7 @@ import { addMember } from '../../../services/team';
 import type { TestTeam } from '../../helpers/fixtures';
 import { client } from '../../helpers/http';
 import { alwaysAvailable, publishedEventType } from '../../scheduling/helpers';
+import { testConfig } from '../../helpers/config';
 
 /**
  * A team with a round-robin page of four hosts (the owner and three members, open around the
@@ -35,7 +36,14 @@ export async function routingWorld(
   const api = client(baseUrl, team.apiKey);
   const hosts = [team.userId];
   for (let i = 0; i < 3; i++)
-    hosts.push((await addMember({ db }, { teamId: team.teamId, values: { email: `${slug}-h${i}@example.com`, role: 'member' } })).id);
+    hosts.push(
+      (
+        await addMember(
+          { db, config: testConfig() },
+          { teamId: team.teamId, values: { email: `${slug}-h${i}@example.com`, role: 'member' } },
+        )
+      ).id,
+    );
   for (const id of hosts) await alwaysAvailable(db, id);
   const {
     eventTypeId,
