@@ -4,6 +4,7 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
+import { blockOf, type BlockReason } from './mail-block';
 import { AUTO_HEADERS, type FactHeader } from './mail-headers';
 import {
   actionBlocks,
@@ -40,8 +41,20 @@ export interface MailFacts {
   parts: Array<{ contentType: string; content: string }>;
 }
 
+/** A bounce's outcome: the address is dead (hard), may take mail later (soft), or the server refused us, not it (block). */
+export type BounceType = 'hard' | 'soft' | 'block';
+
 export type MailClass =
-  | { kind: 'bounce'; type: 'hard' | 'soft'; status: string | null; diagnostic: string | null; recipient: string | null; standard: boolean }
+  | {
+      kind: 'bounce';
+      type: BounceType;
+      status: string | null;
+      diagnostic: string | null;
+      recipient: string | null;
+      standard: boolean;
+      /** Why the server refused us, for a block (domain/mail-block.ts). */
+      block?: BlockReason;
+    }
   /** A delay notice: the server is still trying. Not a bounce; nothing changes for the address. */
   | { kind: 'warning'; status: string | null; recipient: string | null }
   | { kind: 'complaint'; feedbackType: string }
@@ -167,7 +180,12 @@ function dsn(f: MailFacts, system: string | null, notice: string): MailClass | n
       status: failed.status ?? null,
       text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? notice : ''}`,
     });
-  return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient: firstRecipient(failed), standard: true };
+  const said = `${diagnostic ?? ''}\n${report ? notice : ''}`.toLowerCase();
+  const block = blockOf({ status: verdict.status, lower: said, dead: wordsIn(said).dead >= 0 });
+  const recipient = firstRecipient(failed);
+  return block
+    ? { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: true, block }
+    : { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: true };
 }
 
 /** RFC 5965: `multipart/report; report-type=feedback-report` with a `message/feedback-report` part. */
@@ -218,6 +236,8 @@ function freeTextBounce(f: MailFacts, system: string | null, notice: string, own
   // (then no character changed its place: the codes' places are the same in both).
   const diagnostic =
     lower.length === said.length ? diagnosticLine(said, lower, words, codes) : diagnosticLine(lower, lower, words, codesIn(lower));
+  const block = blockOf({ status: verdict.status, lower, dead: words.dead >= 0 });
+  if (block) return { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: false, block };
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: false };
 }
 

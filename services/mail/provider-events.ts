@@ -4,6 +4,7 @@ import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
 import type { Executor } from '../../db/knex';
 import { sendgridIdPrefixes } from '../../domain/mail-address';
+import { smtpAnswerBlock } from '../../domain/mail-block';
 import { applyToSend, findSend, type SendRow } from './returned';
 import { unsubscribeContact } from '../sequence-exits/unsubscribe';
 
@@ -28,15 +29,19 @@ export type SendgridEvent = z.infer<typeof zSendgridEvent>;
 
 function asClass(e: SendgridEvent): MailClass | null {
   switch (e.event) {
-    case 'bounce':
-      return {
+    case 'bounce': {
+      // SendGrid's `blocked` is a block; so is a `bounce` whose reason is one (a 5.7.1 for spam…).
+      const reason = smtpAnswerBlock(`${e.status ?? ''} ${e.reason ?? ''}`);
+      const block = e.type === 'blocked' ? (reason ?? 'policy') : reason;
+      const common = {
         kind: 'bounce',
-        type: e.type === 'blocked' ? 'soft' : 'hard',
         status: e.status ?? null,
         diagnostic: e.reason ?? null,
         recipient: e.email ?? null,
         standard: true,
-      };
+      } as const;
+      return block ? { ...common, type: 'block', block } : { ...common, type: 'hard' };
+    }
     case 'spamreport':
       return { kind: 'complaint', feedbackType: 'abuse' };
     default:
@@ -71,7 +76,7 @@ const MAIL_EVENTS: ReadonlySet<string> = new Set(['delivered', 'bounce', 'spamre
 
 /**
  * Apply what came back through the provider to the sends the events name (see sendOfEvent):
- * delivered, bounce (blocked = soft), spamreport, unsubscribe. Opens, clicks, unknown messages and
+ * delivered, bounce (`blocked`, or a reason that is a block: a block), spamreport, unsubscribe. Opens, clicks, unknown messages and
  * other events are left alone. Returns how many applied.
  */
 export async function applySendgridEvents(
