@@ -106,23 +106,32 @@ const BLOCK_CODES: ReadonlyMap<string, BlockReason> = new Map([
 export interface BlockEvidence {
   /** The code that decided hard or soft (an RFC 3463 code or an SMTP reply code), or null. */
   status: string | null;
-  /** The notice or the diagnostic, lower-cased. */
-  lower: string;
-  /** Whether the notice also says the address is dead (then it is not a block). */
-  dead: boolean;
+  /** The notice or the diagnostic, lower-cased (read only when the status leaves it to the words). */
+  lower: () => string;
+  /** Whether the notice also says the address is dead (then it is not a block); asked only when the words are read. */
+  dead: (lower: string) => boolean;
+}
+
+/** What the status alone says: a reason (a block whatever the words), 'no' (never a block), or 'words' (the words decide). */
+export function blockByStatus(status: string | null): BlockReason | 'no' | 'words' {
+  const code = status ?? '';
+  if (!/^[45]\.\d{1,3}\.\d{1,3}$/.test(code)) return 'words';
+  const subject = code.slice(2);
+  if (!subject.startsWith('7.') && !subject.endsWith('.0')) return 'no';
+  return BLOCK_CODES.get(subject) ?? 'words';
 }
 
 /** Whether a failure is a block, and why (null: it is not; hard or soft stands). */
 export function blockOf(e: BlockEvidence): BlockReason | null {
-  const status = e.status ?? '';
-  const enhanced = /^[45]\.\d{1,3}\.\d{1,3}$/.test(status);
-  const subject = enhanced ? status.slice(2) : '';
-  if (enhanced && !subject.startsWith('7.') && !subject.endsWith('.0')) return null;
-  const byCode = BLOCK_CODES.get(subject);
-  if (byCode) return byCode;
-  if (e.dead) return null;
-  return blockWording(e.lower);
+  const byStatus = blockByStatus(e.status);
+  if (byStatus === 'no') return null;
+  if (byStatus !== 'words') return byStatus;
+  const lower = e.lower();
+  return e.dead(lower) ? null : blockWording(lower);
 }
+
+/** Whether a lower-cased text says the address is dead (the dead-address words of domain/mail-wording.ts). */
+export const saysDead = (lower: string) => wordsIn(lower).dead >= 0;
 
 /**
  * Whether one SMTP answer (a rejection while we were sending, or a provider's bounce reason) is a
@@ -130,6 +139,5 @@ export function blockOf(e: BlockEvidence): BlockReason | null {
  */
 export function smtpAnswerBlock(answer: string): BlockReason | null {
   const codes = codesIn(answer);
-  const lower = answer.toLowerCase();
-  return blockOf({ status: codes.specific ?? codes.first ?? codes.smtp, lower, dead: wordsIn(lower).dead >= 0 });
+  return blockOf({ status: codes.specific ?? codes.first ?? codes.smtp, lower: () => answer.toLowerCase(), dead: saysDead });
 }

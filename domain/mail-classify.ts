@@ -4,7 +4,7 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
-import { blockOf, type BlockReason } from './mail-block';
+import { blockOf, saysDead, type BlockReason } from './mail-block';
 import { AUTO_HEADERS, type FactHeader } from './mail-headers';
 import {
   actionBlocks,
@@ -180,8 +180,11 @@ function dsn(f: MailFacts, system: string | null, notice: string): MailClass | n
       status: failed.status ?? null,
       text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? notice : ''}`,
     });
-  const said = `${diagnostic ?? ''}\n${report ? notice : ''}`.toLowerCase();
-  const block = blockOf({ status: verdict.status, lower: said, dead: wordsIn(said).dead >= 0 });
+  const block = blockOf({
+    status: verdict.status,
+    lower: () => `${diagnostic ?? ''}\n${report ? notice : ''}`.toLowerCase(),
+    dead: saysDead,
+  });
   const recipient = firstRecipient(failed);
   return block
     ? { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: true, block }
@@ -236,7 +239,7 @@ function freeTextBounce(f: MailFacts, system: string | null, notice: string, own
   // (then no character changed its place: the codes' places are the same in both).
   const diagnostic =
     lower.length === said.length ? diagnosticLine(said, lower, words, codes) : diagnosticLine(lower, lower, words, codesIn(lower));
-  const block = blockOf({ status: verdict.status, lower, dead: words.dead >= 0 });
+  const block = blockOf({ status: verdict.status, lower: () => lower, dead: () => words.dead >= 0 });
   if (block) return { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: false, block };
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: false };
 }

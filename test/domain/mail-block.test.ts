@@ -61,11 +61,12 @@ test.each(NOT_BLOCKS.map((a) => [a]))('not a block: %s', (answer) => {
 });
 
 test('a specific status whose subject is not 7 decides alone; the RFC 7372 authentication codes are a block alone', () => {
-  expect(blockOf({ status: '5.1.1', lower: 'blocked using spamhaus', dead: false })).toBeNull();
-  expect(blockOf({ status: '5.7.26', lower: '', dead: false })).toBe('authentication');
-  expect(blockOf({ status: '5.7.28', lower: '', dead: false })).toBe('reputation');
-  expect(blockOf({ status: '5.7.1', lower: 'blocked using spamhaus', dead: true })).toBeNull();
-  expect(blockOf({ status: null, lower: 'sender denied', dead: false })).toBe('policy');
+  const e = (status: string | null, lower: string, dead = false) => ({ status, lower: () => lower, dead: () => dead });
+  expect(blockOf(e('5.1.1', 'blocked using spamhaus'))).toBeNull();
+  expect(blockOf(e('5.7.26', ''))).toBe('authentication');
+  expect(blockOf(e('5.7.28', ''))).toBe('reputation');
+  expect(blockOf(e('5.7.1', 'blocked using spamhaus', true))).toBeNull();
+  expect(blockOf(e(null, 'sender denied'))).toBe('policy');
 });
 
 test('a DSN for a blocklisted IP is a block, with its reason; the same DSN for an unknown user is hard', async () => {
