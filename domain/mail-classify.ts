@@ -17,7 +17,7 @@ import {
   wordAt,
 } from './mail-scan';
 import { sesNotification } from './mail-ses';
-import { codesIn, decideSeverity, firstEnhancedCode, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
+import { codesIn, decideSeverity, firstEnhancedCode, fullOverrides, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
 import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
 
 export interface MailFacts {
@@ -174,17 +174,13 @@ function dsn(f: MailFacts, system: string | null, notice: string): MailClass | n
   }
   const diagnostic = failed['diagnostic-code']?.replace(/^smtp;\s*/i, '') ?? null;
   // A specific Status decides alone: the notice is read only when it does not.
-  const verdict =
-    statusVerdict(failed.status ?? null) ??
-    decideSeverity({
-      status: failed.status ?? null,
-      text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? notice : ''}`,
-    });
-  const block = blockOf({
-    status: verdict.status,
-    lower: () => `${diagnostic ?? ''}\n${report ? notice : ''}`.toLowerCase(),
-    dead: saysDead,
-  });
+  const said = () => `${diagnostic ?? ''}\n${notice}`.toLowerCase();
+  const status = statusVerdict(failed.status ?? null);
+  const verdict = status
+    ? fullOverrides(status, said)
+    : decideSeverity({ status: failed.status ?? null, text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${notice}` });
+  // The remote server's own answer, when the report gives it: a notice may quote other recipients' answers.
+  const block = blockOf({ status: verdict.status, lower: () => (diagnostic ?? notice).toLowerCase(), dead: saysDead });
   const recipient = firstRecipient(failed);
   return block
     ? { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: true, block }
