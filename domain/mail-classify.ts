@@ -18,7 +18,7 @@ import {
 } from './mail-scan';
 import { sesNotification } from './mail-ses';
 import { codesIn, decideSeverity, firstEnhancedCode, fullOverrides, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
-import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
+import { AUTO_REPLY_BODY, AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, CHALLENGE_RESPONSE, DELAY_WORDS } from './mail-wording';
 
 export interface MailFacts {
   /** The headers of FactHeader present in the message, names lowercased; the first value of each, unfolded. */
@@ -263,9 +263,18 @@ function autoReply(f: MailFacts): MailClass | null {
   if (header) return { kind: 'auto_reply', reason: header };
   const precedence = h.precedence ?? h['x-precedence'] ?? '';
   if (/^(auto_reply|bulk|junk|list)$/i.test(precedence)) return { kind: 'auto_reply', reason: `Precedence: ${precedence}` };
-  if (AUTO_REPLY_SUBJECT.test(f.subject.replace(SUBJECT_PREFIX, '').toLowerCase())) return { kind: 'auto_reply', reason: 'subject' };
+  const subject = f.subject.replace(SUBJECT_PREFIX, '').toLowerCase();
+  if (AUTO_REPLY_SUBJECT.test(subject)) return { kind: 'auto_reply', reason: 'subject' };
+  // TMDA's confirmation requests carry a Message-ID ending in `-tmda-confirm>`.
+  const opening = f.text.slice(0, AUTO_REPLY_OPENING).toLowerCase();
+  if (CHALLENGE_RESPONSE.test(subject) || CHALLENGE_RESPONSE.test(opening) || /-tmda-confirm>$/i.test(h['message-id'] ?? ''))
+    return { kind: 'auto_reply', reason: 'challenge-response' };
+  if (AUTO_REPLY_BODY.test(opening)) return { kind: 'auto_reply', reason: 'body' };
   return null;
 }
+
+/** How much of the text an automatic answer's opening sentence is looked for in. */
+const AUTO_REPLY_OPENING = 500;
 
 /** How much of the text is searched for our tokens. */
 const TEXT_SCAN = 64 * 1024;

@@ -1,9 +1,11 @@
 /**
  * The words of delivery notices and out-of-office subjects, in English, German, French, Spanish,
- * Portuguese, Italian and Dutch (and the few Japanese and Chinese phrases the corpus holds).
+ * Portuguese, Italian and Dutch (and the few Japanese and Chinese phrases the corpus holds); the
+ * auto-reply words of 28 languages come from mail-words/auto-reply.json.
  * Each list is one regular expression, compiled once, matched against lower-cased text. Pure.
  */
 import { alternation } from './alternation';
+import autoReplyWords from './mail-words/auto-reply.json';
 
 /** Each list's phrases, by its expression (test/domain/alternation.test.ts compares the two). */
 export const PHRASES = new Map<RegExp, readonly string[]>();
@@ -297,6 +299,11 @@ export const DELAY_WORDS = rx([
   'vertraagd',
 ]);
 
+/** The auto-reply words of each language (domain/mail-words/auto-reply.json). */
+export const LANGUAGES: ReadonlyArray<{ code: string; name: string; subject: readonly string[]; body: readonly string[] }> = Object.entries(
+  autoReplyWords.languages,
+).map(([code, l]) => ({ code, ...l }));
+
 /** Out-of-office and other automatic-answer subjects (after `Re:`-style and `[…]` prefixes). */
 export const AUTO_REPLY_SUBJECT = rx([
   '^auto(matic|matisch)?[ -]?(reply|response|answer|antwort|antwoord)',
@@ -329,4 +336,15 @@ export const AUTO_REPLY_SUBJECT = rx([
   '^automatisch antwoord',
   '^afwezig',
   '^niet op kantoor',
+  // Lotus Notes and Domino: `AUTO: <name> is out of the office (returning …)`
+  '^auto ?: ',
+  '\\bis out of (the )?office\\b',
+  // The 24 official languages of the EU, Japanese, Chinese, Korean, Russian (mail-words/auto-reply.json)
+  ...LANGUAGES.flatMap((l) => l.subject.map((phrase) => `^${phrase}`)),
 ]);
+
+/** The sentences an automatic answer opens with, in the languages of mail-words/auto-reply.json (its first 500 characters). */
+export const AUTO_REPLY_BODY = rx(LANGUAGES.flatMap((l) => l.body));
+
+/** A challenge-response filter's request to prove a human sent our message (subject or first 500 characters). */
+export const CHALLENGE_RESPONSE = rx([...autoReplyWords.challengeResponse.phrases]);
