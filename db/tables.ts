@@ -701,6 +701,13 @@ export interface TeamInvitationsRow {
   updated_at: Date;
 }
 
+export interface TeamMailBlocksRow {
+  team_id: string;
+  reason: 'reputation' | 'authentication' | 'content' | 'policy';
+  count: number;
+  last_at: Date;
+}
+
 export interface TeamsRow {
   id: string;
   name: string;
@@ -875,6 +882,7 @@ declare module 'knex/types/tables' {
     submission_counts: SubmissionCountsRow;
     submissions: SubmissionsRow;
     team_invitations: TeamInvitationsRow;
+    team_mail_blocks: TeamMailBlocksRow;
     teams: TeamsRow;
     unsubscribe_overrides: UnsubscribeOverridesRow;
     users: UsersRow;

@@ -4,6 +4,7 @@
  * parsed facts of the message (core/mail-facts.ts builds them with mailparser).
  */
 import { parseTokenAddress } from './mail-address';
+import { blockOf, saysDead, type BlockReason } from './mail-block';
 import { AUTO_HEADERS, type FactHeader } from './mail-headers';
 import {
   actionBlocks,
@@ -16,8 +17,8 @@ import {
   wordAt,
 } from './mail-scan';
 import { sesNotification } from './mail-ses';
-import { codesIn, decideSeverity, firstEnhancedCode, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
-import { AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, DELAY_WORDS } from './mail-wording';
+import { codesIn, decideSeverity, firstEnhancedCode, fullOverrides, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
+import { AUTO_REPLY_BODY, AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, CHALLENGE_RESPONSE, DELAY_WORDS } from './mail-wording';
 
 export interface MailFacts {
   /** The headers of FactHeader present in the message, names lowercased; the first value of each, unfolded. */
@@ -40,8 +41,20 @@ export interface MailFacts {
   parts: Array<{ contentType: string; content: string }>;
 }
 
+/** A bounce's outcome: the address is dead (hard), may take mail later (soft), or the server refused us, not it (block). */
+export type BounceType = 'hard' | 'soft' | 'block';
+
 export type MailClass =
-  | { kind: 'bounce'; type: 'hard' | 'soft'; status: string | null; diagnostic: string | null; recipient: string | null; standard: boolean }
+  | {
+      kind: 'bounce';
+      type: BounceType;
+      status: string | null;
+      diagnostic: string | null;
+      recipient: string | null;
+      standard: boolean;
+      /** Why the server refused us, for a block (domain/mail-block.ts). */
+      block?: BlockReason;
+    }
   /** A delay notice: the server is still trying. Not a bounce; nothing changes for the address. */
   | { kind: 'warning'; status: string | null; recipient: string | null }
   | { kind: 'complaint'; feedbackType: string }
@@ -161,13 +174,17 @@ function dsn(f: MailFacts, system: string | null, notice: string): MailClass | n
   }
   const diagnostic = failed['diagnostic-code']?.replace(/^smtp;\s*/i, '') ?? null;
   // A specific Status decides alone: the notice is read only when it does not.
-  const verdict =
-    statusVerdict(failed.status ?? null) ??
-    decideSeverity({
-      status: failed.status ?? null,
-      text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${report ? notice : ''}`,
-    });
-  return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient: firstRecipient(failed), standard: true };
+  const said = () => `${diagnostic ?? ''}\n${notice}`.toLowerCase();
+  const status = statusVerdict(failed.status ?? null);
+  const verdict = status
+    ? fullOverrides(status, said)
+    : decideSeverity({ status: failed.status ?? null, text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${notice}` });
+  // The remote server's own answer, when the report gives it: a notice may quote other recipients' answers.
+  const block = blockOf({ status: verdict.status, lower: () => (diagnostic ?? notice).toLowerCase(), dead: saysDead });
+  const recipient = firstRecipient(failed);
+  return block
+    ? { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: true, block }
+    : { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: true };
 }
 
 /** RFC 5965: `multipart/report; report-type=feedback-report` with a `message/feedback-report` part. */
@@ -218,6 +235,8 @@ function freeTextBounce(f: MailFacts, system: string | null, notice: string, own
   // (then no character changed its place: the codes' places are the same in both).
   const diagnostic =
     lower.length === said.length ? diagnosticLine(said, lower, words, codes) : diagnosticLine(lower, lower, words, codesIn(lower));
+  const block = blockOf({ status: verdict.status, lower: () => lower, dead: () => words.dead >= 0 });
+  if (block) return { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: false, block };
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: false };
 }
 
@@ -244,9 +263,18 @@ function autoReply(f: MailFacts): MailClass | null {
   if (header) return { kind: 'auto_reply', reason: header };
   const precedence = h.precedence ?? h['x-precedence'] ?? '';
   if (/^(auto_reply|bulk|junk|list)$/i.test(precedence)) return { kind: 'auto_reply', reason: `Precedence: ${precedence}` };
-  if (AUTO_REPLY_SUBJECT.test(f.subject.replace(SUBJECT_PREFIX, '').toLowerCase())) return { kind: 'auto_reply', reason: 'subject' };
+  const subject = f.subject.replace(SUBJECT_PREFIX, '').toLowerCase();
+  if (AUTO_REPLY_SUBJECT.test(subject)) return { kind: 'auto_reply', reason: 'subject' };
+  // TMDA's confirmation requests carry a Message-ID ending in `-tmda-confirm>`.
+  const opening = f.text.slice(0, AUTO_REPLY_OPENING).toLowerCase();
+  if (CHALLENGE_RESPONSE.test(subject) || CHALLENGE_RESPONSE.test(opening) || /-tmda-confirm>$/i.test(h['message-id'] ?? ''))
+    return { kind: 'auto_reply', reason: 'challenge-response' };
+  if (AUTO_REPLY_BODY.test(opening)) return { kind: 'auto_reply', reason: 'body' };
   return null;
 }
+
+/** How much of the text an automatic answer's opening sentence is looked for in. */
+const AUTO_REPLY_OPENING = 500;
 
 /** How much of the text is searched for our tokens. */
 const TEXT_SCAN = 64 * 1024;

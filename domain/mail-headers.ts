@@ -14,6 +14,13 @@ export const AUTO_HEADERS = [
   'x-ms-exchange-inbox-rules-loop',
   'x-autoreply-from',
   'x-mail-autoreply',
+  // Challenge-response filters (BoxTrapper, Bluebottle, ASK, Spamazoid, Spamlion), as SpamAssassin's
+  // 20_vbounce.cf names them: their requests to prove a human sent the message are automatic.
+  'x-boxtrapper',
+  'x-bluebottle-request',
+  'x-askversion',
+  'x-spamazoid-md',
+  'spamlion',
 ] as const;
 
 export const FACT_HEADERS = [

@@ -8,7 +8,7 @@
  * class or the SMTP reply code, then the wording alone. Nothing at all: soft (a wrong exit is
  * worse than a late one).
  */
-import { DEAD_WORDS, PERMANENT_WORDS, SOFT_WORDS } from './mail-wording';
+import { DEAD_WORDS, FULL_MAILBOX_WORDS, PERMANENT_WORDS, SOFT_WORDS } from './mail-wording';
 
 export type Severity = 'hard' | 'soft';
 
@@ -148,12 +148,23 @@ export function codesIn(text: string): Codes {
   return codes;
 }
 
+/**
+ * A full mailbox is soft under any status: servers answer 550, 554, 5.1.1 or 5.7.1 for a mailbox
+ * over quota. A hard verdict becomes soft when the words (`lower`, read only then) say the mailbox
+ * is full and do not also say an address is dead (a notice about two recipients, one unknown).
+ */
+export function fullOverrides(verdict: Verdict, lower: () => string): Verdict {
+  if (verdict.type !== 'hard') return verdict;
+  const text = lower();
+  return FULL_MAILBOX_WORDS.test(text) && !DEAD_WORDS.test(text) ? { ...verdict, type: 'soft', basis: 'wording' } : verdict;
+}
+
 /** Decide hard or soft from what the server said (`textCodes`: codesIn(e.text), when the caller has it). */
 export function decideSeverity(e: Evidence, textCodes: Codes = codesIn(e.text)): Verdict {
   // The status field's codes come before the text's.
   const status = e.status ? codesIn(e.status) : null;
   const specific = status?.specific ?? textCodes.specific;
-  if (specific) return { type: severityOfStatus(specific), status: specific, basis: 'status' };
+  if (specific) return fullOverrides({ type: severityOfStatus(specific), status: specific, basis: 'status' }, () => e.text.toLowerCase());
   const first = status?.first ?? textCodes.first;
   const code = textCodes.smtp;
   const words = e.words ?? wordsIn(e.text.toLowerCase());

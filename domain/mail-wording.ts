@@ -1,9 +1,11 @@
 /**
  * The words of delivery notices and out-of-office subjects, in English, German, French, Spanish,
- * Portuguese, Italian and Dutch (and the few Japanese and Chinese phrases the corpus holds).
+ * Portuguese, Italian and Dutch (and the few Japanese and Chinese phrases the corpus holds); the
+ * auto-reply words of 28 languages come from mail-words/auto-reply.json.
  * Each list is one regular expression, compiled once, matched against lower-cased text. Pure.
  */
 import { alternation } from './alternation';
+import autoReplyWords from './mail-words/auto-reply.json';
 
 /** Each list's phrases, by its expression (test/domain/alternation.test.ts compares the two). */
 export const PHRASES = new Map<RegExp, readonly string[]>();
@@ -182,18 +184,68 @@ export const DEAD_WORDS = rx([
   'ディレクトリのリストにありません',
 ]);
 
-/** The notice names a cause that does not make the address dead: these win over a bare 5xx. */
-export const SOFT_WORDS = rx([
+/**
+ * A full mailbox, in the wordings real servers use (Exchange, Gmail, Yahoo, qmail/vpopmail, Exim,
+ * Dovecot, Courier, Domino, GMX, Mail.ru, Zoho …) and the seven languages of this file. The address
+ * exists and may take mail again: soft, even under a class-5 status (domain/mail-status.ts).
+ */
+const FULL_MAILBOX_PHRASES = [
+  // English
   'quota',
   'mailbox (is )?full',
   'full mailbox',
   'mail ?box space not enough',
   'mailfolder is full',
+  '(inbox|mailbox|mail box|account|mailfolder|maildir|folder|storage|disk)( is| has| has been)? (full|overflowed|overfull)',
+  '(inbox|mailbox|account|user|recipient)( is| has)? over (its |the |their |his |her )?(quota|limit|storage|size)',
+  'exceeded (its|the|his|her|their) (disk |storage |mailbox )?(space|quota|size|storage)',
+  'disk space limit',
+  'not enough (disk |storage )?space',
+  'no (more )?(disk )?space left',
+  'out of (disk |storage )?space',
+  'insufficient (system |disk )?(storage|space)',
+  'storage (space )?(limit|full|allocation|exceeded)',
+  'exceeded storage',
+  'over ?quota',
+  'full (inbox|storage)',
+  // German
+  'postfach (ist )?(voll|[üu]berf[üu]llt)',
+  'speicherplatz',
+  'nicht gen[üu]gend speicher',
+  'speicher(grenze|kontingent)',
+  // French
+  'bo[îi]te (aux lettres |de r[ée]ception )?(est )?pleine',
+  'espace (disque |de stockage )?insuffisant',
+  "plus d'espace",
+  // Spanish
+  'buz[óo]n (de correo )?(est[áa] )?lleno',
+  'espacio (en disco |de almacenamiento )?insuficiente',
+  'no hay (suficiente )?espacio',
+  'cuota (excedida|superada)',
+  // Portuguese
+  'caixa (postal |de correio )?(est[áa] )?(cheia|lotada)',
+  'espa[çc]o (em disco )?insuficiente',
+  'cota (excedida|ultrapassada)',
+  // Italian
+  'casella (di posta )?([èe] )?(piena|satura)',
+  'spazio (su disco )?(insufficiente|esaurito)',
+  // Dutch
+  'mailbox (is )?vol\\b',
+  'postvak (is )?vol\\b',
+  'onvoldoende (schijf)?ruimte',
+  'quotum',
+];
+
+/** The notice says the mailbox is full (any of FULL_MAILBOX_PHRASES). */
+export const FULL_MAILBOX_WORDS = rx(FULL_MAILBOX_PHRASES);
+
+/** The notice names a cause that does not make the address dead: these win over a bare 5xx. */
+export const SOFT_WORDS = rx([
+  ...FULL_MAILBOX_PHRASES,
   'exceeds? (the )?allowed size',
   '(message|mail) size (limit )?exceed',
   'exceeded maximum (inbound )?message size',
   'message (is )?too (big|large)',
-  'insufficient (system )?storage',
   'loop(ing)?\\b',
   'too many hops',
   'hop count exceeded',
@@ -202,18 +254,12 @@ export const SOFT_WORDS = rx([
   ', try again',
   'temporar(y|ily)',
   'not possible to save the message',
-  // German, French, Spanish, Portuguese, Italian, Dutch: full mailbox, temporary
-  'postfach (ist )?voll',
+  // German, French, Spanish, Portuguese, Italian, Dutch: temporary
   'vor[üu]bergehend',
-  'bo[îi]te (aux lettres )?pleine',
   'temporaire',
-  'buz[óo]n (est[áa] )?lleno',
   'temporal',
-  'caixa (postal )?(est[áa] )?cheia',
   'tempor[áa]ri',
-  'casella (di posta )?piena',
   'temporane',
-  'mailbox (is )?vol\\b',
   'tijdelijk',
 ]);
 
@@ -253,6 +299,11 @@ export const DELAY_WORDS = rx([
   'vertraagd',
 ]);
 
+/** The auto-reply words of each language (domain/mail-words/auto-reply.json). */
+export const LANGUAGES: ReadonlyArray<{ code: string; name: string; subject: readonly string[]; body: readonly string[] }> = Object.entries(
+  autoReplyWords.languages,
+).map(([code, l]) => ({ code, ...l }));
+
 /** Out-of-office and other automatic-answer subjects (after `Re:`-style and `[…]` prefixes). */
 export const AUTO_REPLY_SUBJECT = rx([
   '^auto(matic|matisch)?[ -]?(reply|response|answer|antwort|antwoord)',
@@ -285,4 +336,15 @@ export const AUTO_REPLY_SUBJECT = rx([
   '^automatisch antwoord',
   '^afwezig',
   '^niet op kantoor',
+  // Lotus Notes and Domino: `AUTO: <name> is out of the office (returning …)`
+  '^auto ?: ',
+  '\\bis out of (the )?office\\b',
+  // The 24 official languages of the EU, Japanese, Chinese, Korean, Russian (mail-words/auto-reply.json)
+  ...LANGUAGES.flatMap((l) => l.subject.map((phrase) => `^${phrase}`)),
 ]);
+
+/** The sentences an automatic answer opens with, in the languages of mail-words/auto-reply.json (its first 500 characters). */
+export const AUTO_REPLY_BODY = rx(LANGUAGES.flatMap((l) => l.body));
+
+/** A challenge-response filter's request to prove a human sent our message (subject or first 500 characters). */
+export const CHALLENGE_RESPONSE = rx([...autoReplyWords.challengeResponse.phrases]);

@@ -86,12 +86,20 @@ export const zMe = zUser
   })
   .meta({ id: 'Me' });
 
+const zMailBlock = z.strictObject({ count: z.number().int(), last_at: zIsoTime.nullable() });
+const zMailBlocks = z.strictObject({ reputation: zMailBlock, authentication: zMailBlock, content: zMailBlock, policy: zMailBlock }).meta({
+  id: 'MailBlocks',
+  description:
+    'Read-only. Messages the receiving servers refused for the sending reputation, sender authentication (DMARC, SPF, DKIM), content or a sender policy: a block never suppresses the address (docs/sequences.md "Blocks")',
+});
+
 export const zTeam = z
   .strictObject({
     id: zId,
     name: z.string(),
     plan: z.enum(PLANS),
     settings: z.record(z.string(), z.unknown()),
+    mail_blocks: zMailBlocks,
     created_at: zIsoTime,
     updated_at: zIsoTime,
   })

@@ -3,16 +3,28 @@ import type { Role } from '../core/scopes';
 import { conflict, notFound } from '../core/errors';
 import { paginate, type Page } from './pagination';
 import { createUser, emailTaken, presentUser, USER_COLUMNS, type UserRow } from './accounts/users';
+import { teamMailBlocks, type MailBlocks } from './mail/blocks';
 
-export function presentTeam(t: { id: string; name: string; plan: string; settings: unknown; created_at: Date; updated_at: Date }) {
-  return { id: t.id, name: t.name, plan: t.plan, settings: t.settings, created_at: t.created_at, updated_at: t.updated_at };
+type TeamFields = { id: string; name: string; plan: string; settings: unknown; created_at: Date; updated_at: Date };
+
+/** The team, with its read-only count of mail blocks by reason (docs/sequences.md "Blocks"). */
+export function presentTeam(t: TeamFields, mailBlocks: MailBlocks) {
+  return {
+    id: t.id,
+    name: t.name,
+    plan: t.plan,
+    settings: t.settings,
+    mail_blocks: mailBlocks,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  };
 }
 
 export async function getTeam(deps: Pick<ServiceDeps, 'db'>, { teamId }: { teamId: string }) {
   const { db } = deps;
   const team = await db('teams').where({ id: teamId }).first();
   if (!team) throw notFound('Team');
-  return presentTeam(team);
+  return presentTeam(team, await teamMailBlocks(db, { teamId }));
 }
 
 export async function updateTeam(
@@ -26,7 +38,7 @@ export async function updateTeam(
     .where({ id: teamId })
     .update({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...(settings ? { settings } : {}), updated_at: db.fn.now() })
     .returning('*');
-  return presentTeam(team);
+  return presentTeam(team, current.mail_blocks);
 }
 
 export function listMembers(deps: Pick<ServiceDeps, 'db'>, { teamId, page }: { teamId: string; page: Page }) {

@@ -47,18 +47,22 @@ export function registerDatabaseGauges(deps: Pick<ServiceDeps, 'db'>, _input: Re
   );
   scrapedGauge(
     'fss_mail_messages_last_hour',
-    `Outbound mail in the last ${WINDOW}, by class: sent, hard_bounce, soft_bounce, complaint`,
+    `Outbound mail in the last ${WINDOW}, by class: sent, hard_bounce, soft_bounce, block, complaint`,
     ['class'],
     async () => {
       const [r] = await inTransaction(
         db,
         `select count(*) filter (where accepted_at is not null) as sent,
               count(*) filter (where bounced_at is not null and bounce_type = 'hard') as hard_bounce,
-              count(*) filter (where bounced_at is not null and bounce_type is distinct from 'hard') as soft_bounce,
+              count(*) filter (where bounced_at is not null and bounce_type is distinct from 'hard' and bounce_type is distinct from 'block') as soft_bounce,
+              count(*) filter (where bounced_at is not null and bounce_type = 'block') as block,
               count(*) filter (where complained_at is not null) as complaint
          from outbound_emails where created_at > now() - interval '${WINDOW}'`,
       );
-      return ['sent', 'hard_bounce', 'soft_bounce', 'complaint'].map((c) => ({ labels: { class: c }, value: Number(r?.[c] ?? 0) }));
+      return ['sent', 'hard_bounce', 'soft_bounce', 'block', 'complaint'].map((c) => ({
+        labels: { class: c },
+        value: Number(r?.[c] ?? 0),
+      }));
     },
   );
   scrapedGauge(

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/knex';
 import type { Classified, MailClass } from '../../domain/mail-classify';
 import type { Enqueue } from '../../temporal/outbox';
 import { recordEvent } from '../events/record';
+import { bounceTypeSql, countBlock } from './blocks';
 
 /** What the inbound workflow read of a message, for the timeline and the `email.replied` payload. */
 export interface MessageSummary {
@@ -121,7 +122,7 @@ export interface ApplyToOutboundInput {
 
 /**
  * What came back to tracked mail that is not a sequence step: recorded on its row. A hard bounce
- * marks the contact's address undeliverable (sequences then skip it); a complaint unsubscribes
+ * marks the contact's address undeliverable (sequences then skip it), a block is counted for the team; a complaint unsubscribes
  * the contact from email (the caller passes the unsubscribe, which lives with sequences).
  */
 export async function applyToOutbound(trx: Executor, { out, cls, unsubscribe }: ApplyToOutboundInput): Promise<string> {
@@ -130,9 +131,13 @@ export async function applyToOutbound(trx: Executor, { out, cls, unsubscribe }: 
     case 'bounce':
       await row.update({
         bounced_at: trx.raw('COALESCE(bounced_at, now())'),
-        bounce_type: cls.type === 'hard' ? 'hard' : trx.raw(`COALESCE(bounce_type, 'soft')`),
+        bounce_type: bounceTypeSql(trx, cls.type),
         bounce_status: cls.status,
       });
+      if (cls.type === 'block') {
+        await countBlock(trx, { teamId: out.team_id, reason: cls.block ?? 'policy' });
+        return 'block_recorded';
+      }
       if (cls.type !== 'hard' || !out.contact_id) return `${cls.type}_bounce_recorded`;
       await trx('contacts')
         .where({ id: out.contact_id })

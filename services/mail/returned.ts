@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../deps';
 import { exitEnrollments } from '../sequence-exits/exits';
 import { unsubscribeContact } from '../sequence-exits/unsubscribe';
 import { applyToOutbound, findOutbound, recordReply, type MessageSummary, type RepliedTo } from './replies';
+import { bounceTypeSql, countBlock } from './blocks';
 
 export type SendRow = Pick<SequenceSendsRow, 'id' | 'team_id' | 'sequence_id' | 'enrollment_id' | 'contact_id' | 'step_id' | 'message_id'>;
 
@@ -35,10 +36,15 @@ export async function applyToSend(trx: Executor, enqueue: Enqueue, { send, cls }
       await sendRow.update({
         bounced_at: trx.raw('COALESCE(bounced_at, now())'),
         // A hard bounce wins over an earlier soft one (a delay notice, then the final failure).
-        bounce_type: cls.type === 'hard' ? 'hard' : trx.raw(`COALESCE(bounce_type, 'soft')`),
+        bounce_type: bounceTypeSql(trx, cls.type),
         bounce_status: cls.status,
         bounce_detail: cls.diagnostic?.slice(0, 500) ?? null,
       });
+      // A block refused us, not the address: counted for the team, the address and the enrollment stay.
+      if (cls.type === 'block') {
+        await countBlock(trx, { teamId: send.team_id, reason: cls.block ?? 'policy' });
+        return 'block_recorded';
+      }
       if (cls.type !== 'hard') return 'soft_bounce_recorded';
       await trx('contacts')
         .where({ id: send.contact_id })

@@ -38,7 +38,11 @@ export async function sequenceAnalytics(
         db.raw('count(scanner_clicked_at) AS scanner_clicked'),
         db.raw('count(bounced_at) AS bounced'),
         db.raw(`count(*) FILTER (WHERE bounce_type = 'hard') AS hard_bounced`),
-        db.raw(`count(*) FILTER (WHERE bounced_at IS NOT NULL AND bounce_type IS DISTINCT FROM 'hard') AS soft_bounced`),
+        db.raw(
+          `count(*) FILTER (WHERE bounced_at IS NOT NULL AND bounce_type IS DISTINCT FROM 'hard' AND bounce_type IS DISTINCT FROM 'block') AS soft_bounced`,
+        ),
+        // Refused for our reputation, authentication, content or a policy: the address is fine (docs/sequences.md "Blocks").
+        db.raw(`count(*) FILTER (WHERE bounce_type = 'block') AS blocked`),
         db.raw('count(complained_at) AS complained'),
         db.raw('count(replied_at) AS replied'),
         db.raw('count(auto_replied_at) AS auto_replied'),
@@ -72,6 +76,7 @@ export async function sequenceAnalytics(
         bounced: c('bounced'),
         hard_bounced: c('hard_bounced'),
         soft_bounced: c('soft_bounced'),
+        blocked: c('blocked'),
         complained: c('complained'),
         replied: c('replied'),
         auto_replied: c('auto_replied'),

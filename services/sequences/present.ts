@@ -137,6 +137,7 @@ const stepCounts = {
   bounced: z.number().int(),
   hard_bounced: z.number().int(),
   soft_bounced: z.number().int(),
+  blocked: z.number().int().meta({ description: 'Bounces that refused the sender, not the address (a block): never suppress the address' }),
   complained: z.number().int(),
   replied: z.number().int(),
   auto_replied: z.number().int(),

@@ -5,6 +5,7 @@ import { nextSendTime, type SendingWindow } from '../../domain/sending-window';
 import type { WorkerDeps } from '../deps';
 import { smtpQueueId, tokenAddress } from '../../domain/mail-address';
 import { recordSyncBounce, sequenceMessageId, smtpReplyCode } from './sync-bounce';
+import { smtpAnswerBlock } from '../../domain/mail-block';
 import { advanceAfter, delayMs, nextStep, stepLabel, type NextStep } from './step-plan';
 import { renderEmail, renderSms } from '../mail/render/sequences';
 import { publicUrl } from '../mail/render/links';
@@ -350,12 +351,19 @@ async function sendLoaded(deps: WorkerDeps, ctx: Ctx, now: number, run: SendRun)
     const code = smtpReplyCode(err);
     if (step.channel === 'email' && code !== null) {
       const detail = String((err as { response?: string }).response ?? (err as Error).message ?? err);
+      const bounce = { teamId: e.team_id, sendId, contactId: e.contact_id, enrollmentId: e.id, code, detail, messageId };
+      // A 5xx that refuses us (reputation, authentication, content, policy), not the address: a block.
+      const block = code >= 500 ? smtpAnswerBlock(detail) : null;
+      if (block) {
+        await recordSyncBounce(db, { ...bounce, type: 'block', block });
+        return advance('bounced');
+      }
       if (code >= 500) {
-        await recordSyncBounce(db, { sendId, contactId: e.contact_id, enrollmentId: e.id, type: 'hard', code, detail, messageId });
+        await recordSyncBounce(db, { ...bounce, type: 'hard' });
         return { outcome: 'bounced', next: await nextStep(db, e.id) };
       }
       if (code >= 400 && run.attempt >= deps.config.MAIL_SOFT_BOUNCE_ATTEMPTS) {
-        await recordSyncBounce(db, { sendId, contactId: e.contact_id, enrollmentId: e.id, type: 'soft', code, detail, messageId });
+        await recordSyncBounce(db, { ...bounce, type: 'soft' });
         return advance('bounced');
       }
     }

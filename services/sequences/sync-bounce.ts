@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/knex';
+import type { BlockReason } from '../../domain/mail-block';
+import { countBlock } from '../mail/blocks';
 
 /**
  * The Message-ID of a sequence email: derived from the enrollment and the step, so every attempt
@@ -19,15 +21,27 @@ function statusOf(code: number, detail: string): string {
   return /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(detail)?.[1] ?? String(code);
 }
 
+export interface SyncBounce {
+  teamId: string;
+  sendId: string;
+  contactId: string;
+  enrollmentId: string;
+  type: 'hard' | 'soft' | 'block';
+  /** A block's reason (domain/mail-block.ts). */
+  block?: BlockReason;
+  code: number;
+  detail: string;
+  messageId: string;
+}
+
 /**
  * A rejection by the receiving SMTP server while we were sending. Hard (5xx): the message is
  * bounced, the address marked undeliverable and the enrollment exits `email_bounced`, in one
- * transaction. Soft (4xx after every attempt): the message is bounced; the sequence goes on.
+ * transaction. A block (a 5xx for our reputation, authentication, content or a sender policy):
+ * the message is bounced and counted for the team; the address and the sequence are left as
+ * they are. Soft (4xx after every attempt): the message is bounced; the sequence goes on.
  */
-export async function recordSyncBounce(
-  db: Executor,
-  b: { sendId: string; contactId: string; enrollmentId: string; type: 'hard' | 'soft'; code: number; detail: string; messageId: string },
-): Promise<void> {
+export async function recordSyncBounce(db: Executor, b: SyncBounce): Promise<void> {
   const detail = b.detail.slice(0, 500);
   await db.transaction(async (trx) => {
     await trx('sequence_sends')
@@ -41,6 +55,7 @@ export async function recordSyncBounce(
         bounce_detail: detail,
         error: detail,
       });
+    if (b.type === 'block') await countBlock(trx, { teamId: b.teamId, reason: b.block ?? 'policy' });
     if (b.type !== 'hard') return;
     await trx('contacts')
       .where({ id: b.contactId })

@@ -62,6 +62,12 @@ describe('services/ folders depend one way', () => {
     expect(pairs).toEqual([]);
   });
 
+  test('mail owns what came back: services/mail/ imports nothing of services/sequences/ (only services/sequence-exits/)', () => {
+    const edges = unitEdges();
+    expect(edges.has('mail → sequences')).toBe(false);
+    expect(edges.has('mail → sequence-exits')).toBe(true);
+  });
+
   test('a file and a folder of the same name are one unit', () => {
     expect(unitOf(path.join(services, 'accounts.ts'))).toBe(unitOf(path.join(services, 'accounts', 'tokens.ts')));
   });

@@ -8,8 +8,8 @@ import { envelopeOf, LABELS, loadCorpus, type Label } from './corpus/sources';
  * reading the message; the test prints the confusion table.
  */
 const REPLY_TO = `reply+${TOKEN}@${DOMAINS.reply}`;
-const expected = (l: Label) => (l.class === 'bounce' ? `bounce/${l.type}` : l.class);
-const got = (c: MailClass) => (c.kind === 'bounce' ? `bounce/${c.type}` : c.kind);
+const expected = (l: Label) => (l.class === 'bounce' ? `bounce/${l.type}${l.block ? `:${l.block}` : ''}` : l.class);
+const got = (c: MailClass) => (c.kind === 'bounce' ? `bounce/${c.type}${c.block ? `:${c.block}` : ''}` : c.kind);
 
 test('the corpus has 150+ bounces from 10+ kinds of MTA, 20+ auto-replies and 20+ human replies', () => {
   const labels = Object.values(LABELS);
@@ -18,7 +18,7 @@ test('the corpus has 150+ bounces from 10+ kinds of MTA, 20+ auto-replies and 20
   expect(new Set(bounces.map((l) => l.mta).filter((m) => m && !m.startsWith('various'))).size).toBeGreaterThanOrEqual(10);
   expect(labels.filter((l) => l.class === 'auto_reply').length).toBeGreaterThanOrEqual(20);
   expect(labels.filter((l) => l.class === 'reply').length).toBeGreaterThanOrEqual(20);
-  expect(new Set(bounces.map((l) => l.type))).toEqual(new Set(['hard', 'soft']));
+  expect(new Set(bounces.map((l) => l.type))).toEqual(new Set(['hard', 'soft', 'block']));
 });
 
 test('every real message is classed as labelled: no bounce read as a reply, no reply as a bounce, 98% right', async () => {
@@ -29,10 +29,11 @@ test('every real message is classed as labelled: no bounce read as a reply, no r
     rows.push({ key: m.key, want: expected(m.label), got: got(c), detail: detail.slice(0, 90) });
   }
   const classes = [...new Set([...rows.map((r) => r.want), ...rows.map((r) => r.got)])].sort();
-  const table = [['expected \\ got', ...classes].map((c) => c.padEnd(14)).join('')];
+  const pad = Math.max(...classes.map((c) => c.length)) + 2;
+  const table = [['expected \\ got', ...classes].map((c) => c.padEnd(pad)).join('')];
   for (const want of classes.filter((c) => rows.some((r) => r.want === c))) {
     const n = (g: string) => String(rows.filter((r) => r.want === want && r.got === g).length);
-    table.push([want, ...classes.map(n)].map((c) => c.padEnd(14)).join(''));
+    table.push([want, ...classes.map(n)].map((c) => c.padEnd(pad)).join(''));
   }
   const wrong = rows.filter((r) => r.want !== r.got);
   const right = rows.length - wrong.length;

@@ -98,6 +98,20 @@ test('a bounce event exits email_bounced; a spamreport unsubscribes', async () =
   expect(stats).toMatchObject({ complained: 1 });
 });
 
+test("SendGrid's blocked bounces, and bounces whose reason is a block, are blocks: the address and the enrollment stay", async () => {
+  const events = async (e: Record<string, unknown>) => {
+    const m = await sentMessage();
+    expect((await signed(JSON.stringify([{ ...e, 'smtp-id': m.send.message_id }]))).status).toBe(204);
+    expect((await w.tdb.db('sequence_sends').where({ id: m.send.id }).first())!.bounce_type).toBe('block');
+    expect((await w.tdb.db('sequence_enrollments').where({ id: m.e.id }).first())!.status).toBe('active');
+    expect((await w.tdb.db('contacts').where({ id: m.contact }).first())!.email_undeliverable_at).toBeNull();
+  };
+  await events({ event: 'bounce', type: 'blocked', status: '4.0.0', reason: '421 too many connections' });
+  await events({ event: 'bounce', type: 'bounce', status: '5.7.1', reason: '550 5.7.1 Message rejected as spam by Content Filtering' });
+  const blocks = (await w.api.get('/api/v1/team')).body.data.mail_blocks;
+  expect(blocks.policy.count + blocks.content.count).toBeGreaterThanOrEqual(2);
+});
+
 test('events that carry only sg_message_id are matched by the SMTP queue id the send kept', async () => {
   const { send, e, contact } = await sentMessage();
   const to = (await w.tdb.db('contacts').where({ id: contact }).first())!.email as string;

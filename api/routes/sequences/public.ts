@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps';
 import { ApiError } from '../../../core/errors';
 import { defineRoute } from '../../http/route';
 import { SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER, verifySendgridSignature } from '../../../core/sendgrid';
-import { applySendgridEvents, zSendgridEvents } from '../../../services/sequences/provider-events';
+import { applySendgridEvents, zSendgridEvents } from '../../../services/mail/provider-events';
+import { applySendgridEngagement } from '../../../services/sequences/engagement-events';
 import { unknownLinkPage, unsubscribePage, unsubscribedPage } from '../../pages/unsubscribe';
 import {
   isStartMessage,
@@ -126,7 +127,9 @@ export const publicSequenceRoutes = [
       const raw = (ctx.request as unknown as { rawBody?: string }).rawBody ?? '';
       const ok = !!key && verifySendgridSignature(key, ctx.get(SENDGRID_SIGNATURE_HEADER), ctx.get(SENDGRID_TIMESTAMP_HEADER), raw);
       if (!ok) throw new ApiError(401, 'invalid_token', 'Missing or invalid SendGrid Event Webhook signature');
+      // What came back is mail's; opens and clicks are the sequences' engagement.
       await applySendgridEvents(deps, { events: body });
+      await applySendgridEngagement(deps, { events: body });
     },
   }),
   defineRoute({

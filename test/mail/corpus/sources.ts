@@ -13,7 +13,9 @@ export const SDISTS = { flufl: 'flufl_bounce-6.0.0/tests/data', talon: 'talon-1.
 
 export interface Label {
   class: 'bounce' | 'warning' | 'auto_reply' | 'reply' | 'complaint' | 'unknown';
-  type?: 'hard' | 'soft';
+  type?: 'hard' | 'soft' | 'block';
+  /** A block's reason (domain/mail-block.ts). */
+  block?: 'reputation' | 'authentication' | 'content' | 'policy';
   mta?: string;
   basis: string;
 }

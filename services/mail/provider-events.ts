@@ -4,8 +4,8 @@ import { transactionWithOutbox } from '../../temporal/outbox';
 import type { ServiceDeps } from '../deps';
 import type { Executor } from '../../db/knex';
 import { sendgridIdPrefixes } from '../../domain/mail-address';
-import { applyToSend, findSend, type SendRow } from '../mail/returned';
-import { recordClickOf, recordOpenOf, type Seen } from './tracking';
+import { smtpAnswerBlock } from '../../domain/mail-block';
+import { applyToSend, findSend, type SendRow } from './returned';
 import { unsubscribeContact } from '../sequence-exits/unsubscribe';
 
 /** One event of SendGrid's Event Webhook (the fields we use; others are kept but ignored). */
@@ -29,15 +29,19 @@ export type SendgridEvent = z.infer<typeof zSendgridEvent>;
 
 function asClass(e: SendgridEvent): MailClass | null {
   switch (e.event) {
-    case 'bounce':
-      return {
+    case 'bounce': {
+      // SendGrid's `blocked` is a block; so is a `bounce` whose reason is one (a 5.7.1 for spam…).
+      const reason = smtpAnswerBlock(`${e.status ?? ''} ${e.reason ?? ''}`);
+      const block = e.type === 'blocked' ? (reason ?? 'policy') : reason;
+      const common = {
         kind: 'bounce',
-        type: e.type === 'blocked' ? 'soft' : 'hard',
         status: e.status ?? null,
         diagnostic: e.reason ?? null,
         recipient: e.email ?? null,
         standard: true,
-      };
+      } as const;
+      return block ? { ...common, type: 'block', block } : { ...common, type: 'hard' };
+    }
     case 'spamreport':
       return { kind: 'complaint', feedbackType: 'abuse' };
     default:
@@ -50,7 +54,7 @@ function asClass(e: SendgridEvent): MailClass | null {
  * else `sg_message_id`, which starts with the X-Message-Id SendGrid answered at DATA ("250 Ok:
  * queued as <id>"), kept by the send as `smtp_queue_id`.
  */
-async function sendOf(trx: Executor, e: SendgridEvent): Promise<SendRow | undefined> {
+export async function sendOfEvent(trx: Executor, e: SendgridEvent): Promise<SendRow | undefined> {
   const messageIds = [...(e['smtp-id'] ?? '').matchAll(/<[^<>\s]+>/g)].map((m) => m[0]);
   const named = await findSend(trx, { class: { kind: 'unknown', reason: '' }, tokens: e.fss_token ? [e.fss_token] : [], messageIds });
   if (named || !e.sg_message_id) return named;
@@ -61,19 +65,19 @@ async function sendOf(trx: Executor, e: SendgridEvent): Promise<SendRow | undefi
     .whereIn('smtp_queue_id', prefixes)
     .where({ channel: 'email' })
     .orderByRaw('length(smtp_queue_id) DESC')
-    .first('id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id');
+    .first('id', 'team_id', 'sequence_id', 'enrollment_id', 'contact_id', 'step_id', 'message_id');
 }
 
 /** When the event happened (its `timestamp`, unix seconds), not when it arrived. */
-const timeOf = (e: SendgridEvent): Date => (e.timestamp ? new Date(e.timestamp * 1000) : new Date());
+export const timeOfEvent = (e: SendgridEvent): Date => (e.timestamp ? new Date(e.timestamp * 1000) : new Date());
 
-/** What an open or click event says about who made it. */
-const seenOf = (e: SendgridEvent): Seen => ({ userAgent: e.useragent ?? null, ip: e.ip ?? null, at: timeOf(e) });
+/** The events mail applies itself; opens and clicks are engagement (services/sequences/engagement-events.ts). */
+const MAIL_EVENTS: ReadonlySet<string> = new Set(['delivered', 'bounce', 'spamreport', 'unsubscribe', 'group_unsubscribe']);
 
 /**
- * Apply provider events to the sends they name (see sendOf): delivered, bounce (blocked = soft),
- * spamreport, open (machine opens apart: `sg_machine_open`, or the same heuristics as our pixel),
- * click (scanner clicks apart), unsubscribe. Unknown messages and events are ignored. Returns how many applied.
+ * Apply what came back through the provider to the sends the events name (see sendOfEvent):
+ * delivered, bounce (`blocked`, or a reason that is a block: a block), spamreport, unsubscribe. Opens, clicks, unknown messages and
+ * other events are left alone. Returns how many applied.
  */
 export async function applySendgridEvents(
   deps: Pick<ServiceDeps, 'db' | 'outbox'>,
@@ -82,20 +86,16 @@ export async function applySendgridEvents(
   const { db, outbox } = deps;
   let applied = 0;
   for (const e of events) {
+    if (!MAIL_EVENTS.has(e.event)) continue;
     const done = await transactionWithOutbox(db, outbox, async (trx, enqueue) => {
-      const send = await sendOf(trx, e);
+      const send = await sendOfEvent(trx, e);
       if (!send) return false;
       const row = trx('sequence_sends').where({ id: send.id });
       const cls = asClass(e);
-      const timing = () => row.clone().first('id', 'accepted_at', 'delivered_at');
       if (cls) await applyToSend(trx, enqueue, { send, cls });
-      // When it happened, not when the (batched) event arrived: the scanner-click window counts from it.
-      else if (e.event === 'delivered') await row.update({ delivered_at: trx.raw('COALESCE(delivered_at, ?)', [timeOf(e)]) });
-      else if (e.event === 'open' && e.sg_machine_open)
-        await row.update({ machine_opened_at: trx.raw('COALESCE(machine_opened_at, now())') });
-      else if (e.event === 'open') await recordOpenOf(trx, { send: (await timing())!, seen: seenOf(e) });
-      else if (e.event === 'click') await recordClickOf(trx, { send: (await timing())!, seen: seenOf(e) });
-      else if (e.event === 'unsubscribe' || e.event === 'group_unsubscribe') {
+      // When it happened, not when the (batched) event arrived.
+      else if (e.event === 'delivered') await row.update({ delivered_at: trx.raw('COALESCE(delivered_at, ?)', [timeOfEvent(e)]) });
+      else {
         await row.update({ unsubscribed_at: trx.raw('COALESCE(unsubscribed_at, now())') });
         await unsubscribeContact(trx, enqueue, {
           teamId: send.team_id,
@@ -103,7 +103,7 @@ export async function applySendgridEvents(
           channels: ['email'],
           source: 'provider',
         });
-      } else return false;
+      }
       return true;
     });
     if (done) applied++;
