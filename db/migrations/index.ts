@@ -23,6 +23,7 @@ import * as m022 from './022_meeting_followup';
 import * as m023 from './023_routing';
 import * as m024 from './024_calendar_skipped_components';
 import * as m025 from './025_zoom';
+import * as m027 from './027_google_calendars';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '023_routing': m023,
   '024_calendar_skipped_components': m024,
   '025_zoom': m025,
+  '027_google_calendars': m027,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
