@@ -310,14 +310,14 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
 
   return {
     url: base,
-    env: (push: string) => ({
+    env: (push?: string) => ({
       GOOGLE_CLIENT_ID: opts.clientId,
       GOOGLE_CLIENT_SECRET: opts.clientSecret,
       GOOGLE_OAUTH_AUTHORIZE_URL: `${base}/o/oauth2/v2/auth`,
       GOOGLE_OAUTH_TOKEN_URL: `${base}/token`,
       GOOGLE_OAUTH_REVOKE_URL: `${base}/revoke`,
       GOOGLE_CALENDAR_API_URL: `${base}/calendar/v3`,
-      CALENDAR_PUSH_BASE_URL: push,
+      ...(push ? { CALENDAR_PUSH_BASE_URL: push } : {}),
     }),
     calls,
     channels,
