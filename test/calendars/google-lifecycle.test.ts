@@ -1,4 +1,6 @@
 import { sha256Hex } from '../../core/crypto';
+import { reconcileCalendarSyncs } from '../../services/calendars/reconcile';
+import { GOOGLE_STALE_LIMIT_MS } from '../../services/calendars/user-busy';
 import { createSession } from '../../services/sessions';
 import { client } from '../helpers/http';
 import { eventually } from '../helpers/smtp';
@@ -134,5 +136,18 @@ test('a revoked grant: needs_reauth on the connection, its host offers no times,
   expect((await connectGoogle(w, OWNER)).status).toBe(200);
   expect((await w.tdb.db('calendar_connections').where({ kind: 'google' })).map((r) => r.id)).toEqual([connectionId]);
   await waitForGoogleSync(w, connectionId, 0, 'ok');
+  expect((await rrSlots(gw, day)).get('15:00')).toBe(2);
+});
+
+test('not read for longer than the limit (the worker or Google down): the reconcile makes its host offer no times; the next good read lifts it', async () => {
+  await w.tdb
+    .db('calendar_connections')
+    .where({ id: connectionId })
+    .update({ last_read_at: new Date(Date.now() - GOOGLE_STALE_LIMIT_MS - 60_000) });
+  expect((await rrSlots(gw, day)).get('15:00')).toBe(2); // nothing rewrote the host's busy time yet
+  await reconcileCalendarSyncs(w.app.deps);
+  const s = await rrSlots(gw, day);
+  expect([...s.values()].every((n) => n === 1)).toBe(true);
+  await syncNow('ok');
   expect((await rrSlots(gw, day)).get('15:00')).toBe(2);
 });
