@@ -53,7 +53,12 @@ function busyFeed(seed: number, from: number): string {
   return lines.join('\r\n');
 }
 
-async function insertConnection(env: BenchEnv, userId: string, creds: CalendarCredentials, name: string): Promise<string> {
+async function insertConnection(
+  env: BenchEnv,
+  userId: string,
+  creds: Exclude<CalendarCredentials, { kind: 'google' }>,
+  name: string,
+): Promise<string> {
   const id = uuid();
   await env.db('calendar_connections').insert({
     id,

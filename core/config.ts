@@ -155,6 +155,18 @@ const schema = z.object({
   /** The app's secret token: signs Zoom's webhooks and answers its URL validation. */
   ZOOM_WEBHOOK_SECRET_TOKEN: z.string().min(1).optional(),
   /**
+   * Google Calendar (docs/calendars.md "Google Calendar"): the OAuth client of the Google Cloud project,
+   * and every Google URL, so tests and a black-box check can point them at a stand-in.
+   */
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_OAUTH_REVOKE_URL: z.url().default('https://oauth2.googleapis.com/revoke'),
+  GOOGLE_CALENDAR_API_URL: z.url().default('https://www.googleapis.com/calendar/v3'),
+  /** Where Google's push notifications are sent (`{CALENDAR_PUSH_BASE_URL}/api/hooks/google-calendar`); default BASE_URL. */
+  CALENDAR_PUSH_BASE_URL: z.url().optional(),
+  /**
    * After the meeting (docs/scheduling.md "After the meeting"): the follow-up asks the video provider
    * this many minutes after the end, and keeps asking while the recording is processing for at most
    * MEETING_RECORDING_WAIT_HOURS (then: `not_recorded`).

@@ -173,11 +173,11 @@ export interface CalendarConnectionsRow {
   id: string;
   team_id: string;
   user_id: string;
-  kind: 'caldav' | 'ics_feed';
+  kind: 'caldav' | 'ics_feed' | 'google';
   name: string;
   display_url: string;
   credentials_enc: string;
-  status: 'ok' | 'syncing' | 'error' | 'stale';
+  status: 'ok' | 'syncing' | 'error' | 'stale' | 'needs_reauth' | 'disconnecting';
   status_message: string | null;
   last_synced_at: Date | null;
   last_error_at: Date | null;
@@ -193,6 +193,8 @@ export interface CalendarConnectionsRow {
   unreadable_count: number;
   skipped_count: number;
   skipped: SkippedComponent[];
+  account_email: string | null;
+  last_read_at: Date | null;
 }
 
 export interface CalendarEventsRow {
@@ -233,6 +235,17 @@ export interface CalendarObjectsRow {
   updated_at: Date;
   skipped_count: number;
   skipped: SkippedComponent[];
+}
+
+export interface CalendarPushChannelsRow {
+  id: string;
+  connection_id: string;
+  calendar_id: string;
+  team_id: string;
+  token_hash: string;
+  resource_id: string;
+  expires_at: Date | null;
+  created_at: Date;
 }
 
 export interface CalendarUserBusyRow {
@@ -850,6 +863,7 @@ declare module 'knex/types/tables' {
     calendar_events: CalendarEventsRow;
     calendar_feeds: CalendarFeedsRow;
     calendar_objects: CalendarObjectsRow;
+    calendar_push_channels: CalendarPushChannelsRow;
     calendar_user_busy: CalendarUserBusyRow;
     contact_tag_links: ContactTagLinksRow;
     contact_tags: ContactTagsRow;

@@ -1,12 +1,24 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { GoogleRateLimitedError } from '../../core/calendars/google-api';
 import { syncConnection, type SyncResult } from '../../services/calendars/sync';
 import type { ActivityDeps } from '../deps';
 
 /** Calendar sync activities (workflows/calendars/sync.ts). Credentials are read here, never passed through a workflow's history. */
 export function calendarActivities(deps: Pick<ActivityDeps, 'db' | 'config'>) {
   return {
-    /** One sync of one connection; remote failures are recorded on the connection and returned, not thrown. */
+    /**
+     * One sync of one connection; remote failures are recorded on the connection and returned, not
+     * thrown. Google's rate limits (429, 403 rateLimitExceeded) are retried after its Retry-After (or a
+     * jittered backoff) through nextRetryDelay.
+     */
     async syncCalendarConnection(input: { connectionId: string }): Promise<SyncResult> {
-      return syncConnection(deps, { connectionId: input.connectionId });
+      try {
+        return await syncConnection(deps, { connectionId: input.connectionId });
+      } catch (err) {
+        if (err instanceof GoogleRateLimitedError)
+          throw ApplicationFailure.create({ message: err.message, type: 'GoogleRateLimited', nextRetryDelay: err.retryAfterMs });
+        throw err;
+      }
     },
   };
 }

@@ -16,6 +16,7 @@ import { sequencesRoutes } from './sequences';
 import { teamRoutes } from './team';
 import { webhooksRoutes } from './webhooks';
 import { zoomRoutes } from './zoom';
+import { googleCalendarRoutes } from './google-calendar';
 
 /** The route table: the router, the OpenAPI document and the scope-matrix test all read it. */
 export function allRoutes(): RouteDef[] {
@@ -31,6 +32,7 @@ export function allRoutes(): RouteDef[] {
     ...webhooksRoutes,
     ...schedulingRoutes,
     ...calendarConnectionRoutes,
+    ...googleCalendarRoutes,
     ...sequencesRoutes,
     ...oauthRoutes,
     ...embedRoutes,

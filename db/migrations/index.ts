@@ -24,6 +24,7 @@ import * as m023 from './023_routing';
 import * as m024 from './024_calendar_skipped_components';
 import * as m025 from './025_zoom';
 import * as m026 from './026_mail_blocks';
+import * as m027 from './027_google_calendars';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '024_calendar_skipped_components': m024,
   '025_zoom': m025,
   '026_mail_blocks': m026,
+  '027_google_calendars': m027,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -33,7 +33,7 @@ async function visibleUser(db: Executor, principal: Principal): Promise<string |
 }
 
 async function connectionRow(db: Executor, principal: Principal, id: string, forUpdate = false): Promise<ConnectionRow> {
-  const q = db('calendar_connections').where({ id, team_id: principal.teamId });
+  const q = db('calendar_connections').where({ id, team_id: principal.teamId }).whereNot({ status: 'disconnecting' });
   const only = await visibleUser(db, principal);
   if (only) q.where({ user_id: only });
   if (forUpdate) q.forUpdate();
@@ -65,7 +65,7 @@ export interface ListConnectionsInput {
 export async function listConnections(deps: Pick<ServiceDeps, 'db'>, input: ListConnectionsInput) {
   const { db } = deps;
   const { principal, page, filters: filter } = input;
-  const base = db('calendar_connections').where({ team_id: principal.teamId });
+  const base = db('calendar_connections').where({ team_id: principal.teamId }).whereNot({ status: 'disconnecting' });
   const only = await visibleUser(db, principal);
   if (only) base.where({ user_id: only });
   if (filter.user_id) base.where({ user_id: filter.user_id });
@@ -195,6 +195,8 @@ export async function updateConnection(deps: ServiceDeps, input: UpdateConnectio
       const target = byId.get(changes.booking_calendar_id);
       if (!target) details.push({ path: 'body.booking_calendar_id', message: 'is not a calendar of this connection' });
       else if (target.read_only) details.push({ path: 'body.booking_calendar_id', message: 'this calendar is read-only on the server' });
+      else if (conn.kind === 'google')
+        details.push({ path: 'body.booking_calendar_id', message: 'bookings are not written to Google Calendar yet' });
     }
     if (details.length) throw validationFailed(details);
     if (changes.name !== undefined) {
@@ -229,11 +231,22 @@ export async function updateConnection(deps: ServiceDeps, input: UpdateConnectio
 /** Delete: its calendars, stored objects and cached busy time go with it (cascade); its workflow is told to stop. */
 export async function deleteConnection(deps: ServiceDeps, input: { principal: Principal; id: string }): Promise<void> {
   const { principal, id } = input;
-  await deps.db.transaction(async (trx) => {
+  const google = await deps.db.transaction(async (trx) => {
     const row = await connectionRow(trx, principal, id, true);
-    await trx('calendar_connections').where({ id }).delete();
+    if (row.kind === 'google') {
+      // The worker stops its channels and revokes the token, then deletes the row (google-channels.ts);
+      // its busy time goes now.
+      await trx('calendar_busy_times').where({ connection_id: id }).delete();
+      await trx('calendar_objects').where({ connection_id: id }).delete();
+      await trx('calendar_connections').where({ id }).update({ status: 'disconnecting', status_message: null, updated_at: trx.fn.now() });
+    } else await trx('calendar_connections').where({ id }).delete();
     await refreshUserBusy(trx, [row.user_id]);
+    return row.kind === 'google' ? row : null;
   });
+  if (google) {
+    await requestSyncSoon(deps, google);
+    return;
+  }
   // Best effort: a lost signal is harmless, the next sync finds the connection gone and ends.
   await deps.outbox.signal(calendarSyncWorkflowId(id), calendarSyncStopSignal);
 }

@@ -27,6 +27,7 @@ export function presentConnection(r: ConnectionRow, calendars: CalendarRow[]) {
     name: r.name,
     user_id: r.user_id,
     url: r.display_url,
+    account_email: r.account_email,
     status: r.status,
     status_message: r.status_message,
     last_synced_at: iso(r.last_synced_at),
@@ -62,14 +63,17 @@ export const zConnectionCalendar = z
 export const zConnection = z
   .strictObject({
     id: zId,
-    kind: z.enum(['caldav', 'ics_feed']),
+    kind: z.enum(['caldav', 'ics_feed', 'google']),
     name: z.string(),
     user_id: zId.meta({ description: 'The host whose availability this connection feeds' }),
     url: z.string().meta({
       description: "The CalDAV server URL; for a feed only its scheme and host (the feed's path is its secret)",
       example: 'https://caldav.fastmail.com/',
     }),
-    status: z.enum(['ok', 'syncing', 'error', 'stale']),
+    account_email: z.string().nullable().meta({ description: 'The Google account of a `google` connection (null for the other kinds)' }),
+    status: z.enum(['ok', 'syncing', 'error', 'stale', 'needs_reauth']).meta({
+      description: '`needs_reauth`: Google no longer accepts the connection; connect it again (until then the host offers no times)',
+    }),
     status_message: z.string().nullable().meta({
       description: 'Why the last sync failed, in words',
       example: 'the server refused the username or password (HTTP 401 from caldav.example.com)',

@@ -3,7 +3,11 @@ import { atRestBox, type SecretBox } from '../../core/secret-box';
 import type { ServiceDeps } from '../deps';
 
 /** The decrypted credentials of a connection. A feed's URL is a secret too (it grants read access). */
-export type CalendarCredentials = { kind: 'caldav'; url: string; username: string; password: string } | { kind: 'ics_feed'; url: string };
+export type CalendarCredentials =
+  | { kind: 'caldav'; url: string; username: string; password: string }
+  | { kind: 'ics_feed'; url: string }
+  /** Google (services/calendars/google-tokens.ts): the OAuth tokens. */
+  | { kind: 'google'; refreshToken: string; accessToken: string; accessExpiresAt: number };
 
 /** The box for calendar credentials: the at-rest box (core/secret-box.ts `atRestBox`). */
 export function calendarSecretBox(config: Pick<Config, 'CALENDAR_CREDENTIALS_KEY' | 'NODE_ENV' | 'dataDir'>): SecretBox {

@@ -17,11 +17,13 @@ import {
   type RemoteCalendar,
 } from './caldav-read';
 import { fetchFeed } from './ics-feed';
+import { syncGoogleConnection } from './google-sync';
 import { RemoteFetchError } from '../../core/outbound-http';
 import { FEED_HREF, type CalendarRow, type ConnectionRow } from './rows';
 import { openCredentials, calendarSecretBox, type CalendarCredentials } from './secrets';
 import { connectionSkipped, saveObjectSkipped, skippedSentence, type ConnectionSkipped } from './skipped';
 import { SyncFailure } from './sync-failure';
+import type { SyncResult } from './sync-result';
 import { refreshUserBusy } from './user-busy';
 import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
 
@@ -33,13 +35,7 @@ import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
  * object is expanded again (no remote request needed: objects are stored, trimmed).
  */
 
-export interface SyncResult {
-  outcome: 'ok' | 'error' | 'gone';
-  /** Why it failed; for `ok`, what it skipped (null: nothing). */
-  message: string | null;
-  /** When the workflow syncs next (CALENDAR_SYNC_INTERVAL). */
-  nextSyncMs: number;
-}
+export type { SyncResult } from './sync-result';
 
 type SyncDeps = Pick<ServiceDeps, 'db' | 'config'>;
 
@@ -67,6 +63,7 @@ export async function syncConnection(deps: SyncDeps, input: { connectionId: stri
   const nextSyncMs = syncIntervalMs(deps.config.CALENDAR_SYNC_INTERVAL);
   const row = (await deps.db('calendar_connections').where({ id: connectionId }).first()) as ConnectionRow | undefined;
   if (!row) return { outcome: 'gone', message: null, nextSyncMs };
+  if (row.kind === 'google') return syncGoogleConnection(deps, { row, now });
   let creds: CalendarCredentials;
   try {
     creds = openCredentials(calendarSecretBox(deps.config), row.id, row.credentials_enc);
@@ -77,6 +74,7 @@ export async function syncConnection(deps: SyncDeps, input: { connectionId: stri
 
   let plan: Plan;
   try {
+    if (creds.kind === 'google') throw new SyncFailure('not a CalDAV or feed connection');
     plan = creds.kind === 'caldav' ? await planCaldav(deps, row, creds) : await planFeed(deps, row, creds.url);
   } catch (err) {
     if (err instanceof SyncFailure || err instanceof RemoteFetchError) return failed(deps.db, row, err.message, nextSyncMs, now);

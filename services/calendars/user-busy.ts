@@ -1,6 +1,16 @@
 import type { Executor } from '../../db/knex';
 
 /**
+ * Fail closed (docs/calendars.md "Google Calendar"): a Google connection that needs to be connected
+ * again, that was never read, or that was last read longer ago than this, blocks all of its host's
+ * time (one interval from BLOCK_FROM to BLOCK_UNTIL), so the host offers no times until it is read.
+ * The reconcile rewrites the row of a host whose connection crossed the limit without a sync.
+ */
+export const GOOGLE_STALE_LIMIT_MS = 30 * 60_000;
+const BLOCK_FROM = '1970-01-01T00:00:00Z';
+const BLOCK_UNTIL = '2200-01-01T00:00:00Z';
+
+/**
  * Each user's busy time from connected calendars, merged into one row (calendar_user_busy): the
  * union of the cached busy intervals of every calendar that blocks (checked for conflicts) and
  * every feed. The slot engine reads this row, one per host, whatever the number of events behind it.
@@ -14,11 +24,16 @@ export async function refreshUserBusy(trx: Executor, userIds: string[]): Promise
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`calendar-busy:${userId}`]);
     await trx.raw(
       `WITH m AS (
-         SELECT coalesce(range_agg(tstzrange(b.start_time, b.end_time)), '{}'::tstzmultirange) AS busy
-           FROM calendar_busy_times b
-          WHERE b.user_id = ?
-            AND (b.calendar_id IS NULL
-                 OR NOT EXISTS (SELECT 1 FROM calendar_connection_calendars c WHERE c.id = b.calendar_id AND NOT c.check_conflicts)))
+         SELECT coalesce(range_agg(x.r), '{}'::tstzmultirange) AS busy FROM (
+           SELECT tstzrange(b.start_time, b.end_time) AS r
+             FROM calendar_busy_times b
+            WHERE b.user_id = ?
+              AND (b.calendar_id IS NULL
+                   OR NOT EXISTS (SELECT 1 FROM calendar_connection_calendars c WHERE c.id = b.calendar_id AND NOT c.check_conflicts))
+           UNION ALL
+           SELECT tstzrange(?::timestamptz, ?::timestamptz) FROM calendar_connections g
+            WHERE g.user_id = ? AND g.kind = 'google' AND g.status <> 'disconnecting'
+              AND (g.status = 'needs_reauth' OR g.last_read_at IS NULL OR g.last_read_at < now() - ?::interval)) x)
        INSERT INTO calendar_user_busy (user_id, busy, busy_ms, updated_at)
        SELECT ?::uuid, m.busy,
               coalesce((SELECT string_agg((date_part('epoch', lower(r)) * 1000)::bigint || ',' || (date_part('epoch', upper(r)) * 1000)::bigint, ','
@@ -27,7 +42,7 @@ export async function refreshUserBusy(trx: Executor, userIds: string[]): Promise
               now()
          FROM m
        ON CONFLICT (user_id) DO UPDATE SET busy = EXCLUDED.busy, busy_ms = EXCLUDED.busy_ms, updated_at = EXCLUDED.updated_at`,
-      [userId, userId],
+      [userId, BLOCK_FROM, BLOCK_UNTIL, userId, `${GOOGLE_STALE_LIMIT_MS} milliseconds`, userId],
     );
   }
 }

@@ -10,7 +10,7 @@ export { createConnectionBody, patchConnectionBody } from '../../../services/cal
 export const connectionListQuery = z.object({
   ...paginationQuery,
   user_id: zUuid.optional(),
-  status: z.enum(['ok', 'syncing', 'error', 'stale']).optional(),
+  status: z.enum(['ok', 'syncing', 'error', 'stale', 'needs_reauth']).optional(),
 });
 
 export const connectionAnswer = dataOf(zConnection);
