@@ -256,16 +256,13 @@ async function buildBenchEnv(opts: BenchEnvOptions, stops: Array<() => Promise<u
   }
 
   const team = await db.transaction(async (trx) => {
-    const { teamId, user } = await createTeamWithOwner(
-      trx,
-      {
-        teamName: 'Bench',
-        plan: 'enterprise',
-        email: `bench-${name}@example.com`,
-        password: 'bench-password',
-      },
-      config,
-    );
+    const { teamId, user } = await createTeamWithOwner(trx, {
+      teamName: 'Bench',
+      plan: 'enterprise',
+      email: `bench-${name}@example.com`,
+      password: 'bench-password',
+      passwordCost: config,
+    });
     const { secret } = await createApiKey({ db: trx }, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
     const { token } = await createSession(trx, { userId: user.id });
     return { teamId, userId: user.id, apiKey: secret, session: token };

@@ -97,21 +97,18 @@ async function main(argv: string[]): Promise<void> {
         `owner-${randomToken(6)
           .toLowerCase()
           .replace(/[^a-z0-9]/g, '0')}@example.com`;
-      const cost = parseConfig(); // the owner's password is hashed at PASSWORD_HASH_*'s cost
+      const passwordCost = parseConfig(); // the owner's password is hashed at PASSWORD_HASH_*'s cost
       const result = await withDatabase((db) =>
         db.transaction(async (trx) => {
           if (await trx('users').where({ email }).first('id')) throw new UsageError(`a user with email ${email} already exists`);
-          const { teamId, user } = await createTeamWithOwner(
-            trx,
-            {
-              teamName: values.team ?? 'My team',
-              plan,
-              email,
-              password: values.password ?? null,
-              timezone: tz,
-            },
-            cost,
-          );
+          const { teamId, user } = await createTeamWithOwner(trx, {
+            teamName: values.team ?? 'My team',
+            plan,
+            email,
+            password: values.password ?? null,
+            timezone: tz,
+            passwordCost,
+          });
           const { secret } = await createApiKey({ db: trx }, { teamId, scopes, name: 'bootstrap', createdBy: user.id });
           return { team_id: teamId, user_id: user.id, api_key: secret, base_url: baseUrl };
         }),

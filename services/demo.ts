@@ -21,7 +21,7 @@ interface DemoFile {
 export async function ensureDemoCredentials(
   databaseUrl: string,
   dataDir: string,
-  cost: PasswordCost,
+  passwordCost: PasswordCost,
 ): Promise<{ apiKey: string; email: string; password: string }> {
   const file = path.join(dataDir, 'demo.json');
   const db = createDb(databaseUrl, 2);
@@ -39,17 +39,14 @@ export async function ensureDemoCredentials(
       .toLowerCase()
       .replace(/[^a-z0-9]/g, 'x')}@example.com`;
     const demo = await db.transaction(async (trx) => {
-      const { teamId, user } = await createTeamWithOwner(
-        trx,
-        {
-          teamName: 'Demo team',
-          plan: 'enterprise',
-          email,
-          password,
-          name: 'Demo Owner',
-        },
-        cost,
-      );
+      const { teamId, user } = await createTeamWithOwner(trx, {
+        teamName: 'Demo team',
+        plan: 'enterprise',
+        email,
+        password,
+        name: 'Demo Owner',
+        passwordCost,
+      });
       const { secret } = await createApiKey({ db: trx }, { teamId, scopes: [...ALL_SCOPES], name: 'Demo key', createdBy: user.id });
       return { team_id: teamId, api_key: secret, email, password };
     });

@@ -63,6 +63,6 @@ export async function addMember(
 ) {
   const { db } = deps;
   if (await emailTaken(deps, { email: input.email })) throw conflict('A user with this email already exists');
-  const user = await db.transaction((trx) => createUser(trx, { teamId, ...input }, deps.config));
+  const user = await db.transaction((trx) => createUser(trx, { teamId, ...input, passwordCost: deps.config }));
   return presentUser(user);
 }

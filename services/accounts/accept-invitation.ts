@@ -100,7 +100,7 @@ export async function acceptInvitation(deps: ServiceDeps, input: AcceptInvitatio
     const who = await invitee(trx, inv.team_id, inv.email);
     let userId: string;
     if (who.kind === 'new') {
-      const user = await createUser(trx, { teamId: inv.team_id, email: inv.email, name, role: inv.role }, deps.config);
+      const user = await createUser(trx, { teamId: inv.team_id, email: inv.email, name, role: inv.role, passwordCost: deps.config });
       userId = user.id;
     } else if (who.kind === 'returning' && who.user) {
       userId = who.user.id;

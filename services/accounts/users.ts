@@ -59,16 +59,17 @@ export interface NewUserInput {
   email: string;
   name?: string | null;
   password?: string | null;
+  /** What a password is hashed at: the config's PASSWORD_HASH_* settings (the Config itself will do). */
+  passwordCost: PasswordCost;
   role: Role;
   timezone?: string;
 }
 
 /**
  * Add a user to a team, with the default availability schedule (Mon–Fri 09:00–17:00 in their timezone).
- * A password must pass the one policy (accounts/password-policy.ts): 400 `validation_failed` on `body.password`;
- * it is hashed at `cost` (the config's PASSWORD_HASH_* settings).
+ * A password must pass the one policy (accounts/password-policy.ts): 400 `validation_failed` on `body.password`.
  */
-export async function createUser(trx: Executor, input: NewUserInput, cost: PasswordCost): Promise<UserRow> {
+export async function createUser(trx: Executor, input: NewUserInput): Promise<UserRow> {
   const problem = input.password ? passwordProblem(input.password, input.email) : null;
   if (problem) throw validationFailed([{ path: 'body.password', message: problem }]);
   const [user] = await trx('users')
@@ -76,7 +77,7 @@ export async function createUser(trx: Executor, input: NewUserInput, cost: Passw
       team_id: input.teamId,
       email: input.email,
       name: input.name ?? null,
-      password_hash: input.password ? await hashPassword(cost, input.password) : null,
+      password_hash: input.password ? await hashPassword(input.passwordCost, input.password) : null,
       role: input.role,
       timezone: input.timezone ?? 'UTC',
     })
@@ -97,27 +98,22 @@ export interface NewTeamInput {
   plan: Plan;
   email: string;
   password?: string | null;
+  /** What the owner's password is hashed at: the config's PASSWORD_HASH_* settings. */
+  passwordCost: PasswordCost;
   name?: string | null;
   timezone?: string;
 }
 
-export async function createTeamWithOwner(
-  trx: Executor,
-  input: NewTeamInput,
-  cost: PasswordCost,
-): Promise<{ teamId: string; user: UserRow }> {
+export async function createTeamWithOwner(trx: Executor, input: NewTeamInput): Promise<{ teamId: string; user: UserRow }> {
   const [team] = await trx('teams').insert({ name: input.teamName, plan: input.plan }).returning(['id']);
-  const user = await createUser(
-    trx,
-    {
-      teamId: team.id,
-      email: input.email,
-      name: input.name,
-      password: input.password,
-      role: 'owner',
-      timezone: input.timezone,
-    },
-    cost,
-  );
+  const user = await createUser(trx, {
+    teamId: team.id,
+    email: input.email,
+    name: input.name,
+    password: input.password,
+    passwordCost: input.passwordCost,
+    role: 'owner',
+    timezone: input.timezone,
+  });
   return { teamId: team.id, user };
 }

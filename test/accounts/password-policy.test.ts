@@ -30,7 +30,7 @@ it('POST /api/v1/team/members refuses a short password, or one holding the addre
 it('sign-up (a new team and its owner) applies the same policy', async () => {
   const email = `founder-${randomUUID().slice(0, 8)}@example.com`;
   const make = (password: string) =>
-    w.tdb.db.transaction((trx) => createTeamWithOwner(trx, { teamName: 'T', plan: 'free', email, password }, testConfig()));
+    w.tdb.db.transaction((trx) => createTeamWithOwner(trx, { teamName: 'T', plan: 'free', email, password, passwordCost: testConfig() }));
   await expect(make('short')).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
   await expect(make(`pre-${email.split('@')[0]}-post`)).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
   await expect(make('a fine long password')).resolves.toMatchObject({ user: { email } });

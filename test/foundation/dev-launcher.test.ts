@@ -18,6 +18,7 @@ import path from 'node:path';
 import { freePort } from '../../core/ports';
 import { pidAlive, sleep } from '../../core/processes';
 import type { DevState } from '../../bin/dev/state';
+import { runBundle } from '../helpers/entry-process';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const START_MS = 150_000;
@@ -94,7 +95,8 @@ async function allGone(pids: number[], limitMs: number): Promise<number> {
 beforeAll(async () => {
   dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fss-dev-')), '.data');
   apiPort = await freePort();
-  env = { ...process.env, DATA_DIR: dataDir, PORT: String(apiPort), HOST: '127.0.0.1', NO_COLOR: '1', LOG_LEVEL: 'warn' };
+  // The worker loads this run's workflow bundle instead of bundling at each of the three starts.
+  env = { ...process.env, DATA_DIR: dataDir, PORT: String(apiPort), HOST: '127.0.0.1', NO_COLOR: '1', LOG_LEVEL: 'warn', ...runBundle() };
   // The launcher's own servers, not the test run's.
   for (const k of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'BASE_URL', 'INBOUND_SMTP_PORT', 'JEST_WORKER_ID'])
     delete env[k];

@@ -24,11 +24,14 @@ export async function createTestTeam(db: Db, opts: { plan?: Plan; timezone?: str
   const email = `owner-${randomBytes(5).toString('hex')}@example.com`;
   const password = opts.password ?? 'correct horse battery';
   const { teamId, user } = await db.transaction((trx) =>
-    createTeamWithOwner(
-      trx,
-      { teamName: 'Test team', plan: opts.plan ?? 'enterprise', email, password, timezone: opts.timezone },
-      testConfig(),
-    ),
+    createTeamWithOwner(trx, {
+      teamName: 'Test team',
+      plan: opts.plan ?? 'enterprise',
+      email,
+      password,
+      timezone: opts.timezone,
+      passwordCost: testConfig(),
+    }),
   );
   const { secret } = await createApiKey({ db }, { teamId, scopes: [...ALL_SCOPES], createdBy: user.id });
   const { token } = await createSession(db, { userId: user.id });
