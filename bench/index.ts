@@ -19,12 +19,17 @@ async function main(): Promise<void> {
     process.stdout.write(`\n== ${file}\n`);
     let env: BenchEnv | undefined;
     try {
-      const mod = (await import(path.join(__dirname, file))) as { default: (env: BenchEnv) => Promise<void>; standalone?: boolean };
+      const mod = (await import(path.join(__dirname, file))) as {
+        default: (env: BenchEnv) => Promise<void>;
+        standalone?: boolean;
+        /** Settings this bench's environment needs (a stand-in's URLs, started first). */
+        benchEnv?: () => Promise<Record<string, string>>;
+      };
       // A standalone bench (pure code, no database or service) runs with nothing else started, so
       // that no idle Temporal server or PostgreSQL shares the CPU while it measures.
       if (mod.standalone) await (mod.default as () => Promise<void>)();
       else {
-        env = await startBenchEnv({ temporal: true });
+        env = await startBenchEnv({ temporal: true, env: mod.benchEnv ? await mod.benchEnv() : undefined });
         await mod.default(env);
       }
     } catch (err) {

@@ -85,7 +85,13 @@ export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionR
     }
     throw err;
   }
-  return { outcome: 'ok', message: null, nextSyncMs };
+  // The workflow's details (operators): the provider and account (never a token) and when the first channel expires.
+  const ch = await db('calendar_push_channels')
+    .where({ connection_id: row.id })
+    .min<{ first: Date | null }>({ first: 'expires_at' })
+    .first();
+  const expires = ch?.first ? new Date(ch.first).toISOString().replace(/\.\d{3}Z$/, 'Z') : 'none';
+  return { outcome: 'ok', message: `google ${row.account_email ?? ''}, push channel expiry ${expires}`, nextSyncMs };
 }
 
 /** The grant is dead: the connection shows it, and its host offers no times until it is connected again. */

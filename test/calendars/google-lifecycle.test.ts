@@ -1,5 +1,6 @@
 import { sha256Hex } from '../../core/crypto';
 import { reconcileCalendarSyncs } from '../../services/calendars/reconcile';
+import { signalSyncNow } from '../../services/calendars/sync-workflow';
 import { GOOGLE_STALE_LIMIT_MS } from '../../services/calendars/user-busy';
 import { createSession } from '../../services/sessions';
 import { client } from '../helpers/http';
@@ -150,4 +151,27 @@ test('not read for longer than the limit (the worker or Google down): the reconc
   expect([...s.values()].every((n) => n === 1)).toBe(true);
   await syncNow('ok');
   expect((await rrSlots(gw, day)).get('15:00')).toBe(2);
+});
+
+test('removing a member disconnects their Google account: channels stopped, token revoked, connection gone', async () => {
+  const g = gw.g();
+  const MEMBER = 'member@gmail.example';
+  g.addCalendar(MEMBER, { id: MEMBER, primary: true });
+  const s = await createSession(w.tdb.db, { userId: gw.ctx.memberId });
+  const started = await client(w.app.baseUrl, s.token).post('/api/v1/google-calendar/authorize', {});
+  const authorize = new URL(started.body.data.authorize_url);
+  authorize.searchParams.set('login_as', MEMBER);
+  const back = await fetch((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!);
+  expect(back.status).toBe(200);
+  const row = (await w.tdb.db('calendar_connections').where({ account_email: MEMBER }).first())!;
+  await waitForGoogleSync(w, row.id, 0, 'ok');
+  await eventually(() => [...g.channels.values()].some((c) => c.calendarId === MEMBER), 'the member’s channel');
+  const refresh = [...g.refreshTokens.entries()].find(([, v]) => v.email === MEMBER)![0];
+
+  expect((await w.session.delete(`/api/v1/team/members/${gw.ctx.memberId}`)).status).toBe(204);
+  expect((await w.api.get(`/api/v1/calendar-connections/${row.id}`)).status).toBe(404);
+  await signalSyncNow(w.app.deps, row); // the workflow's next interval, without waiting for it
+  await eventually(async () => !(await w.tdb.db('calendar_connections').where({ id: row.id }).first()), 'the connection gone');
+  expect(g.refreshTokens.has(refresh)).toBe(false);
+  expect([...g.channels.values()].some((c) => c.calendarId === MEMBER)).toBe(false);
 });
