@@ -34,6 +34,8 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
       'reverse dns',
       '\\bptr record',
       'sender id ',
+      'authentication information',
+      'invalid ip for sending mail',
     ],
   },
   {
@@ -53,6 +55,8 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
       'ip .{0,40}(is|has been) (blocked|banned)',
       'poor sender score',
       'mail flood',
+      'blocked for abuse',
+      'messages from .{1,60} (weren.t|were not) sent',
     ],
   },
   {
@@ -72,6 +76,8 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
       'phishing',
       'suspicious (content|link|url|message)',
       'spam-?like',
+      'scored as spam',
+      ' - spam\\b',
     ],
   },
   {
@@ -85,6 +91,9 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
       'not accepting mail from',
       '(mail|messages) from .{1,60} (are|is) (refused|rejected|blocked|not accepted)',
       'blocked by (the )?recipient',
+      'denied by (local |our |the )?polic',
+      'please use the smtp server of your isp',
+      'host network not allowed',
     ],
   },
 ];

@@ -6,7 +6,7 @@
 import { parseTokenAddress } from './mail-address';
 import { blockOf, saysDead, type BlockReason } from './mail-block';
 import { AUTO_HEADERS, type FactHeader } from './mail-headers';
-import { DAEMON_ADDRESS, firstRecipient, noticeRecipient, returnedTo } from './mail-recipient';
+import { DAEMON_ADDRESS, firstRecipient, noticeRecipient, RFC822_ADDRESS, returnedTo } from './mail-recipient';
 import { actionBlocks, fieldBlocks, messageIdFields, returnedPart, wordAt } from './mail-scan';
 import { sesNotification } from './mail-ses';
 import { codesIn, decideSeverity, firstEnhancedCode, fullOverrides, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
@@ -153,9 +153,15 @@ function dsn(f: MailFacts, system: string | null, notice: string, own: readonly 
     ? fullOverrides(status, said)
     : decideSeverity({ status: failed.status ?? null, text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${notice}` });
   // The remote server's own answer, when the report gives it: a notice may quote other recipients' answers.
-  const block = blockOf({ status: verdict.status, lower: () => (diagnostic ?? notice).toLowerCase(), dead: saysDead });
+  // The diagnostic's own X.7.x code counts when the report's Status says something else (a relay's 5.1.1 for a remote 5.7.1).
+  const remote = diagnostic ? codesIn(diagnostic).specific : null;
+  const blockStatus = remote?.slice(2).startsWith('7.') ? remote : verdict.status;
+  const block = blockOf({ status: blockStatus, lower: () => (diagnostic ?? notice).toLowerCase(), dead: saysDead });
   // No recipient field: the address the notice names, else the returned message's To:.
-  const recipient = firstRecipient(failed) ?? noticeRecipient(f, notice, own) ?? returnedTo(f, own);
+  // A field that holds no RFC 822 address (a file path, an X.400 form) comes last.
+  const field = firstRecipient(failed);
+  const recipient =
+    (field !== null && RFC822_ADDRESS.test(field) ? field : null) ?? noticeRecipient(f, notice, own) ?? returnedTo(f, own) ?? field;
   return block
     ? { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: true, block }
     : { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: true };

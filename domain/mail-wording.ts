@@ -154,6 +154,7 @@ export const DEAD_WORDS = rx([
   'unrouteable address',
   // Exim's answer for a domain that does not resolve ("Unrouteable mail domain"), with no status
   'unrouteable (mail )?domain',
+  'no valid recipients?',
   'all relevant mx records point to non-existent hosts',
   'did not exactly match',
   // German
