@@ -147,7 +147,8 @@ function dsn(f: MailFacts, system: string | null, notice: string, own: readonly 
   }
   const diagnostic = failed['diagnostic-code']?.replace(/^smtp;\s*/i, '') ?? null;
   // A specific Status decides alone: the notice is read only when it does not.
-  const said = () => `${diagnostic ?? ''}\n${notice}`.toLowerCase();
+  // The remote server's own answer when the report gives it (a notice may quote other recipients' answers), else the notice.
+  const said = () => (diagnostic ?? notice).toLowerCase();
   const status = statusVerdict(failed.status ?? null);
   const verdict = status
     ? fullOverrides(status, said)
@@ -156,7 +157,7 @@ function dsn(f: MailFacts, system: string | null, notice: string, own: readonly 
   // The diagnostic's own X.7.x code counts when the report's Status says something else (a relay's 5.1.1 for a remote 5.7.1).
   const remote = diagnostic ? codesIn(diagnostic).specific : null;
   const blockStatus = remote?.slice(2).startsWith('7.') ? remote : verdict.status;
-  const block = blockOf({ status: blockStatus, lower: () => (diagnostic ?? notice).toLowerCase(), dead: saysDead });
+  const block = blockOf({ status: blockStatus, lower: said, dead: saysDead });
   // No recipient field: the address the notice names, else the returned message's To:.
   // A field that holds no RFC 822 address (a file path, an X.400 form) comes last.
   const field = firstRecipient(failed);
