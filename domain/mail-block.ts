@@ -24,16 +24,22 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
   {
     reason: 'authentication',
     phrases: [
-      '\\bdmarc\\b',
-      '\\bspf\\b',
-      '\\bdkim\\b',
+      'dmarc\\b',
+      ' spf\\b',
+      '/spf\\b',
+      'spf record',
+      'spf check',
+      'spf fail',
+      'dkim\\b',
       'unauthenticated (mail|email|message|sender)',
       '(sender|message) (is )?not authenticated',
       'authentication (check|checks|failed|failure|required)',
       'sender (address|domain) (verification|authentication) failed',
       'reverse dns',
-      '\\bptr record',
+      'ptr record',
       'sender id ',
+      'authentication information',
+      'invalid ip for sending mail',
     ],
   },
   {
@@ -43,9 +49,9 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
       'listed (at|on|by) ',
       'spamhaus',
       'spamcop',
-      '\\bsorbs\\b',
-      '\\bdnsbl\\b',
-      '\\brbl\\b',
+      'sorbs\\b',
+      'dnsbl',
+      ' rbl\\b',
       'reputation',
       'blocked using',
       'banned sending ip',
@@ -53,6 +59,8 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
       'ip .{0,40}(is|has been) (blocked|banned)',
       'poor sender score',
       'mail flood',
+      'blocked for abuse',
+      'messages from .{1,60} (weren.t|were not) sent',
     ],
   },
   {
@@ -72,6 +80,8 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
       'phishing',
       'suspicious (content|link|url|message)',
       'spam-?like',
+      'scored as spam',
+      ' - spam\\b',
     ],
   },
   {
@@ -85,14 +95,20 @@ export const BLOCK_WORDING: ReadonlyArray<{ reason: BlockReason; phrases: readon
       'not accepting mail from',
       '(mail|messages) from .{1,60} (are|is) (refused|rejected|blocked|not accepted)',
       'blocked by (the )?recipient',
+      'denied by (local |our |the )?polic',
+      'please use the smtp server of your isp',
+      'host network not allowed',
     ],
   },
 ];
 
 const BY_REASON = BLOCK_WORDING.map(({ reason, phrases }) => ({ reason, rx: alternation([...phrases]) }));
+/** Every reason's words in one expression: most notices name none, and are searched once. */
+const ANY_BLOCK = alternation(BLOCK_WORDING.flatMap((w) => w.phrases));
 
 /** The reason the words of a lower-cased notice name, in the order of BLOCK_WORDING (null: none). */
 export function blockWording(lower: string): BlockReason | null {
+  if (!ANY_BLOCK.test(lower)) return null;
   for (const { reason, rx } of BY_REASON) if (rx.test(lower)) return reason;
   return null;
 }

@@ -6,16 +6,8 @@
 import { parseTokenAddress } from './mail-address';
 import { blockOf, saysDead, type BlockReason } from './mail-block';
 import { AUTO_HEADERS, type FactHeader } from './mail-headers';
-import {
-  actionBlocks,
-  fieldBlocks,
-  firstAddress,
-  inQuotedHeader,
-  messageIdFields,
-  returnedPart,
-  withoutSmtpPrefix,
-  wordAt,
-} from './mail-scan';
+import { DAEMON_ADDRESS, firstRecipient, noticeRecipient, RFC822_ADDRESS, returnedTo } from './mail-recipient';
+import { actionBlocks, fieldBlocks, messageIdFields, returnedPart, wordAt } from './mail-scan';
 import { sesNotification } from './mail-ses';
 import { codesIn, decideSeverity, firstEnhancedCode, fullOverrides, statusVerdict, wordsIn, type Codes, type Words } from './mail-status';
 import { AUTO_REPLY_BODY, AUTO_REPLY_SUBJECT, BOUNCE_BODY, BOUNCE_SUBJECT, CHALLENGE_RESPONSE, DELAY_WORDS } from './mail-wording';
@@ -75,8 +67,6 @@ export interface Domains {
   reply: string;
 }
 
-/** A system sender: the null sender of RFC 5321 §4.5.5, or a mailer-daemon, postmaster or mail-system address. */
-const DAEMON_ADDRESS = /^"?(mailer-daemon|mailer_daemon|post_?master|mail-daemon|mailerdaemon|mdaemon|mail\.delivery\.system|ndr)\b/i;
 /** Addresses no person answers from: no-reply senders, mailing-list robots (Mailman's -bounces, -owner, -request, -admin). */
 const ROBOT_ADDRESS = /^"?(no-?reply|do-?not-?reply|donotreply)\b|^[^@]*-(bounces?|owner|request|admin)(\+[^@]*)?@/i;
 const DAEMON_NAME = /mailer-daemon|mail delivery (system|subsystem|service)|postmaster|delivery subsystem|system administrator/i;
@@ -131,23 +121,6 @@ function actionOf(b: Record<string, string>): string {
   return a === 'failure' || a === 'error' || a === 'expired' ? 'failed' : a;
 }
 
-/** A recipient field's address: without its type (`rfc822;`), angle brackets or `smtp=`. */
-function cleanRecipient(v: string | undefined): string {
-  const value = v ?? '';
-  const semicolon = value.indexOf(';');
-  const address = semicolon < 0 ? value : value.slice(semicolon + 1).trimStart();
-  return withoutSmtpPrefix(address.replaceAll('<', '').replaceAll('>', '')).trim();
-}
-
-/** An address as RFC 822 writes it (not X.400 or an alias form). */
-const RFC822_ADDRESS = /^[^\s@/:]+@[^\s@/]+\.[a-z]{2,}$/i;
-
-/** The address we mailed: Original-Recipient when it is an RFC 822 address, else Final-Recipient (an X.400 or alias form comes last). */
-function firstRecipient(b: Record<string, string>): string | null {
-  const candidates = [cleanRecipient(b['original-recipient']), cleanRecipient(b['final-recipient'])].filter(Boolean);
-  return candidates.find((a) => RFC822_ADDRESS.test(a)) ?? candidates[0] ?? null;
-}
-
 /** The recipient blocks of the text, else of the raw body, when the report's MIME structure could not be followed (null: no Action line in either). */
 function mislabelledReport(f: MailFacts): Array<Record<string, string>> | null {
   return actionBlocks(f.text) ?? (reportType(f) ? actionBlocks(f.rawBody ?? '') : null);
@@ -160,7 +133,7 @@ function recipientBlocks(f: MailFacts, report: string | undefined, system: strin
 }
 
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
-function dsn(f: MailFacts, system: string | null, notice: string): MailClass | null {
+function dsn(f: MailFacts, system: string | null, notice: string, own: readonly string[]): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
   const blocks = recipientBlocks(f, report, system);
   if (!blocks) return null;
@@ -174,14 +147,22 @@ function dsn(f: MailFacts, system: string | null, notice: string): MailClass | n
   }
   const diagnostic = failed['diagnostic-code']?.replace(/^smtp;\s*/i, '') ?? null;
   // A specific Status decides alone: the notice is read only when it does not.
-  const said = () => `${diagnostic ?? ''}\n${notice}`.toLowerCase();
+  // The remote server's own answer when the report gives it (a notice may quote other recipients' answers), else the notice.
+  const said = () => (diagnostic ?? notice).toLowerCase();
   const status = statusVerdict(failed.status ?? null);
   const verdict = status
     ? fullOverrides(status, said)
     : decideSeverity({ status: failed.status ?? null, text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${notice}` });
   // The remote server's own answer, when the report gives it: a notice may quote other recipients' answers.
-  const block = blockOf({ status: verdict.status, lower: () => (diagnostic ?? notice).toLowerCase(), dead: saysDead });
-  const recipient = firstRecipient(failed);
+  // The diagnostic's own X.7.x code counts when the report's Status says something else (a relay's 5.1.1 for a remote 5.7.1).
+  const remote = diagnostic ? codesIn(diagnostic).specific : null;
+  const blockStatus = remote?.slice(2).startsWith('7.') ? remote : verdict.status;
+  const block = blockOf({ status: blockStatus, lower: said, dead: saysDead });
+  // No recipient field: the address the notice names, else the returned message's To:.
+  // A field that holds no RFC 822 address (a file path, an X.400 form) comes last.
+  const field = firstRecipient(failed);
+  const recipient =
+    (field !== null && RFC822_ADDRESS.test(field) ? field : null) ?? noticeRecipient(f, notice, own) ?? returnedTo(f, own) ?? field;
   return block
     ? { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: true, block }
     : { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: true };
@@ -201,21 +182,6 @@ function arf(f: MailFacts): MailClass | null {
   return { kind: 'complaint', feedbackType: (fields['feedback-type'] ?? 'abuse').toLowerCase() };
 }
 
-/** The failed address a free-text notice names: X-Failed-Recipients, else the first address that is not ours or the sender's. */
-function noticeRecipient(f: MailFacts, notice: string, own: readonly string[]): string | null {
-  const header = f.headers['x-failed-recipients'];
-  if (header) return header.split(',')[0].trim();
-  if (!notice.includes('@')) return null;
-  const sender = f.from.toLowerCase();
-  // Not on the lines of a quoted header block (the returned message's own From/To).
-  const found = firstAddress(notice, (address, start) => {
-    if (inQuotedHeader(notice, start)) return false;
-    const a = withoutSmtpPrefix(address);
-    return !own.some((domain) => wordAt(a, a.length - domain.length, domain)) && a.toLowerCase() !== sender && !DAEMON_ADDRESS.test(a);
-  });
-  return found === null ? null : withoutSmtpPrefix(found);
-}
-
 /** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
 function freeTextBounce(f: MailFacts, system: string | null, notice: string, own: readonly string[]): MailClass | null {
   const subject = BOUNCE_SUBJECT.test(f.subject.toLowerCase());
@@ -225,7 +191,7 @@ function freeTextBounce(f: MailFacts, system: string | null, notice: string, own
   const words = wordsIn(lower);
   const body = words.dead >= 0 || BOUNCE_BODY.test(lower.slice(f.subject.length));
   if (!(system ? subject || body : body)) return null;
-  const recipient = noticeRecipient(f, notice, own);
+  const recipient = noticeRecipient(f, notice, own) ?? returnedTo(f, own);
   if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
     return { kind: 'warning', status: firstEnhancedCode(notice), recipient };
   }
@@ -342,7 +308,11 @@ export function classifyMail(f: MailFacts, domains: Domains): Classified {
   const notice = noticeText(f);
   // An Amazon SES notification (JSON from SNS's no-reply address) is read only from a system sender.
   const cls =
-    arf(f) ?? (system ? sesNotification(f.text) : null) ?? dsn(f, system, notice) ?? freeTextBounce(f, system, notice, own) ?? autoReply(f);
+    arf(f) ??
+    (system ? sesNotification(f.text) : null) ??
+    dsn(f, system, notice, own) ??
+    freeTextBounce(f, system, notice, own) ??
+    autoReply(f);
   if (cls) return { class: cls, tokens, messageIds };
   if (system)
     return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, tokens, messageIds };

@@ -152,6 +152,10 @@ export const DEAD_WORDS = rx([
   'host not found(?!, try again)',
   'user not (known|found)',
   'unrouteable address',
+  // Exim's answer for a domain that does not resolve ("Unrouteable mail domain"), with no status
+  'unrouteable (mail )?domain',
+  'no valid recipients?',
+  'all relevant mx records point to non-existent hosts',
   'did not exactly match',
   // German
   '(empf[äa]nger|benutzer|adresse|nutzer)( ist)? unbekannt',

@@ -17,7 +17,10 @@ const BLOCKS: Array<[string, BlockReason]> = [
   ['550 5.7.25 The IP address sending this message does not have a PTR record setup', 'authentication'],
   ["550 5.1.0 192.0.2.1 is not allowed to send from <example.net> per it's SPF Record", 'authentication'],
   ['554 5.7.5 Permanent error evaluating DMARC policy', 'authentication'],
+  ['554 INVALID IP FOR SENDING MAIL OF DOMAIN amazonses.com', 'authentication'],
   // reputation
+  ['550 Error - Blocked for abuse. See http://example.net/nyaan', 'reputation'],
+  ["550 SC-004 Unfortunately, messages from 192.0.2.1 weren't sent.", 'reputation'],
   ['554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org', 'reputation'],
   ['550 5.7.606 Access denied, banned sending IP [192.0.2.1]', 'reputation'],
   ["553 5.7.1 [BL21] Connections will not be accepted from 192.0.2.1, because the ip is in Spamhaus's list", 'reputation'],
@@ -32,7 +35,12 @@ const BLOCKS: Array<[string, BlockReason]> = [
   ['552 5.7.0 This message was blocked because its content presents a potential security issue', 'content'],
   ['554 5.7.1 Message rejected: virus detected (Eicar-Test-Signature)', 'content'],
   ['550 5.7.1 Message considered as spam or virus, rejected', 'content'],
+  ['554 5.7.0 Reject, id=20025-09 - SPAM', 'content'],
+  ['554 5.6.0 This message has been scored as spam with a probability of 0.9', 'content'],
   // policy
+  ['550 Denied by policy', 'policy'],
+  ['554 Host network not allowed', 'policy'],
+  ['550 5.7.0 <shironeko@example.jp>... Please use the smtp server of your ISP.', 'policy'],
   ['550 5.7.1 Sender denied', 'policy'],
   ['554 5.7.1 Message rejected due to local policy', 'policy'],
   ['550 Administrative prohibition', 'policy'],
