@@ -14,7 +14,8 @@
  *    address is dead ("user unknown", "no such user"…).
  */
 import { alternation } from './alternation';
-import { codesIn, wordsIn } from './mail-status';
+import { codesIn } from './mail-status';
+import { DEAD_WORDS } from './mail-wording';
 
 export const BLOCK_REASONS = ['reputation', 'authentication', 'content', 'policy'] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
@@ -143,11 +144,12 @@ export function blockOf(e: BlockEvidence): BlockReason | null {
   if (byStatus === 'no') return null;
   if (byStatus !== 'words') return byStatus;
   const lower = e.lower();
-  return e.dead(lower) ? null : blockWording(lower);
+  const reason = blockWording(lower);
+  return reason !== null && !e.dead(lower) ? reason : null;
 }
 
 /** Whether a lower-cased text says the address is dead (the dead-address words of domain/mail-wording.ts). */
-export const saysDead = (lower: string) => wordsIn(lower).dead >= 0;
+export const saysDead = (lower: string) => DEAD_WORDS.test(lower);
 
 /**
  * Whether one SMTP answer (a rejection while we were sending, or a provider's bounce reason) is a

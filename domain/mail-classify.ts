@@ -148,16 +148,17 @@ function dsn(f: MailFacts, system: string | null, notice: string, own: readonly 
   const diagnostic = failed['diagnostic-code']?.replace(/^smtp;\s*/i, '') ?? null;
   // A specific Status decides alone: the notice is read only when it does not.
   // The remote server's own answer when the report gives it (a notice may quote other recipients' answers), else the notice.
-  const said = () => (diagnostic ?? notice).toLowerCase();
+  let lowerSaid: string | undefined;
+  const said = () => (lowerSaid ??= (diagnostic ?? notice).toLowerCase());
   const status = statusVerdict(failed.status ?? null);
   const verdict = status
     ? fullOverrides(status, said)
     : decideSeverity({ status: failed.status ?? null, text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${notice}` });
-  // The remote server's own answer, when the report gives it: a notice may quote other recipients' answers.
   // The diagnostic's own X.7.x code counts when the report's Status says something else (a relay's 5.1.1 for a remote 5.7.1).
-  const remote = diagnostic ? codesIn(diagnostic).specific : null;
+  const remote = diagnostic?.includes('.7.') ? codesIn(diagnostic).specific : null;
   const blockStatus = remote?.slice(2).startsWith('7.') ? remote : verdict.status;
-  const block = blockOf({ status: blockStatus, lower: said, dead: saysDead });
+  // Only a bounce that would suppress (hard), or one nothing explained, is looked at for a block: a soft one never suppresses.
+  const block = verdict.type === 'hard' || verdict.basis === 'none' ? blockOf({ status: blockStatus, lower: said, dead: saysDead }) : null;
   // No recipient field: the address the notice names, else the returned message's To:.
   // A field that holds no RFC 822 address (a file path, an X.400 form) comes last.
   const field = firstRecipient(failed);
@@ -201,7 +202,11 @@ function freeTextBounce(f: MailFacts, system: string | null, notice: string, own
   // (then no character changed its place: the codes' places are the same in both).
   const diagnostic =
     lower.length === said.length ? diagnosticLine(said, lower, words, codes) : diagnosticLine(lower, lower, words, codesIn(lower));
-  const block = blockOf({ status: verdict.status, lower: () => lower, dead: () => words.dead >= 0 });
+  // As for a DSN: a hard bounce, or one nothing explained (a notice whose words make it soft stays soft).
+  const block =
+    verdict.type === 'hard' || verdict.basis === 'none'
+      ? blockOf({ status: verdict.status, lower: () => lower, dead: () => words.dead >= 0 })
+      : null;
   if (block) return { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: false, block };
   return { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: false };
 }
@@ -231,9 +236,19 @@ function autoReply(f: MailFacts): MailClass | null {
   if (/^(auto_reply|bulk|junk|list)$/i.test(precedence)) return { kind: 'auto_reply', reason: `Precedence: ${precedence}` };
   const subject = f.subject.replace(SUBJECT_PREFIX, '').toLowerCase();
   if (AUTO_REPLY_SUBJECT.test(subject)) return { kind: 'auto_reply', reason: 'subject' };
+  return null;
+}
+
+/**
+ * What only an automatic answer opens with: a challenge-response request (or TMDA's Message-ID),
+ * or an out-of-office sentence (first 500 characters). Asked only of a message that would
+ * otherwise be a human reply.
+ */
+function automaticOpening(f: MailFacts): MailClass | null {
+  const subject = f.subject.replace(SUBJECT_PREFIX, '').toLowerCase();
   // TMDA's confirmation requests carry a Message-ID ending in `-tmda-confirm>`.
   const opening = f.text.slice(0, AUTO_REPLY_OPENING).toLowerCase();
-  if (CHALLENGE_RESPONSE.test(subject) || CHALLENGE_RESPONSE.test(opening) || /-tmda-confirm>$/i.test(h['message-id'] ?? ''))
+  if (CHALLENGE_RESPONSE.test(subject) || CHALLENGE_RESPONSE.test(opening) || /-tmda-confirm>$/i.test(f.headers['message-id'] ?? ''))
     return { kind: 'auto_reply', reason: 'challenge-response' };
   if (AUTO_REPLY_BODY.test(opening)) return { kind: 'auto_reply', reason: 'body' };
   return null;
@@ -316,6 +331,6 @@ export function classifyMail(f: MailFacts, domains: Domains): Classified {
   if (cls) return { class: cls, tokens, messageIds };
   if (system)
     return { class: { kind: 'unknown', reason: `${system}, but neither a report, a notice nor an auto-reply` }, tokens, messageIds };
-  if (toReply || f.inReplyTo.length || f.references.length) return { class: { kind: 'reply' }, tokens, messageIds };
+  if (toReply || f.inReplyTo.length || f.references.length) return { class: automaticOpening(f) ?? { kind: 'reply' }, tokens, messageIds };
   return { class: { kind: 'unknown', reason: 'neither a report, an auto-reply nor a reply' }, tokens, messageIds };
 }
