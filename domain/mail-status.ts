@@ -153,10 +153,14 @@ export function codesIn(text: string): Codes {
  * over quota. A hard verdict becomes soft when the words (`lower`, read only then) say the mailbox
  * is full and do not also say an address is dead (a notice about two recipients, one unknown).
  */
-export function fullOverrides(verdict: Verdict, lower: () => string): Verdict {
+export function fullOverrides(verdict: Verdict, lower: () => string, words?: Words): Verdict {
   if (verdict.type !== 'hard') return verdict;
+  // With the word lists already searched: SOFT_WORDS holds every full-mailbox phrase, so a text
+  // where it matched nowhere has none, and whether the address is dead is known.
+  if (words && (words.soft < 0 || words.dead >= 0)) return verdict;
   const text = lower();
-  return FULL_MAILBOX_WORDS.test(text) && !DEAD_WORDS.test(text) ? { ...verdict, type: 'soft', basis: 'wording' } : verdict;
+  const full = FULL_MAILBOX_WORDS.test(text) && (words ? true : !DEAD_WORDS.test(text));
+  return full ? { ...verdict, type: 'soft', basis: 'wording' } : verdict;
 }
 
 /** Decide hard or soft from what the server said (`textCodes`: codesIn(e.text), when the caller has it). */
@@ -164,7 +168,8 @@ export function decideSeverity(e: Evidence, textCodes: Codes = codesIn(e.text)):
   // The status field's codes come before the text's.
   const status = e.status ? codesIn(e.status) : null;
   const specific = status?.specific ?? textCodes.specific;
-  if (specific) return fullOverrides({ type: severityOfStatus(specific), status: specific, basis: 'status' }, () => e.text.toLowerCase());
+  if (specific)
+    return fullOverrides({ type: severityOfStatus(specific), status: specific, basis: 'status' }, () => e.text.toLowerCase(), e.words);
   const first = status?.first ?? textCodes.first;
   const code = textCodes.smtp;
   const words = e.words ?? wordsIn(e.text.toLowerCase());
