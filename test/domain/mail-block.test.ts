@@ -2,6 +2,7 @@ import { parseMailFacts } from '../../core/mail-facts';
 import { blockOf, smtpAnswerBlock, type BlockReason } from '../../domain/mail-block';
 import { classifyMail } from '../../domain/mail-classify';
 import { DOMAINS, TOKEN } from '../mail/corpus';
+import { dsnMessage } from '../mail/dsn-message';
 
 /**
  * Blocks (docs/sequences.md "Blocks"): the answers real receivers give when they refuse the
@@ -78,32 +79,7 @@ test('a specific status whose subject is not 7 decides alone; the RFC 7372 authe
 });
 
 test('a DSN for a blocklisted IP is a block, with its reason; the same DSN for an unknown user is hard', async () => {
-  const dsn = (status: string, diagnostic: string) =>
-    [
-      'From: MAILER-DAEMON@mx.example.net',
-      `To: bounce+${TOKEN}@${DOMAINS.bounce}`,
-      'Subject: Undelivered Mail Returned to Sender',
-      'MIME-Version: 1.0',
-      'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
-      '',
-      '--B',
-      'Content-Type: text/plain',
-      '',
-      'Your message could not be delivered.',
-      '',
-      '--B',
-      'Content-Type: message/delivery-status',
-      '',
-      'Reporting-MTA: dns; mx.example.net',
-      '',
-      'Final-Recipient: rfc822; ada@example.org',
-      'Action: failed',
-      `Status: ${status}`,
-      `Diagnostic-Code: smtp; ${diagnostic}`,
-      '',
-      '--B--',
-      '',
-    ].join('\r\n');
+  const dsn = (status: string, diagnostic: string) => dsnMessage({ to: `bounce+${TOKEN}@${DOMAINS.bounce}`, status, diagnostic });
   const classify = async (raw: string) =>
     classifyMail(await parseMailFacts(raw, { mailFrom: '', recipients: [`bounce+${TOKEN}@${DOMAINS.bounce}`] }), DOMAINS).class;
   expect(await classify(dsn('5.7.1', '554 5.7.1 Client host [192.0.2.1] blocked using zen.spamhaus.org'))).toMatchObject({

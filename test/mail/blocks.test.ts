@@ -1,7 +1,7 @@
-import nodemailer from 'nodemailer';
-import { createInboundListener } from '../../inbound/smtp-listener';
 import { makeContact } from '../sequences/support/factory';
 import { useWorld } from '../sequences/support/world';
+import { dsnMessage } from './dsn-message';
+import { useInboundListener } from './inbound-support';
 
 /**
  * Blocks (docs/sequences.md "Blocks"): a receiver that refuses us, not the address, never
@@ -16,16 +16,7 @@ const w = useWorld({
     return null;
   },
 });
-let listener: ReturnType<typeof createInboundListener>;
-let port = 0;
-beforeAll(async () => {
-  listener = createInboundListener({ db: w.tdb.db, outbox: w.app.deps.outbox, config: w.app.config });
-  port = await listener.listen(0, '127.0.0.1');
-});
-afterAll(async () => listener?.close());
-
-const deliver = (raw: string, envelope: { from: string; to: string[] }) =>
-  nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }).sendMail({ raw, envelope });
+const deliver = useInboundListener(w);
 
 const unique = (local: string) => `${local}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
@@ -55,36 +46,12 @@ async function blocks() {
 }
 
 function dsn(token: string, messageId: string) {
-  return [
-    'From: MAILER-DAEMON@mx.example.net',
-    `To: bounce+${token}@bounces.test`,
-    'Subject: Undelivered Mail Returned to Sender',
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
-    '',
-    '--B',
-    'Content-Type: text/plain',
-    '',
-    'Your message could not be delivered.',
-    '',
-    '--B',
-    'Content-Type: message/delivery-status',
-    '',
-    'Reporting-MTA: dns; mx.example.net',
-    '',
-    'Final-Recipient: rfc822; ada@example.org',
-    'Action: failed',
-    'Status: 5.7.26',
-    'Diagnostic-Code: smtp; 550-5.7.26 Unauthenticated email from example.com is not accepted due to its DMARC policy',
-    '',
-    '--B',
-    'Content-Type: text/rfc822-headers',
-    '',
-    `Message-ID: ${messageId}`,
-    '',
-    '--B--',
-    '',
-  ].join('\r\n');
+  return dsnMessage({
+    to: `bounce+${token}@bounces.test`,
+    status: '5.7.26',
+    diagnostic: '550-5.7.26 Unauthenticated email from example.com is not accepted due to its DMARC policy',
+    returnedHeaders: `Message-ID: ${messageId}`,
+  });
 }
 
 test('a DMARC rejection coming back as a DSN: recorded as a block, counted, the address and the enrollment stay', async () => {

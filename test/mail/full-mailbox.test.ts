@@ -1,6 +1,7 @@
 import { parseMailFacts } from '../../core/mail-facts';
 import { classifyMail } from '../../domain/mail-classify';
 import { DOMAINS, TOKEN } from './corpus';
+import { dsnMessage } from './dsn-message';
 
 /**
  * A full mailbox is soft in every wording real servers use, in the seven languages of
@@ -50,31 +51,7 @@ async function notice(line: string) {
 }
 
 async function dsn(status: string, diagnostic: string) {
-  const raw = [
-    'From: MAILER-DAEMON@mx.example.net',
-    `To: ${BOUNCE_TO}`,
-    'Subject: Undelivered Mail Returned to Sender',
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
-    '',
-    '--B',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    'Your message could not be delivered.',
-    '',
-    '--B',
-    'Content-Type: message/delivery-status',
-    '',
-    'Reporting-MTA: dns; mx.example.net',
-    '',
-    'Final-Recipient: rfc822; ada@example.org',
-    'Action: failed',
-    `Status: ${status}`,
-    `Diagnostic-Code: smtp; ${diagnostic}`,
-    '',
-    '--B--',
-    '',
-  ].join('\r\n');
+  const raw = dsnMessage({ to: BOUNCE_TO, status, diagnostic });
   return classifyMail(await parseMailFacts(raw, { mailFrom: '', recipients: [BOUNCE_TO] }), DOMAINS).class;
 }
 

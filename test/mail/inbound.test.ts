@@ -1,7 +1,6 @@
-import nodemailer from 'nodemailer';
-import { createInboundListener } from '../../inbound/smtp-listener';
 import { makeContact } from '../sequences/support/factory';
 import { useWorld } from '../sequences/support/world';
+import { useInboundListener } from './inbound-support';
 import { BOUNCES, OTHERS, ORIGINAL_ID, TOKEN } from './corpus';
 
 /**
@@ -10,16 +9,7 @@ import { BOUNCES, OTHERS, ORIGINAL_ID, TOKEN } from './corpus';
  * server, and acted on.
  */
 const w = useWorld({ appEnv: { MAIL_BOUNCE_DOMAIN: 'bounces.test', MAIL_REPLY_DOMAIN: 'reply.test' } });
-let listener: ReturnType<typeof createInboundListener>;
-let port = 0;
-beforeAll(async () => {
-  listener = createInboundListener({ db: w.tdb.db, outbox: w.app.deps.outbox, config: w.app.config });
-  port = await listener.listen(0, '127.0.0.1');
-});
-afterAll(async () => listener?.close());
-
-const deliver = (raw: string, envelope: { from: string; to: string[] }) =>
-  nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }).sendMail({ raw, envelope });
+const deliver = useInboundListener(w);
 
 async function running() {
   const step = (days: number) => ({ channel: 'email', delay: { value: days, unit: 'days' }, subject: `Day ${days}`, body: '<p>Hi</p>' });

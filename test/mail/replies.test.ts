@@ -1,10 +1,9 @@
-import nodemailer from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
-import { createInboundListener } from '../../inbound/smtp-listener';
 import { eventually } from '../helpers/smtp';
 import { alwaysAvailable, bookHoursAhead } from '../scheduling/helpers';
 import { useWorld } from '../sequences/support/world';
 import { startReceiver } from '../webhooks/receiver';
+import { useInboundListener } from './inbound-support';
 import { BOUNCES, ORIGINAL_ID, TOKEN } from './corpus';
 
 /**
@@ -16,26 +15,17 @@ import { BOUNCES, ORIGINAL_ID, TOKEN } from './corpus';
 const w = useWorld({
   appEnv: { MAIL_BOUNCE_DOMAIN: 'bounces.test', MAIL_REPLY_DOMAIN: 'reply.test', ALLOW_LOOPBACK_WEBHOOK_URLS: 'true' },
 });
-let listener: ReturnType<typeof createInboundListener>;
-let port = 0;
+const deliver = useInboundListener(w);
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 let secret = '';
 beforeAll(async () => {
-  listener = createInboundListener({ db: w.tdb.db, outbox: w.app.deps.outbox, config: w.app.config });
-  port = await listener.listen(0, '127.0.0.1');
   rx = await startReceiver();
   await alwaysAvailable(w.tdb.db, w.team.userId);
   const hook = await w.api.post('/api/v1/webhooks', { url: rx.url, events: ['email.replied'] });
   expect(hook.status).toBe(201);
   secret = hook.body.data.secret;
 });
-afterAll(async () => {
-  await listener?.close();
-  await rx?.close();
-});
-
-const deliver = (raw: string, envelope: { from: string; to: string[] }) =>
-  nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }).sendMail({ raw, envelope });
+afterAll(async () => rx?.close());
 
 let hours = 48;
 /** Book through the public endpoint; wait for the attendee's confirmation to reach the SMTP server. */
