@@ -67,6 +67,7 @@ export function presentEventType(e: EventTypeRow) {
     requires_confirmation: e.requires_confirmation,
     guests_allowed: e.guests_allowed,
     ai_notes_enabled: e.ai_notes_enabled,
+    destination_calendar_id: e.destination_calendar_id,
     created_at: iso(e.created_at),
     updated_at: iso(e.updated_at),
   };
@@ -191,6 +192,10 @@ export const zEventType = z
     ai_notes_enabled: z.boolean().meta({
       description:
         'Record the meeting, keep its transcript and write AI notes after it (off by default); the confirmation email then says so',
+    }),
+    destination_calendar_id: zId.nullable().meta({
+      description:
+        "A writable calendar (CalDAV, or Google with the role owner or writer) of a host of the page that receives this type's bookings instead of that host's booking calendar; null: each host's booking calendar",
     }),
     created_at: zIsoTime,
     updated_at: zIsoTime,
