@@ -1,11 +1,11 @@
 import { webhookUrlPolicy } from '../../core/config';
-import type { MeetingCalendarWritesRow } from '../../db/tables';
 import { calendarObjectIcs } from '../../domain/ics';
-import type { ServiceDeps } from '../deps';
-import type { MeetingRow } from '../meetings/row';
 import { CalendarWriteError, deleteCalendarObject, objectUrl, putCalendarObject } from './caldav-write';
 import { googleWriter } from './google-write';
 import { loadCredentials } from './secrets';
+import type { CalendarWriter, WritableKind, WriterDeps } from './calendar-writer';
+
+export type { CalendarWriter, Destination, WritableKind, WriteInput, WriteRecord, WriteResult, WriterDeps } from './calendar-writer';
 
 /**
  * One writer per kind of connection that can receive bookings (docs/scheduling.md "Host calendars:
@@ -13,49 +13,6 @@ import { loadCredentials } from './secrets';
  * writer only talks to its provider. A writer throws CalendarWriteError (a human sentence, and
  * whether to retry). Another provider plugs in by adding its kind here.
  */
-
-export type WriteRecord = Omit<MeetingCalendarWritesRow, 'created_at' | 'updated_at'>;
-
-/** A calendar that receives bookings. */
-export interface Destination {
-  id: string;
-  connection_id: string;
-  team_id: string;
-  /** CalDAV: the collection URL; Google: the calendar id. */
-  url: string;
-  display_name: string;
-  kind: WritableKind;
-}
-
-export interface WriteInput {
-  cal: Destination;
-  meeting: MeetingRow;
-  uid: string;
-  summary: string;
-  description: string;
-  /** Our earlier write of this UID on this calendar (this meeting's, or the one it replaced). */
-  here: WriteRecord | undefined;
-  /** Ask the provider for a video conference (Google Meet) and answer its link. */
-  meet: boolean;
-}
-
-export interface WriteResult {
-  href: string;
-  etag: string | null;
-  htmlUrl: string | null;
-  providerEventId: string | null;
-  providerIcalUid: string | null;
-  /** The conference link the provider made (Google Meet), when asked for. */
-  meetLink: string | null;
-}
-
-export type WriterDeps = Pick<ServiceDeps, 'db' | 'config'>;
-
-export interface CalendarWriter {
-  write(deps: WriterDeps, input: WriteInput): Promise<WriteResult>;
-  /** Delete what a record says was written; already gone counts as done. */
-  remove(deps: WriterDeps, input: { record: WriteRecord; calendarUrl: string }): Promise<void>;
-}
 
 async function caldavAccount(deps: WriterDeps, connectionId: string) {
   const creds = await loadCredentials(deps, { connectionId });
@@ -88,7 +45,6 @@ const caldavWriter: CalendarWriter = {
   },
 };
 
-export const calendarWriters = { caldav: caldavWriter, google: googleWriter } satisfies Record<string, CalendarWriter>;
-export type WritableKind = keyof typeof calendarWriters;
+export const calendarWriters: Record<WritableKind, CalendarWriter> = { caldav: caldavWriter, google: googleWriter };
 /** The kinds of connection whose calendars may receive bookings (an iCal feed never does). */
 export const WRITABLE_KINDS = Object.keys(calendarWriters) as WritableKind[];

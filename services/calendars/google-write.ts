@@ -7,7 +7,7 @@ import {
   GoogleUnavailableError,
 } from '../../core/calendars/google-api';
 import { googleEventIdOf, googleEventsApi, type GoogleEventInput, type GoogleWrittenEvent } from '../../core/calendars/google-events';
-import type { CalendarWriter, WriteInput, WriterDeps } from './calendar-writers';
+import type { CalendarWriter, WriteInput, WriterDeps } from './calendar-writer';
 import { CalendarWriteError } from './caldav-write';
 import { googleUrls, withGoogleToken } from './google-tokens';
 
