@@ -74,7 +74,7 @@ export async function getEventTypeRow(deps: Pick<ServiceDeps, 'db'>, input: Even
   return row;
 }
 
-export async function listEventTypes(deps: Pick<ServiceDeps, 'db'>, input: { teamId: string; pageId: string; page: Page }) {
+export async function listEventTypes(deps: Deps, input: { teamId: string; pageId: string; page: Page }) {
   const { db } = deps;
   const { teamId, pageId, page } = input;
   await getPageRow(db, { teamId, id: pageId });
@@ -87,7 +87,11 @@ export async function listEventTypes(deps: Pick<ServiceDeps, 'db'>, input: { tea
       .offset(page.offset),
     base.clone().count<{ count: number }[]>({ count: '*' }).first(),
   ]);
-  return listEnvelope(rows.map(presentEventType), Number(count?.count ?? 0), page);
+  return listEnvelope(
+    rows.map((r) => presentEventType(r, deps.video)),
+    Number(count?.count ?? 0),
+    page,
+  );
 }
 
 const slugTaken = (db: Executor, pageId: string, exceptId?: string) => async (slug: string) =>
@@ -127,7 +131,7 @@ export async function createEventType(deps: Deps, input: CreateEventTypeInput) {
           .returning('*'),
       `The slug "${slug}" is already taken on this page`,
     );
-    return presentEventType(row);
+    return presentEventType(row, deps.video);
   });
 }
 
@@ -152,7 +156,7 @@ export async function updateEventType(deps: Deps, input: UpdateEventTypeInput) {
     const patch = columns(changes);
     if (changes.slug !== undefined && changes.slug !== current.slug)
       patch.slug = await chooseSlug(changes.slug, '', slugTaken(trx, pageId, id));
-    if (!Object.keys(patch).length) return presentEventType(current);
+    if (!Object.keys(patch).length) return presentEventType(current, deps.video);
     const [row] = await mapUniqueViolation(
       () =>
         trx('event_types')
@@ -161,7 +165,7 @@ export async function updateEventType(deps: Deps, input: UpdateEventTypeInput) {
           .returning('*'),
       'The slug is already taken on this page',
     );
-    return presentEventType(row);
+    return presentEventType(row, deps.video);
   });
 }
 

@@ -123,6 +123,7 @@ test('an event type using Google Meet is refused when a host of its page has no 
   expect(refused.body.error.details[0].message).toContain(member.email);
   const phone = await api().post(`/api/v1/scheduling-pages/${page.body.data.id}/event-types`, { title: 'Call', location_type: 'phone' });
   expect(phone.status).toBe(201);
+  expect(phone.body.data.video_adapter).toBeNull();
   const toMeet = await api().patch(`/api/v1/scheduling-pages/${page.body.data.id}/event-types/${phone.body.data.id}`, {
     location_type: 'video_provider_1',
   });
@@ -133,6 +134,9 @@ test('a host who gave up their Google destination after the event type was saved
   const { res: first } = await bookHoursAhead(w.app.baseUrl, w.team, { hoursAhead: 60, attendeeEmail: 'bob@example.com' });
   expect(first.status).toBe(201);
   const eventTypeId: string = first.body.meeting.event_type_id;
+  const pageId = (await w.tdb.db('event_types').where({ id: eventTypeId }).first())!.scheduling_page_id;
+  const shown = await api().get(`/api/v1/scheduling-pages/${pageId}/event-types/${eventTypeId}`);
+  expect(shown.body.data).toMatchObject({ location_type: 'video_provider_1', video_adapter: 'google_meet' });
   await confirmationTo('bob@example.com', first.body.meeting.id);
   expect((await w.session.patch(`/api/v1/calendar-connections/${connectionId}`, { booking_calendar_id: null })).status).toBe(200);
   const startMs = Math.ceil((Date.now() + 64 * HOUR) / HOUR) * HOUR;
