@@ -156,6 +156,29 @@ test('a cancel of an event the host already deleted at Google (410) counts as do
   expect((await w.tdb.db('calendar_connections').where({ id: connectionId }).first())!.status).toBe('ok');
 });
 
+test('an event the host deleted at Google (a patch of it is refused) is made again under the next id of the booking', async () => {
+  const { res, startMs } = await book(70);
+  const id: string = res.body.meeting.id;
+  const ev = await eventFor(id);
+  await eventually(() => w.tdb.db('meeting_calendar_writes').where({ meeting_id: id, state: 'written' }).first(), 'the write recorded');
+  await g.deleteEvent(OWNER, ev.id, false);
+  const newStart = startMs + 24 * HOUR;
+  const moved = await api().patch(`/api/v1/meetings/${id}`, { start_time: new Date(newStart).toISOString() });
+  expect(moved.status).toBe(200);
+  const again = await eventually(
+    () => g.events(OWNER).find((e) => e.id === `${ev.id}1` && e.status === 'confirmed'),
+    'the event made again',
+    45_000,
+  );
+  expect(Date.parse(again.start.dateTime ?? '')).toBe(newStart);
+  const rec = await eventually(
+    () => w.tdb.db('meeting_calendar_writes').where({ meeting_id: moved.body.data.rescheduled_to_id, state: 'written' }).first(),
+    'the new meeting recorded',
+  );
+  expect(rec.provider_event_id).toBe(again.id);
+  expect(live(OWNER).filter((e) => e.id.startsWith(ev.id))).toHaveLength(1);
+});
+
 test("an event type's own destination calendar takes its bookings; a calendar that cannot take them is a 400 naming the field", async () => {
   const { pageId } = await publishedEventType(w.app.baseUrl, w.team);
   const bad = await api().post(`/api/v1/scheduling-pages/${pageId}/event-types`, {

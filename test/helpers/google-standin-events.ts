@@ -7,7 +7,8 @@ import type http from 'node:http';
  * phone conferences to events" (docs/calendars.md "Pages followed"). Not Google: a test double.
  * - insert with a client-chosen `id` (base32hex a–v 0–9, 5–1024 long, else 400 `invalid`); an id
  *   that exists, also a deleted (cancelled) event's, answers 409 `duplicate`;
- * - patch merges the body (a cancelled event comes back with `status: confirmed`); 404 unknown;
+ * - patch merges the body; 404 unknown; a deleted (cancelled) event answers 403 `forbidden`, as Google
+ *   does for an event deleted in its calendar (googleapis/google-api-ruby-client issue 1811);
  * - delete marks it `cancelled` (it stays for incremental syncs); deleting it again answers 410
  *   `deleted`; 404 unknown;
  * - `conferenceDataVersion=1` with `conferenceData.createRequest` (type hangoutsMeet) makes a Meet
@@ -117,6 +118,7 @@ export function eventWrite(
   if (!e) return (send(res, 404, apiError(404, 'notFound', 'Not Found')), true);
   if (req.method === 'GET') return (send(res, 200, ctx.eventOut(e)), true);
   if (req.method === 'PATCH' || req.method === 'PUT') {
+    if (e.status === 'cancelled') return (send(res, 403, apiError(403, 'forbidden', 'Forbidden')), true);
     const { seq: _seq, ...rest } = e;
     const saved = store({ ...rest, ...pick(body), ...conference(e.id, body, withConference, e) } as WritableEvent);
     return (send(res, 200, ctx.eventOut(saved)), true);
