@@ -134,9 +134,7 @@ const schema = z.object({
     .default('https://meet.jit.si/{room}'),
   /**
    * `url`: the room exists when its URL is opened (Jitsi Meet); `daily`: created and deleted through
-   * Daily's REST API; `zoom`: a Zoom meeting per booking (docs/scheduling.md "Zoom"); `google_meet`: the
-   * Meet link of the booking's event on the host's Google destination calendar (docs/calendars.md
-   * "Google Meet").
+   * Daily's REST API; `zoom`: a Zoom meeting per booking (docs/scheduling.md "Zoom"); `google_meet`: docs/calendars.md "Google Meet".
    */
   VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
   VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
@@ -254,22 +252,16 @@ export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   }
   const weakHash = passwordCostProblem(c);
   if (weakHash) throw new ConfigError(`Invalid configuration:\n  ${weakHash}`);
+  const needs: Record<string, string[]> = {
+    daily: ['DAILY_API_KEY'],
+    zoom: ['ZOOM_CLIENT_ID', 'ZOOM_CLIENT_SECRET', ...(c.ZOOM_SETUP === 'installation' ? ['ZOOM_ACCOUNT_ID'] : [])],
+    google_meet: ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+  };
   for (const n of [1, 2] as const) {
-    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'daily' && !c.DAILY_API_KEY) {
-      throw new ConfigError(`Invalid configuration:\n  DAILY_API_KEY: required when VIDEO_PROVIDER_${n}_ADAPTER=daily`);
-    }
-    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'google_meet' && !(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET)) {
-      throw new ConfigError(
-        `Invalid configuration:\n  GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: required when VIDEO_PROVIDER_${n}_ADAPTER=google_meet`,
-      );
-    }
-    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'zoom') {
-      const needed: Array<'ZOOM_CLIENT_ID' | 'ZOOM_CLIENT_SECRET' | 'ZOOM_ACCOUNT_ID'> = ['ZOOM_CLIENT_ID', 'ZOOM_CLIENT_SECRET'];
-      if (c.ZOOM_SETUP === 'installation') needed.push('ZOOM_ACCOUNT_ID');
-      const missing = needed.filter((k) => !c[k]);
-      if (missing.length)
-        throw new ConfigError(`Invalid configuration:\n  ${missing.join(', ')}: required when VIDEO_PROVIDER_${n}_ADAPTER=zoom`);
-    }
+    const adapter = c[`VIDEO_PROVIDER_${n}_ADAPTER`];
+    const missing = (needs[adapter] ?? []).filter((k) => !(c as Record<string, unknown>)[k]);
+    if (missing.length)
+      throw new ConfigError(`Invalid configuration:\n  ${missing.join(', ')}: required when VIDEO_PROVIDER_${n}_ADAPTER=${adapter}`);
   }
   return {
     ...c,

@@ -12,10 +12,10 @@ import type { ServiceDeps } from '../deps';
  *   the Meet link is made on that calendar's event. Else a 400 naming `location_type`.
  */
 export async function checkEventTypeCalendars(
-  db: Executor,
-  deps: Partial<Pick<ServiceDeps, 'video'>>,
+  deps: { db: Executor } & Partial<Pick<ServiceDeps, 'video'>>,
   input: { teamId: string; pageId: string; locationType: string | null; destinationCalendarId: string | null },
 ): Promise<void> {
+  const { db } = deps;
   let override: { userId: string; kind: string } | null = null;
   if (input.destinationCalendarId)
     override = await checkDestinationCalendar(db, { teamId: input.teamId, pageId: input.pageId, calendarId: input.destinationCalendarId });

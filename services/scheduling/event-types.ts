@@ -112,12 +112,15 @@ export async function createEventType(deps: Deps, input: CreateEventTypeInput) {
   refuseUnsupported(values);
   return db.transaction(async (trx) => {
     await getPageRow(trx, { teamId, id: pageId });
-    await checkEventTypeCalendars(trx, deps, {
-      teamId,
-      pageId,
-      locationType: values.location_type ?? 'video_provider_1',
-      destinationCalendarId: values.destination_calendar_id ?? null,
-    });
+    await checkEventTypeCalendars(
+      { db: trx, video: deps.video },
+      {
+        teamId,
+        pageId,
+        locationType: values.location_type ?? 'video_provider_1',
+        destinationCalendarId: values.destination_calendar_id ?? null,
+      },
+    );
     const slug = await chooseSlug(values.slug, values.title, slugTaken(trx, pageId));
     const position =
       values.position ??
@@ -146,13 +149,16 @@ export async function updateEventType(deps: Deps, input: UpdateEventTypeInput) {
   return db.transaction(async (trx) => {
     const current = await getEventTypeRow({ db: trx }, { teamId, pageId, id });
     if (changes.location_type !== undefined || changes.destination_calendar_id !== undefined)
-      await checkEventTypeCalendars(trx, deps, {
-        teamId,
-        pageId,
-        locationType: changes.location_type ?? current.location_type,
-        destinationCalendarId:
-          changes.destination_calendar_id === undefined ? current.destination_calendar_id : changes.destination_calendar_id,
-      });
+      await checkEventTypeCalendars(
+        { db: trx, video: deps.video },
+        {
+          teamId,
+          pageId,
+          locationType: changes.location_type ?? current.location_type,
+          destinationCalendarId:
+            changes.destination_calendar_id === undefined ? current.destination_calendar_id : changes.destination_calendar_id,
+        },
+      );
     const patch = columns(changes);
     if (changes.slug !== undefined && changes.slug !== current.slug)
       patch.slug = await chooseSlug(changes.slug, '', slugTaken(trx, pageId, id));
