@@ -4,6 +4,7 @@ import type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 import * as steps from '../services/scheduling/meeting-steps';
 import type { ActivityDeps } from './deps';
 import { withZoomFailures } from './zoom-failures';
+import { withCalendarWriteFailures } from './calendars/write-back';
 
 export type { MeetingEmailKind } from '../services/scheduling/meeting-emails';
 
@@ -19,7 +20,7 @@ export function bookingActivities(deps: ActivityDeps) {
       return steps.loadMeetingState(deps, { meetingId });
     },
     async beginBooking(meetingId: string, firstKind: 'confirmation' | 'update'): Promise<BookingStart> {
-      return withZoomFailures(() => steps.beginBooking(deps, { meetingId, firstKind }));
+      return withZoomFailures(() => withCalendarWriteFailures(() => steps.beginBooking(deps, { meetingId, firstKind })));
     },
     async sendMeetingEmail(meetingId: string, kind: MeetingEmailKind): Promise<boolean> {
       return steps.sendMeetingEmail(deps, { meetingId, kind });
@@ -31,7 +32,7 @@ export function bookingActivities(deps: ActivityDeps) {
       return steps.markCompleted(deps, { meetingId });
     },
     async createVideoMeeting(meetingId: string): Promise<boolean> {
-      return withZoomFailures(() => steps.createVideoMeeting(deps, { meetingId }));
+      return withZoomFailures(() => withCalendarWriteFailures(() => steps.createVideoMeeting(deps, { meetingId })));
     },
     async deleteVideoMeeting(input: CleanupWorkflowInput): Promise<void> {
       return withZoomFailures(() => steps.deleteVideoMeeting(deps, input));

@@ -134,10 +134,12 @@ const schema = z.object({
     .default('https://meet.jit.si/{room}'),
   /**
    * `url`: the room exists when its URL is opened (Jitsi Meet); `daily`: created and deleted through
-   * Daily's REST API; `zoom`: a Zoom meeting per booking (docs/scheduling.md "Zoom").
+   * Daily's REST API; `zoom`: a Zoom meeting per booking (docs/scheduling.md "Zoom"); `google_meet`: the
+   * Meet link of the booking's event on the host's Google destination calendar (docs/calendars.md
+   * "Google Meet").
    */
-  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom']).default('url'),
-  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom']).default('url'),
+  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
+  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
   DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
   DAILY_API_KEY: z.string().min(1).optional(),
   /**
@@ -255,6 +257,11 @@ export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
   for (const n of [1, 2] as const) {
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'daily' && !c.DAILY_API_KEY) {
       throw new ConfigError(`Invalid configuration:\n  DAILY_API_KEY: required when VIDEO_PROVIDER_${n}_ADAPTER=daily`);
+    }
+    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'google_meet' && !(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET)) {
+      throw new ConfigError(
+        `Invalid configuration:\n  GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: required when VIDEO_PROVIDER_${n}_ADAPTER=google_meet`,
+      );
     }
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'zoom') {
       const needed: Array<'ZOOM_CLIENT_ID' | 'ZOOM_CLIENT_SECRET' | 'ZOOM_ACCOUNT_ID'> = ['ZOOM_CLIENT_ID', 'ZOOM_CLIENT_SECRET'];

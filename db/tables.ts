@@ -195,6 +195,7 @@ export interface CalendarConnectionsRow {
   skipped: SkippedComponent[];
   account_email: string | null;
   last_read_at: Date | null;
+  reauth_email_sent_at: Date | null;
 }
 
 export interface CalendarEventsRow {
@@ -332,6 +333,7 @@ export interface EventTypesRow {
   max_bookings_per_day: number | null;
   max_bookings_per_week: number | null;
   ai_notes_enabled: boolean;
+  destination_calendar_id: string | null;
 }
 
 export interface EventsRow {
@@ -405,6 +407,8 @@ export interface MeetingCalendarWritesRow {
   state: 'written' | 'removed' | 'moved';
   created_at: Date;
   updated_at: Date;
+  provider_event_id: string | null;
+  provider_ical_uid: string | null;
 }
 
 export interface MeetingHostsRow {

@@ -4,7 +4,7 @@ import { syncConnection, type SyncResult } from '../../services/calendars/sync';
 import type { ActivityDeps } from '../deps';
 
 /** Calendar sync activities (workflows/calendars/sync.ts). Credentials are read here, never passed through a workflow's history. */
-export function calendarActivities(deps: Pick<ActivityDeps, 'db' | 'config'>) {
+export function calendarActivities(deps: Pick<ActivityDeps, 'db' | 'config' | 'mailer'>) {
   return {
     /**
      * One sync of one connection; remote failures are recorded on the connection and returned, not

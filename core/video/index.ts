@@ -43,7 +43,14 @@ function urlProvider(template: string): VideoProvider {
  */
 const zoomPlaceholder: VideoProvider = { planRoom: () => ({ name: '', link: '' }), deleteMeeting: async () => undefined };
 
-/** A video provider's adapter: Zoom, Daily, or a room at a URL template. */
+/**
+ * Google Meet: the link is the conference Google makes on the booking's event on the host's Google
+ * destination calendar (services/calendars/write-back.ts, run by the booking workflow's room step);
+ * nothing to plan, and deleting the event ends it (the cleanup's calendar step).
+ */
+const meetPlaceholder: VideoProvider = { planRoom: () => ({ name: '', link: '' }), deleteMeeting: async () => undefined };
+
+/** A video provider's adapter: Zoom, Daily, Google Meet, or a room at a URL template. */
 export type VideoAdapter = VideoConfig['VIDEO_PROVIDER_1_ADAPTER'];
 
 /** The adapter behind a location type (null: not a video provider with an adapter). */
@@ -59,6 +66,7 @@ function videoProvider(config: VideoConfig, locationType: string | null): VideoP
   if (adapter === null) return null;
   const template = locationType === 'video_provider_1' ? config.VIDEO_PROVIDER_1_URL_TEMPLATE : config.VIDEO_PROVIDER_2_URL_TEMPLATE;
   if (adapter === 'zoom') return zoomPlaceholder;
+  if (adapter === 'google_meet') return meetPlaceholder;
   if (adapter === 'daily') return dailyProvider(template, { apiUrl: config.DAILY_API_URL, apiKey: config.DAILY_API_KEY ?? '' });
   return urlProvider(template);
 }

@@ -25,6 +25,7 @@ import * as m024 from './024_calendar_skipped_components';
 import * as m025 from './025_zoom';
 import * as m026 from './026_mail_blocks';
 import * as m027 from './027_google_calendars';
+import * as m028 from './028_google_write_back';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '025_zoom': m025,
   '026_mail_blocks': m026,
   '027_google_calendars': m027,
+  '028_google_write_back': m028,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

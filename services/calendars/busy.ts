@@ -85,14 +85,20 @@ export async function ownBookingUids(db: Executor, input: { teamId: string; uids
     .filter((u) => u.startsWith(OUR_UID.prefix) && u.endsWith(OUR_UID.suffix))
     .map((u) => u.slice(OUR_UID.prefix.length, u.length - OUR_UID.suffix.length))
     .filter((id) => /^[0-9a-f-]{36}$/i.test(id));
-  const [byId, byUid, written] = await Promise.all([
+  const [byId, byUid, written, atProvider] = await Promise.all([
     ids.length ? db('meetings').where({ team_id: teamId }).whereRaw('id = ANY(?::uuid[])', [ids]).select('id') : [],
     db('meetings').where({ team_id: teamId }).whereRaw('ical_uid = ANY(?::text[])', [unique]).select('ical_uid'),
     db('meeting_calendar_writes').where({ team_id: teamId }).whereRaw('uid = ANY(?::text[])', [unique]).select('uid'),
+    // Our events at Google carry Google's iCalUID, recorded by the write-back.
+    db('meeting_calendar_writes')
+      .where({ team_id: teamId })
+      .whereRaw('provider_ical_uid = ANY(?::text[])', [unique])
+      .select('provider_ical_uid'),
   ]);
   return new Set<string>([
     ...(byId as Array<{ id: string }>).map((r) => meetingUid(r.id)),
     ...(byUid as Array<{ ical_uid: string }>).map((r) => r.ical_uid),
     ...(written as Array<{ uid: string }>).map((r) => r.uid),
+    ...(atProvider as Array<{ provider_ical_uid: string }>).map((r) => r.provider_ical_uid),
   ]);
 }

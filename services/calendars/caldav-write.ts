@@ -25,11 +25,19 @@ export interface CaldavAccount {
   password: string;
 }
 
+/** How a failed write is retried: after the provider's Retry-After, never (a permanent refusal), or never and the connection needs connecting again. */
+export interface WriteFailureKind {
+  retryAfterMs?: number;
+  permanent?: boolean;
+  needsReauth?: boolean;
+}
+
 /** A write the server refused or could not take; `message` is the human sentence the connection shows. */
 export class CalendarWriteError extends Error {
   constructor(
     message: string,
     readonly status: number | null,
+    readonly kind: WriteFailureKind = {},
   ) {
     super(message);
     this.name = 'CalendarWriteError';

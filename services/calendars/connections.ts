@@ -10,6 +10,7 @@ import { actingRole } from '../accounts/members';
 import type { ServiceDeps } from '../deps';
 import { listEnvelope, type Page } from '../pagination';
 import { checkSubscriptionUrl } from '../../core/outbound-http';
+import { WRITABLE_KINDS } from './calendar-writers';
 import { presentConnection } from './present';
 import type { CalendarRow, ConnectionRow, ConnectionStatus } from './rows';
 import type { CreateConnectionInput, PatchConnectionInput } from './schemas';
@@ -195,8 +196,8 @@ export async function updateConnection(deps: ServiceDeps, input: UpdateConnectio
       const target = byId.get(changes.booking_calendar_id);
       if (!target) details.push({ path: 'body.booking_calendar_id', message: 'is not a calendar of this connection' });
       else if (target.read_only) details.push({ path: 'body.booking_calendar_id', message: 'this calendar is read-only on the server' });
-      else if (conn.kind === 'google')
-        details.push({ path: 'body.booking_calendar_id', message: 'bookings are not written to Google Calendar yet' });
+      else if (!(WRITABLE_KINDS as string[]).includes(conn.kind))
+        details.push({ path: 'body.booking_calendar_id', message: 'this kind of connection cannot receive bookings' });
     }
     if (details.length) throw validationFailed(details);
     if (changes.name !== undefined) {

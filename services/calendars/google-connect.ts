@@ -110,6 +110,8 @@ export async function completeGoogleConnect(
       credentials_enc: sealGoogleTokens(config, id, tokens),
       status: 'syncing' as const,
       status_message: null,
+      // a later needs_reauth emails the host again
+      reauth_email_sent_at: null,
       updated_at: new Date(),
     };
     let saved: ConnectionRow;

@@ -11,11 +11,13 @@ import {
   type GoogleEvent,
 } from '../../core/calendars/google-api';
 import { logger } from '../../core/logger';
+import type { Mailer } from '../../core/mailer';
 import { googleEventBusy, minimizeGoogleEvent, type GoogleEventTimes } from '../../domain/calendars/google-busy';
 import type { Executor } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
 import { ownBookingUids } from './busy';
 import { ensureGoogleChannels, teardownGoogle } from './google-channels';
+import { emailHostSoon, markGoogleNeedsReauth, NEEDS_REAUTH_MESSAGE } from './google-reauth';
 import { withGoogleApi } from './google-tokens';
 import type { CalendarRow, ConnectionRow } from './rows';
 import type { SyncResult } from './sync-result';
@@ -36,10 +38,9 @@ import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
  * offers no times). A 429 or a rate-limit 403 is thrown (GoogleRateLimitedError) for the activity to
  * retry after Retry-After. A window that moved re-derives busy time from the stored events.
  */
-type Deps = Pick<ServiceDeps, 'db' | 'config'>;
+type Deps = Pick<ServiceDeps, 'db' | 'config'> & { mailer?: Mailer };
 
-export const NEEDS_REAUTH_MESSAGE =
-  'Google no longer accepts this connection (access was revoked or expired): connect Google Calendar again';
+export { NEEDS_REAUTH_MESSAGE };
 
 export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionRow; now: number }): Promise<SyncResult> {
   const { db, config } = deps;
@@ -49,7 +50,10 @@ export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionR
     await teardownGoogle(deps, row);
     return { outcome: 'gone', message: null, nextSyncMs: interval };
   }
-  if (row.status === 'needs_reauth') return { outcome: 'error', message: row.status_message ?? NEEDS_REAUTH_MESSAGE, nextSyncMs: interval };
+  if (row.status === 'needs_reauth') {
+    await emailHostSoon(deps, { connectionId: row.id }); // a no-op once sent
+    return { outcome: 'error', message: row.status_message ?? NEEDS_REAUTH_MESSAGE, nextSyncMs: interval };
+  }
   let nextSyncMs = interval;
   try {
     await withGoogleApi(deps, {
@@ -94,16 +98,9 @@ export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionR
   return { outcome: 'ok', message: `google ${row.account_email ?? ''}, push channel expiry ${expires}`, nextSyncMs };
 }
 
-/** The grant is dead: the connection shows it, and its host offers no times until it is connected again. */
+/** The grant is dead: the connection shows it, its host offers no times until it is connected again, and is emailed once. */
 async function needsReauth(deps: Deps, row: ConnectionRow, now: number, interval: number): Promise<SyncResult> {
-  logger.warn({ connectionId: row.id, teamId: row.team_id }, 'Google Calendar connection needs to be connected again');
-  await deps.db.transaction(async (trx) => {
-    await trx('calendar_connections')
-      .where({ id: row.id })
-      .whereNot({ status: 'disconnecting' })
-      .update({ status: 'needs_reauth', status_message: NEEDS_REAUTH_MESSAGE, last_error_at: new Date(now), updated_at: trx.fn.now() });
-    await refreshUserBusy(trx, [row.user_id]);
-  });
+  await markGoogleNeedsReauth(deps, { row, now });
   return { outcome: 'error', message: NEEDS_REAUTH_MESSAGE, nextSyncMs: interval };
 }
 

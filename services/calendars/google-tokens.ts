@@ -83,20 +83,31 @@ export async function googleAccessToken(
 }
 
 /**
- * Run `fn` with the Calendar API; a 401 is met with one forced refresh and one more try. A 401 that
- * survives the refresh is thrown as GoogleUnauthorizedError (the caller marks the connection needs_reauth).
+ * Run `fn` with the connection's access token; a 401 is met with one forced refresh and one more try.
+ * A 401 that survives the refresh is thrown as GoogleUnauthorizedError (the caller marks the
+ * connection needs_reauth).
  */
-export async function withGoogleApi<T>(
+export async function withGoogleToken<T>(
   deps: { db: Db; config: GoogleConfig },
-  input: { connectionId: string; run: (api: GoogleCalendarApi) => Promise<T> },
+  input: { connectionId: string; run: (accessToken: string) => Promise<T> },
 ): Promise<T> {
   const { connectionId, run: fn } = input;
   const token = await googleAccessToken(deps, { connectionId });
   try {
-    return await fn(googleCalendarApi(googleUrls(deps.config), token));
+    return await fn(token);
   } catch (err) {
     if (!(err instanceof GoogleUnauthorizedError)) throw err;
-    const fresh = await googleAccessToken(deps, { connectionId, force: true });
-    return fn(googleCalendarApi(googleUrls(deps.config), fresh));
+    return fn(await googleAccessToken(deps, { connectionId, force: true }));
   }
+}
+
+/** withGoogleToken with the Calendar API's read and channel calls. */
+export async function withGoogleApi<T>(
+  deps: { db: Db; config: GoogleConfig },
+  input: { connectionId: string; run: (api: GoogleCalendarApi) => Promise<T> },
+): Promise<T> {
+  return withGoogleToken(deps, {
+    connectionId: input.connectionId,
+    run: (token) => input.run(googleCalendarApi(googleUrls(deps.config), token)),
+  });
 }

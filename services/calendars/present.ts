@@ -32,6 +32,7 @@ export function presentConnection(r: ConnectionRow, calendars: CalendarRow[]) {
     status_message: r.status_message,
     last_synced_at: iso(r.last_synced_at),
     last_error_at: iso(r.last_error_at),
+    reauth_email_sent_at: iso(r.reauth_email_sent_at),
     counts: {
       calendars: calendars.length,
       events: r.event_count,
@@ -80,6 +81,9 @@ export const zConnection = z
     }),
     last_synced_at: zIsoTime.nullable(),
     last_error_at: zIsoTime.nullable(),
+    reauth_email_sent_at: zIsoTime.nullable().meta({
+      description: 'When the host was emailed that the connection is `needs_reauth` (once; null again after connecting it anew)',
+    }),
     counts: z.strictObject({
       calendars: z.number().int(),
       events: z.number().int().meta({ description: 'Calendar objects (events, with their recurrences) the last sync saw' }),

@@ -18,6 +18,7 @@ import {
 } from './caldav-read';
 import { fetchFeed } from './ics-feed';
 import { syncGoogleConnection } from './google-sync';
+import type { Mailer } from '../../core/mailer';
 import { RemoteFetchError } from '../../core/outbound-http';
 import { FEED_HREF, type CalendarRow, type ConnectionRow } from './rows';
 import { openCredentials, calendarSecretBox, type CalendarCredentials } from './secrets';
@@ -37,7 +38,8 @@ import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
 
 export type { SyncResult } from './sync-result';
 
-type SyncDeps = Pick<ServiceDeps, 'db' | 'config'>;
+/** The mailer (the worker's) sends the one email about a Google connection to connect again (google-reauth.ts). */
+type SyncDeps = Pick<ServiceDeps, 'db' | 'config'> & { mailer?: Mailer };
 
 interface CalendarPlan {
   id: string;

@@ -1,59 +1,52 @@
-import type { MeetingCalendarWritesRow } from '../../db/tables';
-import { webhookUrlPolicy } from '../../core/config';
 import { logger } from '../../core/logger';
-import { calendarObjectIcs, icalUidOf } from '../../domain/ics';
-import type { Db, Executor } from '../../db/knex';
+import type { Mailer } from '../../core/mailer';
+import { icalUidOf } from '../../domain/ics';
+import type { Db } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
 import type { MeetingRow } from '../meetings/row';
 import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
-import { CalendarWriteError, deleteCalendarObject, objectUrl, putCalendarObject } from './caldav-write';
-import { loadCredentials } from './secrets';
+import { CalendarWriteError } from './caldav-write';
+import { calendarWriters, type Destination, type WriteRecord, type WriteResult } from './calendar-writers';
+import { destinationOf } from './destination';
+import { markGoogleNeedsReauth } from './google-reauth';
 
 /**
- * Write-back of bookings to the host's booking calendar (docs/scheduling.md "Host calendars:
- * write-back"). Called by activities of the booking and cleanup workflows, never by the API.
+ * Write-back of bookings to the host's destination calendar (docs/scheduling.md "Host calendars:
+ * write-back"). Called by activities of the booking and cleanup workflows, never by the API. What
+ * is written where is decided here; the provider calls are the writers' (calendar-writers.ts: CalDAV
+ * and Google).
  *
- * - `writeMeetingToCalendar`: the meeting as it is now (TENTATIVE while pending, CONFIRMED once
- *   scheduled, its UID and SEQUENCE) is PUT on the booking calendar of its host, and recorded in
- *   meeting_calendar_writes. Idempotent: run it again after any change. A meeting that replaced a
- *   rescheduled one has the same UID, so it PUTs the same resource (the event moves) and the old
- *   meeting's record becomes `moved` (its cleanup leaves the event alone).
- * - `removeMeetingFromCalendar`: the cleanup's DELETE of what a meeting wrote.
- * A server that fails: the connection shows `error` with a human message and the error is thrown,
- * so that the activity retries (with backoff); the next success clears that message.
+ * - `writeMeetingToCalendar`: the meeting as it is now (tentative while pending, confirmed once
+ *   scheduled) is written on its destination calendar (destination.ts: the event type's own, else
+ *   the host's booking calendar) and recorded in meeting_calendar_writes. Idempotent: run it again
+ *   after any change. A meeting that replaced a rescheduled one has the same UID, so it writes the
+ *   same event (it moves) and the old meeting's record becomes `moved` (its cleanup leaves it alone).
+ * - `removeMeetingFromCalendar`: the cleanup's delete of what a meeting wrote.
+ * A provider that fails: the connection shows `error` with a human message and the error is thrown,
+ * so that the activity retries (with backoff, or the provider's Retry-After; a permanent refusal is
+ * not retried); the next success clears that message. Google no longer accepting the connection
+ * marks it `needs_reauth` (and emails the host once).
  */
 
-type Deps = Pick<ServiceDeps, 'db' | 'config'>;
+type Deps = Pick<ServiceDeps, 'db' | 'config'> & Partial<Pick<ServiceDeps, 'video'>> & { mailer?: Mailer };
 
 const ACTIVE = ['scheduled', 'pending_confirmation'];
 const WRITE_FAILED = 'could not write a booking to the calendar';
 const REMOVE_FAILED = 'could not remove a booking from the calendar';
 
-interface BookingCalendar {
-  id: string;
-  connection_id: string;
-  team_id: string;
-  url: string;
-  display_name: string;
-}
-
-/** Where a meeting was written on a host's calendar. */
-export type WriteRecord = Omit<MeetingCalendarWritesRow, 'created_at' | 'updated_at'>;
+export type { WriteRecord } from './calendar-writers';
 
 export type WriteOutcome = 'written' | 'no_calendar' | 'inactive' | 'gone' | 'removed_after_cancel';
 
-/** The one calendar of a user that receives bookings (a writable CalDAV calendar), if any. */
-export async function bookingCalendarOf(db: Executor, userId: string): Promise<BookingCalendar | null> {
-  const row = await db('calendar_connection_calendars as c')
-    .join('calendar_connections as k', 'k.id', 'c.connection_id')
-    .where({ 'c.user_id': userId, 'c.is_booking_calendar': true, 'c.read_only': false, 'k.kind': 'caldav' })
-    .first('c.id', 'c.connection_id', 'c.team_id', 'c.url', 'c.display_name');
-  return (row as BookingCalendar | undefined) ?? null;
+/** The calendar a meeting of this host (and event type) is written to, if any. */
+export async function bookingCalendarOf(db: Db, m: Pick<MeetingRow, 'host_user_id' | 'event_type_id'>): Promise<Destination | null> {
+  return destinationOf(db, { hostUserId: m.host_user_id, eventTypeId: m.event_type_id });
 }
 
 async function markFailed(db: Db, connectionId: string, message: string): Promise<void> {
   await db('calendar_connections')
     .where({ id: connectionId })
+    .whereNotIn('status', ['needs_reauth', 'disconnecting'])
     .update({ status: 'error', status_message: message, last_error_at: new Date(), updated_at: db.fn.now() });
 }
 
@@ -65,9 +58,17 @@ async function clearWriteError(db: Db, connectionId: string): Promise<void> {
     .update({ status: 'ok', status_message: null, updated_at: db.fn.now() });
 }
 
-async function account(deps: Deps, connectionId: string) {
-  const creds = await loadCredentials(deps, { connectionId });
-  return creds?.kind === 'caldav' ? { username: creds.username, password: creds.password } : null;
+/** A writer's failure, shown on the connection (or the connection marked needs_reauth), then thrown again for the activity. */
+async function failed(deps: Deps, input: { err: unknown; connectionId: string; prefix: string; meetingId: string }): Promise<never> {
+  const { err, connectionId, prefix, meetingId } = input;
+  if (!(err instanceof CalendarWriteError)) throw err;
+  const message = `${prefix}: ${err.message}`;
+  logger.warn({ meetingId, connectionId, status: err.status }, message);
+  if (err.kind.needsReauth) {
+    const row = await deps.db('calendar_connections').where({ id: connectionId }).first('id', 'team_id', 'user_id');
+    if (row) await markGoogleNeedsReauth(deps, { row, now: Date.now() });
+  } else await markFailed(deps.db, connectionId, message);
+  throw new CalendarWriteError(message, err.status, err.kind);
 }
 
 function describe(m: MeetingRow): string {
@@ -80,17 +81,24 @@ function describe(m: MeetingRow): string {
   return lines.join('\n');
 }
 
-/** Put the meeting, as it is now, on its host's booking calendar. */
+/** The meeting asks its host's Google calendar for a Meet link (its location's adapter is `google_meet`). */
+export const wantsMeet = (deps: Deps, m: Pick<MeetingRow, 'location_type'>) => deps.video?.adapterOf(m.location_type) === 'google_meet';
+
+/** Put the meeting, as it is now, on its destination calendar. */
 export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: string; depth?: number }): Promise<WriteOutcome> {
   const { db } = deps;
   const { meetingId, depth = 0 } = input;
   const m: MeetingRow | undefined = await db('meetings').where({ id: meetingId }).first();
   if (!m) return 'gone';
   if (!ACTIVE.includes(m.status)) return 'inactive';
-  const cal = await bookingCalendarOf(db, m.host_user_id);
+  const cal = await bookingCalendarOf(db, m);
   if (!cal) return 'no_calendar';
-  const acct = await account(deps, cal.connection_id);
-  if (!acct) return 'no_calendar';
+  const conn = await db('calendar_connections').where({ id: cal.connection_id }).first('status');
+  if (conn?.status === 'needs_reauth')
+    throw new CalendarWriteError(`${WRITE_FAILED} "${cal.display_name}": the connection needs connecting again`, 401, {
+      needsReauth: true,
+      permanent: true,
+    });
 
   const uid = icalUidOf(m);
   // The same UID on this calendar: our own earlier write, or that of the meeting this one replaced.
@@ -99,62 +107,53 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
     records.find((r) => r.calendar_id === cal.id && r.meeting_id === m.id) ??
     records.find((r) => r.calendar_id === cal.id && r.state === 'written') ??
     records.find((r) => r.calendar_id === cal.id);
-  const url = here?.href ?? objectUrl(cal.url, uid);
-  const ics = calendarObjectIcs({
-    uid,
-    sequence: m.ical_sequence,
-    summary: `${m.title} with ${m.attendee_name}`,
-    description: describe(m),
-    start: new Date(m.start_time),
-    end: new Date(m.end_time),
-    location: m.meeting_link,
-    url: m.meeting_link && /^https?:/.test(m.meeting_link) ? m.meeting_link : null,
-    status: m.status === 'pending_confirmation' ? 'tentative' : 'confirmed',
-  });
 
-  let put;
+  const meet = wantsMeet(deps, m) && cal.kind === 'google';
+  let put: WriteResult;
   try {
-    put = await putCalendarObject({ account: acct, policy: webhookUrlPolicy(deps.config), url, ics, etag: here?.etag ?? null });
+    put = await calendarWriters[cal.kind].write(deps, {
+      cal,
+      meeting: m,
+      uid,
+      summary: `${m.title} with ${m.attendee_name}`,
+      description: describe(m),
+      here,
+      meet,
+    });
   } catch (err) {
-    if (err instanceof CalendarWriteError) {
-      const message = `${WRITE_FAILED} "${cal.display_name}": ${err.message}`;
-      logger.warn({ meetingId, connectionId: cal.connection_id, status: err.status }, message);
-      await markFailed(db, cal.connection_id, message);
-      throw new CalendarWriteError(message, err.status);
-    }
-    throw err;
+    return failed(deps, { err, connectionId: cal.connection_id, prefix: `${WRITE_FAILED} "${cal.display_name}"`, meetingId });
   }
 
   await db.transaction(async (trx) => {
+    const values = {
+      href: put.href,
+      etag: put.etag,
+      html_url: put.htmlUrl,
+      provider_event_id: put.providerEventId,
+      provider_ical_uid: put.providerIcalUid,
+      sequence: m.ical_sequence,
+      state: 'written' as const,
+    };
     await trx('meeting_calendar_writes')
-      .insert({
-        meeting_id: m.id,
-        calendar_id: cal.id,
-        connection_id: cal.connection_id,
-        team_id: m.team_id,
-        uid,
-        href: put.url,
-        etag: put.etag,
-        html_url: put.url,
-        sequence: m.ical_sequence,
-        state: 'written',
-      })
+      .insert({ meeting_id: m.id, calendar_id: cal.id, connection_id: cal.connection_id, team_id: m.team_id, uid, ...values })
       .onConflict(['meeting_id', 'calendar_id'])
-      .merge({ href: put.url, etag: put.etag, html_url: put.url, sequence: m.ical_sequence, state: 'written', updated_at: trx.fn.now() });
+      .merge({ ...values, updated_at: trx.fn.now() });
     // The event now belongs to this meeting: the one it replaced must not delete it in its cleanup.
     await trx('meeting_calendar_writes')
       .where({ team_id: m.team_id, uid, calendar_id: cal.id, state: 'written' })
       .whereNot({ meeting_id: m.id })
       .update({ state: 'moved', updated_at: trx.fn.now() });
+    // The provider's conference link is the meeting's link (Google Meet).
+    if (put.meetLink) await trx('meetings').where({ id: m.id }).update({ meeting_link: put.meetLink, updated_at: trx.fn.now() });
   });
   await clearWriteError(db, cal.connection_id);
 
-  // Another booking calendar held it before (the host switched calendars): take it off the old one.
+  // Another calendar held it before (the host switched calendars): take it off the old one.
   for (const old of records.filter((r) => r.calendar_id !== cal.id && r.state === 'written')) {
     await removeRecord(deps, old);
   }
 
-  // The meeting may have changed while the PUT was in flight (the cleanup may already have run).
+  // The meeting may have changed while the write was in flight (the cleanup may already have run).
   const after: MeetingRow | undefined = await db('meetings').where({ id: m.id }).first();
   if (after && after.status === 'rescheduled' && after.rescheduled_to_id && depth < 5) {
     // The meeting that replaced it owns the event now: write that one's times over ours.
@@ -173,25 +172,22 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
 
 async function removeRecord(deps: Deps, r: WriteRecord): Promise<void> {
   const { db } = deps;
-  const cal: { display_name: string } | undefined = await db('calendar_connection_calendars')
-    .where({ id: r.calendar_id })
-    .first('display_name');
-  const acct = cal ? await account(deps, r.connection_id) : null;
-  if (cal && acct) {
+  const cal: { display_name: string; url: string; kind: string; status: string } | undefined = await db(
+    'calendar_connection_calendars as c',
+  )
+    .join('calendar_connections as k', 'k.id', 'c.connection_id')
+    .where({ 'c.id': r.calendar_id })
+    .first('c.display_name', 'c.url', 'k.kind', 'k.status');
+  const writer = cal && cal.kind in calendarWriters ? calendarWriters[cal.kind as keyof typeof calendarWriters] : null;
+  // A calendar or connection that is gone took the event with it; a Google account being disconnected is revoked.
+  if (cal && writer && cal.status !== 'disconnecting') {
     try {
-      await deleteCalendarObject({ account: acct, policy: webhookUrlPolicy(deps.config), url: r.href });
+      await writer.remove(deps, { record: r, calendarUrl: cal.url });
     } catch (err) {
-      if (err instanceof CalendarWriteError) {
-        const message = `${REMOVE_FAILED} "${cal.display_name}": ${err.message}`;
-        logger.warn({ meetingId: r.meeting_id, connectionId: r.connection_id, status: err.status }, message);
-        await markFailed(db, r.connection_id, message);
-        throw new CalendarWriteError(message, err.status);
-      }
-      throw err;
+      await failed(deps, { err, connectionId: r.connection_id, prefix: `${REMOVE_FAILED} "${cal.display_name}"`, meetingId: r.meeting_id });
     }
     await clearWriteError(db, r.connection_id);
   }
-  // A calendar or connection that is gone took the event with it (or we can no longer reach it).
   await db('meeting_calendar_writes')
     .where({ meeting_id: r.meeting_id, calendar_id: r.calendar_id })
     .update({ state: 'removed', updated_at: db.fn.now() });

@@ -5,6 +5,9 @@ import { listEnvelope, type Page } from '../pagination';
 import { getPageRow } from './pages';
 import { presentEventType, type EventTypeRow } from './present';
 import { chooseSlug, mapUniqueViolation } from './slug';
+import { checkEventTypeCalendars } from './event-type-calendars';
+
+type Deps = Pick<ServiceDeps, 'db'> & Partial<Pick<ServiceDeps, 'video'>>;
 
 export const LOCATION_TYPES = ['video_provider_1', 'video_provider_2', 'video_provider_3', 'phone', 'in_person', 'custom'] as const;
 export const INCREMENTS = [5, 10, 15, 30, 60] as const;
@@ -29,6 +32,7 @@ export interface EventTypeInput {
   requires_confirmation?: boolean;
   guests_allowed?: boolean;
   ai_notes_enabled?: boolean;
+  destination_calendar_id?: string | null;
 }
 
 /** Provider 3 has no link generation yet: refuse it when the event type is saved (DESIGN.md §3). */
@@ -70,7 +74,7 @@ export async function getEventTypeRow(deps: Pick<ServiceDeps, 'db'>, input: Even
   return row;
 }
 
-export async function listEventTypes(deps: Pick<ServiceDeps, 'db'>, input: { teamId: string; pageId: string; page: Page }) {
+export async function listEventTypes(deps: Deps, input: { teamId: string; pageId: string; page: Page }) {
   const { db } = deps;
   const { teamId, pageId, page } = input;
   await getPageRow(db, { teamId, id: pageId });
@@ -83,7 +87,11 @@ export async function listEventTypes(deps: Pick<ServiceDeps, 'db'>, input: { tea
       .offset(page.offset),
     base.clone().count<{ count: number }[]>({ count: '*' }).first(),
   ]);
-  return listEnvelope(rows.map(presentEventType), Number(count?.count ?? 0), page);
+  return listEnvelope(
+    rows.map((r) => presentEventType(r, deps.video)),
+    Number(count?.count ?? 0),
+    page,
+  );
 }
 
 const slugTaken = (db: Executor, pageId: string, exceptId?: string) => async (slug: string) =>
@@ -98,12 +106,18 @@ export interface CreateEventTypeInput {
   values: EventTypeInput & { title: string };
 }
 
-export async function createEventType(deps: Pick<ServiceDeps, 'db'>, input: CreateEventTypeInput) {
+export async function createEventType(deps: Deps, input: CreateEventTypeInput) {
   const { db } = deps;
   const { teamId, pageId, values } = input;
   refuseUnsupported(values);
   return db.transaction(async (trx) => {
     await getPageRow(trx, { teamId, id: pageId });
+    await checkEventTypeCalendars(trx, deps, {
+      teamId,
+      pageId,
+      locationType: values.location_type ?? 'video_provider_1',
+      destinationCalendarId: values.destination_calendar_id ?? null,
+    });
     const slug = await chooseSlug(values.slug, values.title, slugTaken(trx, pageId));
     const position =
       values.position ??
@@ -117,7 +131,7 @@ export async function createEventType(deps: Pick<ServiceDeps, 'db'>, input: Crea
           .returning('*'),
       `The slug "${slug}" is already taken on this page`,
     );
-    return presentEventType(row);
+    return presentEventType(row, deps.video);
   });
 }
 
@@ -125,16 +139,24 @@ export interface UpdateEventTypeInput extends EventTypeRef {
   changes: EventTypeInput;
 }
 
-export async function updateEventType(deps: Pick<ServiceDeps, 'db'>, input: UpdateEventTypeInput) {
+export async function updateEventType(deps: Deps, input: UpdateEventTypeInput) {
   const { db } = deps;
   const { teamId, pageId, id, changes } = input;
   refuseUnsupported(changes);
   return db.transaction(async (trx) => {
     const current = await getEventTypeRow({ db: trx }, { teamId, pageId, id });
+    if (changes.location_type !== undefined || changes.destination_calendar_id !== undefined)
+      await checkEventTypeCalendars(trx, deps, {
+        teamId,
+        pageId,
+        locationType: changes.location_type ?? current.location_type,
+        destinationCalendarId:
+          changes.destination_calendar_id === undefined ? current.destination_calendar_id : changes.destination_calendar_id,
+      });
     const patch = columns(changes);
     if (changes.slug !== undefined && changes.slug !== current.slug)
       patch.slug = await chooseSlug(changes.slug, '', slugTaken(trx, pageId, id));
-    if (!Object.keys(patch).length) return presentEventType(current);
+    if (!Object.keys(patch).length) return presentEventType(current, deps.video);
     const [row] = await mapUniqueViolation(
       () =>
         trx('event_types')
@@ -143,7 +165,7 @@ export async function updateEventType(deps: Pick<ServiceDeps, 'db'>, input: Upda
           .returning('*'),
       'The slug is already taken on this page',
     );
-    return presentEventType(row);
+    return presentEventType(row, deps.video);
   });
 }
 

@@ -9,6 +9,7 @@ import { sendCancellationEmails, sendMeetingEmails, type MeetingEmailKind } from
 import { lapseAt } from './links';
 import { trackedMailer } from '../mail/outbound';
 import { bookingCalendarOf } from '../calendars/write-back';
+import { ensureMeetLink } from '../calendars/google-meet';
 import { followupStart } from '../meeting-followup/workflow-starts';
 import type { BookingStart, MeetingState } from '../../workflows/scheduling/contract';
 
@@ -47,6 +48,7 @@ async function createRoom(deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>, m:
   if (deps.video.adapterOf(m.location_type) === 'zoom') {
     return (await ensureZoomMeeting(deps, { meeting: m, record: await record() })) !== 'not_connected';
   }
+  if (deps.video.adapterOf(m.location_type) === 'google_meet') return (await ensureMeetLink(deps, { meeting: m })) === 'linked';
   const provider = deps.video.providerOf(m.location_type);
   if (!m.meeting_link || !provider?.createMeeting) return false;
   await provider.createMeeting(roomOfLink(m.meeting_link), {
@@ -79,7 +81,7 @@ export async function beginBooking(
   // Zoom's join URL is written by the room step: the first email reads the meeting after it
   const current = (await createRoom(deps, m)) ? ((await meeting(deps, m.id)) ?? m) : m;
   await sendFor(deps, current, input.firstKind);
-  return { state: stateOf(m), calendar: (await bookingCalendarOf(deps.db, m.host_user_id)) !== null };
+  return { state: stateOf(m), calendar: (await bookingCalendarOf(deps.db, m)) !== null };
 }
 
 /** Sends one kind of meeting email to every party, only while the meeting is in the status the kind is for; answers whether it sent. */

@@ -88,14 +88,14 @@ export async function listPages(deps: Pick<ServiceDeps, 'db'>, input: { teamId: 
   return { ...result, data: result.data.map((p) => presentPageSummary(p, hosts.get(p.id) ?? [])) };
 }
 
-export async function readPage(deps: Pick<ServiceDeps, 'db'>, input: { teamId: string; id: string }) {
+export async function readPage(deps: Pick<ServiceDeps, 'db'> & Partial<Pick<ServiceDeps, 'video'>>, input: { teamId: string; id: string }) {
   const { db } = deps;
   const { teamId, id } = input;
   const row = await getPageRow(db, { teamId, id });
   const eventTypes: EventTypeRow[] = await db('event_types')
     .where({ scheduling_page_id: id })
     .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]);
-  return presentPage(row, await pageHostIds(db, id), eventTypes);
+  return presentPage(row, await pageHostIds(db, id), eventTypes, deps.video);
 }
 
 const slugTaken = (db: Executor, exceptId?: string) => async (slug: string) =>
@@ -111,7 +111,7 @@ export interface CreatePageInput {
   values: PageInput & { title: string };
 }
 
-export async function createPage(deps: Pick<ServiceDeps, 'db'>, input: CreatePageInput) {
+export async function createPage(deps: Pick<ServiceDeps, 'db'> & Partial<Pick<ServiceDeps, 'video'>>, input: CreatePageInput) {
   const { db } = deps;
   const { teamId, userId: actingUserId, values } = input;
   return db.transaction(async (trx) => {
@@ -135,7 +135,7 @@ export async function createPage(deps: Pick<ServiceDeps, 'db'>, input: CreatePag
       `The slug "${slug}" is already taken`,
     );
     await setHosts(trx, teamId, row.id, values.host_user_ids?.length ? values.host_user_ids : [actingUserId]);
-    return readPage({ db: trx }, { teamId, id: row.id });
+    return readPage({ db: trx, video: deps.video }, { teamId, id: row.id });
   });
 }
 
@@ -145,7 +145,7 @@ export interface UpdatePageInput {
   changes: PageInput;
 }
 
-export async function updatePage(deps: Pick<ServiceDeps, 'db'>, input: UpdatePageInput) {
+export async function updatePage(deps: Pick<ServiceDeps, 'db'> & Partial<Pick<ServiceDeps, 'video'>>, input: UpdatePageInput) {
   const { db } = deps;
   const { teamId, id, changes } = input;
   return db.transaction(async (trx) => {
@@ -168,7 +168,7 @@ export async function updatePage(deps: Pick<ServiceDeps, 'db'>, input: UpdatePag
       );
     }
     if (changes.host_user_ids !== undefined) await setHosts(trx, teamId, id, changes.host_user_ids);
-    return readPage({ db: trx }, { teamId, id });
+    return readPage({ db: trx, video: deps.video }, { teamId, id });
   });
 }
 

@@ -40,11 +40,18 @@ export function presentPageSummary(p: PageRow, hostUserIds: string[]) {
   };
 }
 
-export function presentPage(p: PageRow, hostUserIds: string[], eventTypes: EventTypeRow[]) {
-  return { ...presentPageSummary(p, hostUserIds), remove_branding: p.remove_branding, event_types: eventTypes.map(presentEventType) };
+export function presentPage(p: PageRow, hostUserIds: string[], eventTypes: EventTypeRow[], video?: AdapterOf) {
+  return {
+    ...presentPageSummary(p, hostUserIds),
+    remove_branding: p.remove_branding,
+    event_types: eventTypes.map((e) => presentEventType(e, video)),
+  };
 }
 
-export function presentEventType(e: EventTypeRow) {
+/** The process's video adapters (core/video `VideoProviders`): which one stands behind a location type. */
+type AdapterOf = { adapterOf(locationType: string | null): string | null };
+
+export function presentEventType(e: EventTypeRow, video?: AdapterOf) {
   return {
     id: e.id,
     scheduling_page_id: e.scheduling_page_id,
@@ -53,6 +60,7 @@ export function presentEventType(e: EventTypeRow) {
     description: e.description,
     duration_minutes: e.duration_minutes,
     location_type: e.location_type,
+    video_adapter: video?.adapterOf(e.location_type) ?? null,
     location: e.location_value,
     is_active: e.is_active,
     color: e.color,
@@ -67,6 +75,7 @@ export function presentEventType(e: EventTypeRow) {
     requires_confirmation: e.requires_confirmation,
     guests_allowed: e.guests_allowed,
     ai_notes_enabled: e.ai_notes_enabled,
+    destination_calendar_id: e.destination_calendar_id,
     created_at: iso(e.created_at),
     updated_at: iso(e.updated_at),
   };
@@ -175,6 +184,10 @@ export const zEventType = z
     description: z.string(),
     duration_minutes: z.number().int(),
     location_type: z.string(),
+    video_adapter: z.enum(['url', 'daily', 'zoom', 'google_meet']).nullable().meta({
+      description:
+        'The video adapter behind `location_type` on this server (VIDEO_PROVIDER_1_ADAPTER / _2): `google_meet` makes the link on the host’s Google destination calendar; null: not a video location',
+    }),
     location: z.string().nullable(),
     is_active: z.boolean(),
     color: z.string(),
@@ -191,6 +204,10 @@ export const zEventType = z
     ai_notes_enabled: z.boolean().meta({
       description:
         'Record the meeting, keep its transcript and write AI notes after it (off by default); the confirmation email then says so',
+    }),
+    destination_calendar_id: zId.nullable().meta({
+      description:
+        "A writable calendar (CalDAV, or Google with the role owner or writer) of a host of the page that receives this type's bookings instead of that host's booking calendar; null: each host's booking calendar",
     }),
     created_at: zIsoTime,
     updated_at: zIsoTime,

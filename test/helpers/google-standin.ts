@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventWrite, type WritableEvent } from './google-standin-events';
 
 /**
  * A stateful stand-in of Google's OAuth 2.0 endpoints and Calendar API v3, answering in the shapes of
@@ -15,7 +16,8 @@ import type { AddressInfo } from 'node:net';
  * - the API under `/calendar/v3`, bearer tokens checked;
  * - faults: `faults.invalidGrant` (every token request answers invalid_grant), `faults.rejectAccess`
  *   (every API call answers 401), `expireSyncTokens(cal)` (the next events.list with an old token is a
- *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`;
+ *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`, `dropInserts`;
+ * - event writes (insert, patch, get, delete, Meet conferences): test/helpers/google-standin-events.ts;
  * - `calls`: the request log; each event change pushes to the calendar's channels like Google does.
  */
 export interface GoogleCall {
@@ -25,14 +27,7 @@ export interface GoogleCall {
   body: any;
   at: number;
 }
-export interface StandinEvent {
-  id: string;
-  status?: 'confirmed' | 'tentative' | 'cancelled';
-  start: { dateTime?: string; date?: string; timeZone?: string };
-  end: { dateTime?: string; date?: string; timeZone?: string };
-  transparency?: 'opaque' | 'transparent';
-  attendees?: Array<{ email: string; self?: boolean; responseStatus: string }>;
-}
+export type StandinEvent = WritableEvent;
 interface StoredEvent extends StandinEvent {
   seq: number;
 }
@@ -69,7 +64,14 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
   const accessTokens = new Map<string, { email: string; refresh: string | null; until: number }>();
   const channels = new Map<string, StandinChannel>();
   const script: Array<{ status: number; headers?: Record<string, string>; body?: unknown }> = [];
-  const faults = { invalidGrant: false, rejectAccess: false, channelTtlMs: 7 * 24 * 3600_000, pageSize: 2500, accessTtlS: 3599 };
+  const faults = {
+    invalidGrant: false,
+    rejectAccess: false,
+    channelTtlMs: 7 * 24 * 3600_000,
+    pageSize: 2500,
+    accessTtlS: 3599,
+    dropInserts: 0,
+  };
   const pushes: Array<{ channelId: string; status: number }> = [];
   let seq = 1;
   let base = '';
@@ -147,6 +149,23 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
         return send(res, 404, apiError(404, 'notFound', `Channel '${body?.id}' not found for project '1'`));
       channels.delete(ch.id);
       return send(res, 204);
+    }
+    const w = /^\/calendars\/([^/]+)\/events(?:\/([^/]+))?$/.exec(path);
+    const wcal = w && w[2] !== 'watch' ? calendars.get(decodeURIComponent(w[1])) : undefined;
+    if (w && wcal && wcal.owner === who.email && (req.method !== 'GET' || w[2])) {
+      if (req.method !== 'GET' && wcal.accessRole !== 'owner' && wcal.accessRole !== 'writer')
+        return send(res, 403, apiError(403, 'requiredAccessLevel', 'You need to have writer access to this calendar.'));
+      const ctx = {
+        base,
+        faults,
+        calendar: wcal,
+        nextSeq: () => seq++,
+        send,
+        apiError,
+        eventOut: (e: StoredEvent) => eventOut(wcal, e),
+        changed: () => void pushTo(wcal.id),
+      };
+      if (eventWrite(ctx, req, res, { eventId: w[2] ? decodeURIComponent(w[2]) : null, url, body })) return;
     }
     const m = /^\/calendars\/([^/]+)\/events(\/watch)?$/.exec(path);
     const cal = m ? calendars.get(decodeURIComponent(m[1])) : undefined;
@@ -350,6 +369,10 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
       const e = cal.events.get(id)!;
       cal.events.set(id, { ...e, status: 'cancelled', seq: seq++ });
       if (push) await pushTo(calendarId);
+    },
+    /** The events of a calendar as stored (cancelled ones included). */
+    events(calendarId: string) {
+      return [...calendars.get(calendarId)!.events.values()];
     },
     /** Every sync token issued so far for this calendar answers 410 `fullSyncRequired`. */
     expireSyncTokens(calendarId: string) {

@@ -123,7 +123,10 @@ export const pageRoutes = [
     params: eventTypeParams,
     response: eventTypeAnswer,
     handler: async ({ params, principal, deps }) => ({
-      data: presentEventType(await getEventTypeRow(deps, { teamId: principal.teamId, pageId: params.id, id: params.event_type_id })),
+      data: presentEventType(
+        await getEventTypeRow(deps, { teamId: principal.teamId, pageId: params.id, id: params.event_type_id }),
+        deps.video,
+      ),
     }),
   }),
   defineRoute({

@@ -87,6 +87,8 @@ const eventTypeFields = {
   guests_allowed: z.boolean().optional(),
   /** Record, transcribe and summarise the meetings of this type (off by default; docs/scheduling.md "After the meeting"). */
   ai_notes_enabled: z.boolean().optional(),
+  /** A writable calendar of a host of the page that receives this type's bookings (docs/scheduling.md "Host calendars: write-back"); null: the host's booking calendar. */
+  destination_calendar_id: zUuid.nullable().optional(),
 };
 export const createEventTypeBody = z.strictObject(eventTypeFields);
 export const updateEventTypeBody = z.strictObject({ ...eventTypeFields, title: eventTypeFields.title.optional() });

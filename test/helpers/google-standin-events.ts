@@ -1,0 +1,131 @@
+import crypto from 'node:crypto';
+import type http from 'node:http';
+
+/**
+ * The stand-in's event writes (test/helpers/google-standin.ts), in the shapes of Google's reference
+ * pages events.insert, events.patch, events.get and events.delete, and the guide "Add video and
+ * phone conferences to events" (docs/calendars.md "Pages followed"). Not Google: a test double.
+ * - insert with a client-chosen `id` (base32hex a–v 0–9, 5–1024 long, else 400 `invalid`); an id
+ *   that exists, also a deleted (cancelled) event's, answers 409 `duplicate`;
+ * - patch merges the body (a cancelled event comes back with `status: confirmed`); 404 unknown;
+ * - delete marks it `cancelled` (it stays for incremental syncs); deleting it again answers 410
+ *   `deleted`; 404 unknown;
+ * - `conferenceDataVersion=1` with `conferenceData.createRequest` (type hangoutsMeet) makes a Meet
+ *   conference once per event: `hangoutLink` and a `video` entry point; without the query parameter
+ *   conference data is ignored, as Google does;
+ * - every event has an `htmlLink` (`{base}/calendar/event?eid=…`), and an iCalUID `<id>@google.com`;
+ * - fault `dropInserts`: that many inserts are stored, then the connection is dropped before any
+ *   answer (a timeout as the client sees it).
+ */
+export interface WritableEvent {
+  id: string;
+  status?: 'confirmed' | 'tentative' | 'cancelled';
+  start: { dateTime?: string; date?: string; timeZone?: string };
+  end: { dateTime?: string; date?: string; timeZone?: string };
+  transparency?: 'opaque' | 'transparent';
+  attendees?: Array<{ email: string; self?: boolean; responseStatus: string; displayName?: string }>;
+  summary?: string;
+  description?: string;
+  location?: string;
+  htmlLink?: string;
+  hangoutLink?: string;
+  conferenceData?: unknown;
+}
+
+interface Ctx {
+  base: string;
+  faults: { dropInserts: number };
+  calendar: { id: string; events: Map<string, WritableEvent & { seq: number }> };
+  nextSeq: () => number;
+  send: (res: http.ServerResponse, status: number, body?: unknown) => void;
+  apiError: (code: number, reason: string, message: string) => unknown;
+  eventOut: (e: WritableEvent & { seq: number }) => unknown;
+  changed: () => void;
+}
+
+const ID = /^[a-v0-9]{5,1024}$/;
+const WRITABLE = ['summary', 'description', 'location', 'start', 'end', 'status', 'attendees', 'transparency'] as const;
+
+function conference(eventId: string, body: any, withConference: boolean, existing: WritableEvent | undefined) {
+  if (existing?.hangoutLink) return { hangoutLink: existing.hangoutLink, conferenceData: existing.conferenceData };
+  const req = body?.conferenceData?.createRequest;
+  if (!withConference || !req || req.conferenceSolutionKey?.type !== 'hangoutsMeet') return {};
+  const code = crypto.createHash('sha256').update(`${eventId}/${req.requestId}`).digest('hex');
+  const meet = `https://meet.google.com/${code.slice(0, 3)}-${code.slice(3, 7)}-${code.slice(7, 10)}`;
+  return {
+    hangoutLink: meet,
+    conferenceData: {
+      createRequest: { requestId: req.requestId, conferenceSolutionKey: { type: 'hangoutsMeet' }, status: { statusCode: 'success' } },
+      entryPoints: [{ entryPointType: 'video', uri: meet, label: meet.replace('https://', '') }],
+      conferenceSolution: { key: { type: 'hangoutsMeet' }, name: 'Google Meet' },
+      conferenceId: meet.slice(-12),
+    },
+  };
+}
+
+const attendeesOf = (list: any): WritableEvent['attendees'] =>
+  Array.isArray(list)
+    ? list.map((a: any) => ({
+        email: String(a.email),
+        ...(a.displayName ? { displayName: String(a.displayName) } : {}),
+        responseStatus: 'needsAction',
+      }))
+    : undefined;
+
+/** Handles a write under `/calendars/{id}/events[/{eventId}]`; answers false when the request is not one. */
+export function eventWrite(
+  ctx: Ctx,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  input: { eventId: string | null; url: URL; body: any },
+): boolean {
+  const { calendar: cal, send, apiError } = ctx;
+  const { eventId, url, body } = input;
+  const withConference = url.searchParams.get('conferenceDataVersion') === '1';
+  const pick = (b: any) => {
+    const out: Record<string, unknown> = {};
+    for (const k of WRITABLE) if (b?.[k] !== undefined) out[k] = k === 'attendees' ? attendeesOf(b[k]) : b[k];
+    return out;
+  };
+  const store = (e: WritableEvent) => {
+    const saved = { ...e, seq: ctx.nextSeq() };
+    cal.events.set(e.id, saved);
+    ctx.changed();
+    return saved;
+  };
+  if (!eventId && req.method === 'POST') {
+    const id = String(body?.id ?? crypto.randomBytes(10).toString('hex'));
+    if (!ID.test(id)) return (send(res, 400, apiError(400, 'invalid', 'Invalid resource id value.')), true);
+    if (cal.events.has(id)) return (send(res, 409, apiError(409, 'duplicate', 'The requested identifier already exists.')), true);
+    if (!body?.start || !body?.end) return (send(res, 400, apiError(400, 'required', 'Missing end time.')), true);
+    const saved = store({
+      id,
+      status: 'confirmed',
+      ...pick(body),
+      htmlLink: `${ctx.base}/calendar/event?eid=${Buffer.from(`${id} ${cal.id}`).toString('base64url')}`,
+      ...conference(id, body, withConference, undefined),
+    } as WritableEvent);
+    if (ctx.faults.dropInserts > 0) {
+      ctx.faults.dropInserts--;
+      req.socket.destroy(); // stored, but the client never hears of it
+      return true;
+    }
+    return (send(res, 200, ctx.eventOut(saved)), true);
+  }
+  if (!eventId) return false;
+  const e = cal.events.get(eventId);
+  if (!e) return (send(res, 404, apiError(404, 'notFound', 'Not Found')), true);
+  if (req.method === 'GET') return (send(res, 200, ctx.eventOut(e)), true);
+  if (req.method === 'PATCH' || req.method === 'PUT') {
+    const { seq: _seq, ...rest } = e;
+    const saved = store({ ...rest, ...pick(body), ...conference(e.id, body, withConference, e) } as WritableEvent);
+    return (send(res, 200, ctx.eventOut(saved)), true);
+  }
+  if (req.method === 'DELETE') {
+    if (e.status === 'cancelled') return (send(res, 410, apiError(410, 'deleted', 'Resource has been deleted')), true);
+    const { seq: _seq, ...rest } = e;
+    store({ ...rest, status: 'cancelled' });
+    return (send(res, 204), true);
+  }
+  return false;
+}
