@@ -25,6 +25,7 @@ import * as m024 from './024_calendar_skipped_components';
 import * as m025 from './025_zoom';
 import * as m026 from './026_mail_blocks';
 import * as m027 from './027_google_calendars';
+import * as m029 from './029_microsoft_calendars';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '025_zoom': m025,
   '026_mail_blocks': m026,
   '027_google_calendars': m027,
+  '029_microsoft_calendars': m029,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
