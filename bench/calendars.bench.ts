@@ -56,7 +56,7 @@ function busyFeed(seed: number, from: number): string {
 async function insertConnection(
   env: BenchEnv,
   userId: string,
-  creds: Exclude<CalendarCredentials, { kind: 'google' }>,
+  creds: Exclude<CalendarCredentials, { kind: 'google' | 'microsoft' }>,
   name: string,
 ): Promise<string> {
   const id = uuid();

@@ -7,7 +7,8 @@ import type { BenchEnv } from './harness';
  * Google, the time from a push about a new busy event to its slot being gone from
  * `GET /api/calendar/availability`, and from a push about its deletion to the slot being back. The
  * push goes to the API's hook, which signals the sync workflow; the worker reads events.list with
- * the sync token and rewrites the host's busy time. Target: p99 ≤ 5 s.
+ * the sync token and rewrites the host's busy time. Target: p99 ≤ 5 s. With BENCH_PROCESSES=1 the
+ * API and the worker run as their own processes, as under `npm run dev`.
  */
 const ROUNDS = Number(process.env.BENCH_GOOGLE_ROUNDS ?? 40);
 const OWNER = 'bench@gmail.example';
@@ -34,7 +35,14 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 
 export default async function googleCalendarBench(env: BenchEnv): Promise<void> {
   try {
-    const url = env.inProcessUrl;
+    // BENCH_PROCESSES=1: the API and the worker each in its own process, as `npm run dev` runs them
+    // (the push reaches bin/api.ts, bin/worker.ts syncs); else the worker and this API run in the bench process.
+    const url = env.workerProcesses > 0 ? env.baseUrl : env.inProcessUrl;
+    process.stdout.write(
+      env.workerProcesses > 0
+        ? `API and worker in their own processes (bin/api.ts, bin/worker.ts under tsx), as npm run dev runs them\n`
+        : `API and worker inside the bench process (BENCH_PROCESSES=1: each in its own, as npm run dev)\n`,
+    );
     g.addCalendar(OWNER, { id: OWNER, primary: true });
     await env
       .db('availability_schedules')

@@ -22,6 +22,7 @@ import { generateKey } from '../core/secret-box';
 import { ensureEmbeddedPostgres } from '../db/embedded';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
+import { freePort } from '../core/ports';
 import { findTemporalCli } from '../temporal/binaries';
 import { DEV_SERVER_SQLITE_ARGS } from '../temporal/dev-server';
 import { OutboxStarter } from '../temporal/outbox';
@@ -169,6 +170,13 @@ async function buildBenchEnv(opts: BenchEnvOptions, stops: Array<() => Promise<u
   const db = createDb(databaseUrl, 20);
   stops.unshift(() => db.destroy());
 
+  // The API processes' ports, chosen first: BASE_URL names the first, so what the worker hands out
+  // (links, a calendar's push address) reaches it. The bench's own settings (a stand-in's URLs) go
+  // to every process.
+  const apiPorts: number[] = [];
+  for (let i = 0; i < Math.max(1, BENCH_PROCESSES); i++) apiPorts.push(await freePort());
+  const processEnv = { ...benchProcessEnv(config, `http://127.0.0.1:${apiPorts[0]}`), ...opts.env };
+
   let temporal: BenchEnv['temporal'];
   let relayControl: BenchEnv['relay'];
   const workerPids: number[] = [];
@@ -193,7 +201,7 @@ async function buildBenchEnv(opts: BenchEnvOptions, stops: Array<() => Promise<u
     if (BENCH_PROCESSES > 0) {
       // The worker processes do the work (an in-process worker, never run, would keep the connection open).
       for (let i = 0; i < BENCH_PROCESSES; i++) {
-        const w = await startWorkerProcess({ ...benchProcessEnv(config), TEMPORAL_ADDRESS: env.address });
+        const w = await startWorkerProcess({ ...processEnv, TEMPORAL_ADDRESS: env.address });
         stops.unshift(() => w.stop());
         workerPids.push(w.pid);
       }
@@ -246,10 +254,11 @@ async function buildBenchEnv(opts: BenchEnvOptions, stops: Array<() => Promise<u
   const apiUrls: string[] = [];
   const apiPids: number[] = [];
   for (let i = 0; i < Math.max(1, BENCH_PROCESSES); i++) {
-    const api = await startProcess('bin/api.ts', {
-      ...benchProcessEnv(config),
-      ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}),
-    });
+    const api = await startProcess(
+      'bin/api.ts',
+      { ...processEnv, ...(temporal ? { TEMPORAL_ADDRESS: temporal.env.address } : {}) },
+      { port: apiPorts[i] },
+    );
     stops.unshift(() => api.stop());
     apiUrls.push(api.url);
     apiPids.push(api.pid);

@@ -1,5 +1,6 @@
-import { parseMailFacts, readMail } from '../core/mail-facts';
-import { classifyMail } from '../domain/mail-classify';
+import path from 'node:path';
+import * as sourceFacts from '../core/mail-facts';
+import * as sourceClassify from '../domain/mail-classify';
 import { DOMAINS, TOKEN } from '../test/mail/corpus';
 import { envelopeOf, loadCorpus } from '../test/mail/corpus/sources';
 
@@ -8,6 +9,9 @@ import { envelopeOf, loadCorpus } from '../test/mail/corpus/sources';
  * MailParser read as the facts read it, core/mail-parse.ts) and parsed, made into facts and
  * classified, the two back to back (each round and message in a different order) so that both see
  * the same machine. Run as a script, it prints its readings as JSON.
+ *
+ * `codeDir`: a folder of the compiled classifier (bench/mail-build.ts) to time instead of the
+ * TypeScript sources as this process loaded them.
  */
 const REPLY_TO = `reply+${TOKEN}@${DOMAINS.reply}`;
 
@@ -24,7 +28,9 @@ export interface MailReadings {
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** `control`: the parse alone on the classifier's side too (what the reading gives for equal work). */
-export async function measureMail(rounds: number, control: boolean): Promise<MailReadings> {
+export async function measureMail(rounds: number, control: boolean, codeDir?: string): Promise<MailReadings> {
+  const { parseMailFacts, readMail } = codeDir ? (require(path.join(codeDir, 'core/mail-facts.js')) as typeof sourceFacts) : sourceFacts;
+  const { classifyMail } = codeDir ? (require(path.join(codeDir, 'domain/mail-classify.js')) as typeof sourceClassify) : sourceClassify;
   const corpus = loadCorpus().map((m) => ({ raw: m.raw, envelope: envelopeOf(m.raw, REPLY_TO) }));
   const run: Record<Arm, (m: (typeof corpus)[number]) => Promise<unknown>> = {
     parse: (m) => readMail(m.raw),
@@ -48,7 +54,8 @@ export async function measureMail(rounds: number, control: boolean): Promise<Mai
 }
 
 if (require.main === module) {
-  void measureMail(Number(process.env.MAIL_BENCH_ROUNDS ?? 20), process.env.MAIL_BENCH_CONTROL === '1').then((r) =>
+  const rounds = Number(process.env.MAIL_BENCH_ROUNDS ?? 20);
+  void measureMail(rounds, process.env.MAIL_BENCH_CONTROL === '1', process.env.MAIL_BENCH_CODE_DIR || undefined).then((r) =>
     process.stdout.write(`${JSON.stringify(r)}\n`),
   );
 }

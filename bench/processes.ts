@@ -48,9 +48,9 @@ function nodeArgs(entry: string, compiled = false): string[] {
 export async function startProcess(
   entry: string,
   env: Record<string, string>,
-  opts: { compiled?: boolean } = {},
+  opts: { compiled?: boolean; port?: number } = {},
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const child: ChildProcess = spawn(process.execPath, nodeArgs(entry, opts.compiled), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
@@ -103,14 +103,14 @@ export function benchProcessEnv(config: {
   SMTP_URL?: string;
   CALENDAR_CREDENTIALS_KEY?: string;
   MAIL_SUPPRESSION_KEY?: string;
-}): Record<string, string> {
+}, baseUrl = 'http://127.0.0.1'): Record<string, string> {
   return {
     NODE_ENV: 'production',
     ...(config.SMTP_URL ? { SMTP_URL: config.SMTP_URL } : {}),
     ...(config.CALENDAR_CREDENTIALS_KEY ? { CALENDAR_CREDENTIALS_KEY: config.CALENDAR_CREDENTIALS_KEY } : {}),
     ...(config.MAIL_SUPPRESSION_KEY ? { MAIL_SUPPRESSION_KEY: config.MAIL_SUPPRESSION_KEY } : {}),
     // production refuses to start without a public address; loopback http is the one it accepts
-    BASE_URL: 'http://127.0.0.1',
+    BASE_URL: baseUrl,
     DATABASE_URL: config.DATABASE_URL as string,
     DATABASE_POOL_MAX: String(config.DATABASE_POOL_MAX),
     DATA_DIR: config.DATA_DIR ?? path.join(ROOT, '.data', 'bench-files'),

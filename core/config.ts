@@ -164,7 +164,16 @@ const schema = z.object({
   GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   GOOGLE_OAUTH_REVOKE_URL: z.url().default('https://oauth2.googleapis.com/revoke'),
   GOOGLE_CALENDAR_API_URL: z.url().default('https://www.googleapis.com/calendar/v3'),
-  /** Where Google's push notifications are sent (`{CALENDAR_PUSH_BASE_URL}/api/hooks/google-calendar`); default BASE_URL. */
+  /**
+   * Microsoft 365 (docs/calendars.md "Microsoft 365"): the app registration of the Microsoft identity
+   * platform (tenant `common`: work, school and personal accounts), and every Microsoft URL.
+   */
+  MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
+  MICROSOFT_OAUTH_AUTHORIZE_URL: z.url().default('https://login.microsoftonline.com/common/oauth2/v2.0/authorize'),
+  MICROSOFT_OAUTH_TOKEN_URL: z.url().default('https://login.microsoftonline.com/common/oauth2/v2.0/token'),
+  MICROSOFT_GRAPH_URL: z.url().default('https://graph.microsoft.com/v1.0'),
+  /** Where Google's and Graph's push notifications are sent (`{CALENDAR_PUSH_BASE_URL}/api/hooks/google-calendar`, `…/microsoft-calendar`); default BASE_URL. */
   CALENDAR_PUSH_BASE_URL: z.url().optional(),
   /**
    * After the meeting (docs/scheduling.md "After the meeting"): the follow-up asks the video provider

@@ -25,7 +25,7 @@ const COLUMN_TYPES: Record<string, string> = {
   'sequence_steps.channel': "'email' | 'sms'",
   'sequence_steps.delay_unit': "'minutes' | 'hours' | 'days'",
   'users.role': 'Role',
-  'calendar_connections.kind': "'caldav' | 'ics_feed' | 'google'",
+  'calendar_connections.kind': "'caldav' | 'ics_feed' | 'google' | 'microsoft'",
   'calendar_connections.status': "'ok' | 'syncing' | 'error' | 'stale' | 'needs_reauth' | 'disconnecting'",
   'calendar_connections.skipped': 'SkippedComponent[]',
   'calendar_objects.skipped': 'SkippedComponent[]',

@@ -167,13 +167,15 @@ export interface CalendarConnectionCalendarsRow {
   created_at: Date;
   updated_at: Date;
   supports_sync: boolean;
+  delta_from: Date | null;
+  delta_until: Date | null;
 }
 
 export interface CalendarConnectionsRow {
   id: string;
   team_id: string;
   user_id: string;
-  kind: 'caldav' | 'ics_feed' | 'google';
+  kind: 'caldav' | 'ics_feed' | 'google' | 'microsoft';
   name: string;
   display_url: string;
   credentials_enc: string;

@@ -89,6 +89,14 @@ function noticeText(f: MailFacts): string {
   return cut < 0 ? text : text.slice(0, cut);
 }
 
+/** The notice, cut when first asked for: a DSN whose fields say everything, and a reply, never need it. */
+type Notice = () => string;
+
+function noticeOf(f: MailFacts): Notice {
+  let notice: string | undefined;
+  return () => (notice ??= noticeText(f));
+}
+
 function isReport(f: MailFacts): boolean {
   return (f.headers['content-type'] ?? '').toLowerCase().includes('multipart/report');
 }
@@ -133,7 +141,7 @@ function recipientBlocks(f: MailFacts, report: string | undefined, system: strin
 }
 
 /** RFC 3464 fields, from a `message/delivery-status` part or, in mislabelled reports, from the text. */
-function dsn(f: MailFacts, system: string | null, notice: string, own: readonly string[]): MailClass | null {
+function dsn(f: MailFacts, system: string | null, notice: Notice, own: readonly string[]): MailClass | null {
   const report = partOf(f, 'message/delivery-status') ?? partOf(f, 'message/global-delivery-status');
   const blocks = recipientBlocks(f, report, system);
   if (!blocks) return null;
@@ -149,11 +157,11 @@ function dsn(f: MailFacts, system: string | null, notice: string, own: readonly 
   // A specific Status decides alone: the notice is read only when it does not.
   // The remote server's own answer when the report gives it (a notice may quote other recipients' answers), else the notice.
   let lowerSaid: string | undefined;
-  const said = () => (lowerSaid ??= (diagnostic ?? notice).toLowerCase());
+  const said = () => (lowerSaid ??= (diagnostic ?? notice()).toLowerCase());
   const status = statusVerdict(failed.status ?? null);
   const verdict = status
     ? fullOverrides(status, said)
-    : decideSeverity({ status: failed.status ?? null, text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${notice}` });
+    : decideSeverity({ status: failed.status ?? null, text: `${failed.status ?? ''}\n${diagnostic ?? ''}\n${notice()}` });
   // The diagnostic's own X.7.x code counts when the report's Status says something else (a relay's 5.1.1 for a remote 5.7.1).
   const remote = diagnostic?.includes('.7.') ? codesIn(diagnostic).specific : null;
   const blockStatus = remote?.slice(2).startsWith('7.') ? remote : verdict.status;
@@ -163,7 +171,7 @@ function dsn(f: MailFacts, system: string | null, notice: string, own: readonly 
   // A field that holds no RFC 822 address (a file path, an X.400 form) comes last.
   const field = firstRecipient(failed);
   const recipient =
-    (field !== null && RFC822_ADDRESS.test(field) ? field : null) ?? noticeRecipient(f, notice, own) ?? returnedTo(f, own) ?? field;
+    (field !== null && RFC822_ADDRESS.test(field) ? field : null) ?? noticeRecipient(f, notice(), own) ?? returnedTo(f, own) ?? field;
   return block
     ? { kind: 'bounce', type: 'block', status: verdict.status, diagnostic, recipient, standard: true, block }
     : { kind: 'bounce', type: verdict.type, status: verdict.status, diagnostic, recipient, standard: true };
@@ -184,9 +192,10 @@ function arf(f: MailFacts): MailClass | null {
 }
 
 /** Bounces that are not DSNs: Exim, qmail, Exchange 5.5, Yahoo, GroupWise and others, in seven languages. */
-function freeTextBounce(f: MailFacts, system: string | null, notice: string, own: readonly string[]): MailClass | null {
+function freeTextBounce(f: MailFacts, system: string | null, noticeFn: Notice, own: readonly string[]): MailClass | null {
   const subject = BOUNCE_SUBJECT.test(f.subject.toLowerCase());
   if (!system && !subject) return null; // a person's message needs both a notice subject and notice words
+  const notice = noticeFn();
   const said = `${f.subject}\n${notice}`;
   const lower = said.toLowerCase();
   const words = wordsIn(lower);
@@ -320,7 +329,7 @@ export function classifyMail(f: MailFacts, domains: Domains): Classified {
   const own = ownDomains(domains);
   const { tokens, messageIds, toReply } = references(f, domains, own);
   const system = systemSender(f);
-  const notice = noticeText(f);
+  const notice = noticeOf(f);
   // An Amazon SES notification (JSON from SNS's no-reply address) is read only from a system sender.
   const cls =
     arf(f) ??

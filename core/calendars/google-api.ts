@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { retryAfterMs } from '../ai-notes';
 import { remoteFetch, RemoteFetchError, type OutboundPolicy } from '../outbound-http';
+import {
+  backoffMs,
+  CALENDAR_OUTBOUND,
+  CalendarGrantError,
+  CalendarPermanentError,
+  CalendarRateLimitedError,
+  CalendarSyncStateGoneError,
+  CalendarUnauthorizedError,
+  CalendarUnavailableError,
+  idTokenEmail,
+  trimUrl,
+  type OAuthClient,
+} from './provider-http';
 
 /**
  * Google Calendar's HTTP edge (docs/calendars.md "Google Calendar"): OAuth 2.0 for web server
@@ -16,26 +29,16 @@ import { remoteFetch, RemoteFetchError, type OutboundPolicy } from '../outbound-
  * - GooglePermanentError: any other 4xx (not retried);
  * - GoogleUnavailableError: 5xx and network failures.
  */
-export class GoogleRateLimitedError extends Error {
-  constructor(
-    readonly retryAfterMs: number,
-    what: string,
-  ) {
-    super(`Google ${what}: rate limited, retry after ${Math.ceil(retryAfterMs / 1000)} s`);
+export class GoogleRateLimitedError extends CalendarRateLimitedError {
+  constructor(retryAfterMs: number, what: string) {
+    super(retryAfterMs, `Google ${what}: rate limited, retry after ${Math.ceil(retryAfterMs / 1000)} s`);
   }
 }
-export class GoogleGrantError extends Error {}
-export class GoogleUnauthorizedError extends Error {}
-export class GoogleSyncTokenGoneError extends Error {}
-export class GooglePermanentError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-export class GoogleUnavailableError extends Error {}
+export class GoogleGrantError extends CalendarGrantError {}
+export class GoogleUnauthorizedError extends CalendarUnauthorizedError {}
+export class GoogleSyncTokenGoneError extends CalendarSyncStateGoneError {}
+export class GooglePermanentError extends CalendarPermanentError {}
+export class GoogleUnavailableError extends CalendarUnavailableError {}
 
 export interface GoogleUrls {
   authorizeUrl: string;
@@ -43,18 +46,9 @@ export interface GoogleUrls {
   revokeUrl: string;
   apiUrl: string;
 }
-export interface GoogleClient {
-  id: string;
-  secret: string;
-}
+export type GoogleClient = OAuthClient;
 
-export const GOOGLE_OUTBOUND: OutboundPolicy = {
-  // Operator-set URLs (stand-ins under `npm run dev` and in tests listen on loopback).
-  urlPolicy: { loopback: true, private: true },
-  timeoutMs: 20_000,
-  maxBytes: 8 * 1024 * 1024,
-  maxRedirects: 0,
-};
+export const GOOGLE_OUTBOUND: OutboundPolicy = CALENDAR_OUTBOUND;
 
 /** The scopes asked for: the narrowest that work (free/busy, the calendar list, events), and the account's address. */
 export const GOOGLE_SCOPES = [
@@ -70,13 +64,8 @@ export const GOOGLE_REQUIRED_SCOPES = [
   'https://www.googleapis.com/auth/calendar.events',
 ] as const;
 
-const trim = (u: string) => u.replace(/\/+$/, '');
-
-/** Backoff without Retry-After: 1 s, 2 s, 4 s … (at most 60 s), with up to 50% jitter. */
-export function backoffMs(attempt: number, random = Math.random): number {
-  const base = Math.min(60_000, 1000 * 2 ** Math.max(0, attempt - 1));
-  return Math.round(base * (1 + random() * 0.5));
-}
+const trim = trimUrl;
+export { backoffMs };
 
 interface GoogleErrorBody {
   error?: { code?: number; message?: string; errors?: Array<{ reason?: string }>; status?: string } | string;
@@ -184,16 +173,7 @@ export function missingScopes(granted: string): string[] {
   return GOOGLE_REQUIRED_SCOPES.filter((s) => !have.has(s));
 }
 
-/** The account's address from the ID token (received directly from the token endpoint over TLS, so its claims are read, not verified). */
-export function idTokenEmail(idToken: string | undefined): string | null {
-  if (!idToken) return null;
-  try {
-    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { email?: unknown };
-    return typeof claims.email === 'string' && claims.email.includes('@') ? claims.email.toLowerCase() : null;
-  } catch {
-    return null;
-  }
-}
+export { idTokenEmail };
 
 /** `POST {revoke url}` with `token=`; a token Google no longer knows (400 invalid_token) counts as revoked. */
 export async function googleRevoke(urls: GoogleUrls, token: string): Promise<void> {

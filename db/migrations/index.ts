@@ -26,6 +26,7 @@ import * as m025 from './025_zoom';
 import * as m026 from './026_mail_blocks';
 import * as m027 from './027_google_calendars';
 import * as m028 from './028_google_write_back';
+import * as m029 from './029_microsoft_calendars';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '026_mail_blocks': m026,
   '027_google_calendars': m027,
   '028_google_write_back': m028,
+  '029_microsoft_calendars': m029,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

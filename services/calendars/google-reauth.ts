@@ -5,7 +5,8 @@ import type { ServiceDeps } from '../deps';
 import { googleReauthMail } from '../mail/render/calendars';
 import { mailHost, publicUrl } from '../mail/render/links';
 import type { ConnectionRow } from './rows';
-import { refreshUserBusy } from './user-busy';
+import { markNeedsReauth } from './event-store';
+import type { SyncResult } from './sync-result';
 
 /**
  * A Google connection Google no longer accepts (`invalid_grant`, or a 401 that survived a forced
@@ -20,17 +21,13 @@ type Deps = Pick<ServiceDeps, 'db' | 'config'> & { mailer?: Mailer };
 export const NEEDS_REAUTH_MESSAGE =
   'Google no longer accepts this connection (access was revoked or expired): connect Google Calendar again';
 
-export async function markGoogleNeedsReauth(deps: Deps, input: { row: Pick<ConnectionRow, 'id' | 'team_id' | 'user_id'>; now: number }) {
-  const { row, now } = input;
-  logger.warn({ connectionId: row.id, teamId: row.team_id }, 'Google Calendar connection needs to be connected again');
-  await deps.db.transaction(async (trx) => {
-    await trx('calendar_connections')
-      .where({ id: row.id })
-      .whereNot({ status: 'disconnecting' })
-      .update({ status: 'needs_reauth', status_message: NEEDS_REAUTH_MESSAGE, last_error_at: new Date(now), updated_at: trx.fn.now() });
-    await refreshUserBusy(trx, [row.user_id]);
-  });
-  await emailHostSoon(deps, { connectionId: row.id });
+export async function markGoogleNeedsReauth(
+  deps: Deps,
+  input: { row: Pick<ConnectionRow, 'id' | 'team_id' | 'user_id' | 'kind'>; now: number; interval?: number },
+): Promise<SyncResult> {
+  const result = await markNeedsReauth(deps, { ...input, interval: input.interval ?? 0, message: NEEDS_REAUTH_MESSAGE });
+  await emailHostSoon(deps, { connectionId: input.row.id });
+  return result;
 }
 
 /** emailHostOnce, a failed send logged (the next sync of the connection tries again). */

@@ -1,15 +1,13 @@
 import type { Config } from '../../core/config';
 import {
   googleCalendarApi,
-  GoogleGrantError,
   googleToken,
-  GoogleUnauthorizedError,
   type GoogleCalendarApi,
   type GoogleClient,
   type GoogleUrls,
 } from '../../core/calendars/google-api';
 import type { Db } from '../../db/knex';
-import { calendarSecretBox, openCredentials, sealCredentials } from './secrets';
+import { oauthAccessToken, openOAuthTokens, sealOAuthTokens, withAccessToken, type OAuthTokens } from './oauth-tokens';
 
 /**
  * A Google connection's tokens (docs/calendars.md "Google Calendar"), sealed in the connection's
@@ -30,11 +28,7 @@ export type GoogleConfig = Pick<
   | 'dataDir'
 >;
 
-export interface GoogleTokens {
-  refreshToken: string;
-  accessToken: string;
-  accessExpiresAt: number;
-}
+export type GoogleTokens = OAuthTokens;
 
 export const googleConfigured = (c: Pick<Config, 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET'>) =>
   !!(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET);
@@ -47,38 +41,24 @@ export const googleUrls = (c: GoogleConfig): GoogleUrls => ({
 export const googleClient = (c: GoogleConfig): GoogleClient => ({ id: c.GOOGLE_CLIENT_ID ?? '', secret: c.GOOGLE_CLIENT_SECRET ?? '' });
 
 export function sealGoogleTokens(config: GoogleConfig, connectionId: string, t: GoogleTokens): string {
-  return sealCredentials(calendarSecretBox(config), connectionId, { kind: 'google', ...t });
+  return sealOAuthTokens(config, 'google', connectionId, t);
 }
 
 export function openGoogleTokens(config: GoogleConfig, connectionId: string, sealed: string): GoogleTokens {
-  const c = openCredentials(calendarSecretBox(config), connectionId, sealed);
-  if (c.kind !== 'google') throw new Error('not a Google connection');
-  return { refreshToken: c.refreshToken, accessToken: c.accessToken, accessExpiresAt: c.accessExpiresAt };
+  return openOAuthTokens(config, 'google', connectionId, sealed);
 }
-
-const MARGIN_MS = 60_000;
 
 /** The connection's access token: the stored one, or (forced, or about to expire) a refreshed one. Throws GoogleGrantError. */
 export async function googleAccessToken(
   deps: { db: Db; config: GoogleConfig },
   input: { connectionId: string; force?: boolean },
 ): Promise<string> {
-  const { db, config } = deps;
-  return db.transaction(async (trx) => {
-    const row = await trx('calendar_connections').where({ id: input.connectionId }).forUpdate().first('credentials_enc');
-    if (!row) throw new GoogleGrantError('the connection is gone');
-    const t = openGoogleTokens(config, input.connectionId, row.credentials_enc);
-    if (!input.force && t.accessExpiresAt > Date.now() + MARGIN_MS) return t.accessToken;
-    const r = await googleToken(googleUrls(config), googleClient(config), { grant_type: 'refresh_token', refresh_token: t.refreshToken });
-    const next = {
-      refreshToken: r.refresh_token ?? t.refreshToken,
-      accessToken: r.access_token,
-      accessExpiresAt: Date.now() + r.expires_in * 1000,
-    };
-    await trx('calendar_connections')
-      .where({ id: input.connectionId })
-      .update({ credentials_enc: sealGoogleTokens(config, input.connectionId, next) });
-    return next.accessToken;
+  const { config } = deps;
+  return oauthAccessToken(deps, {
+    ...input,
+    kind: 'google',
+    refresh: (refreshToken) =>
+      googleToken(googleUrls(config), googleClient(config), { grant_type: 'refresh_token', refresh_token: refreshToken }),
   });
 }
 
@@ -91,14 +71,10 @@ export async function withGoogleToken<T>(
   deps: { db: Db; config: GoogleConfig },
   input: { connectionId: string; run: (accessToken: string) => Promise<T> },
 ): Promise<T> {
-  const { connectionId, run: fn } = input;
-  const token = await googleAccessToken(deps, { connectionId });
-  try {
-    return await fn(token);
-  } catch (err) {
-    if (!(err instanceof GoogleUnauthorizedError)) throw err;
-    return fn(await googleAccessToken(deps, { connectionId, force: true }));
-  }
+  return withAccessToken(
+    (force) => googleAccessToken(deps, { connectionId: input.connectionId, force }),
+    input.run,
+  );
 }
 
 /** withGoogleToken with the Calendar API's read and channel calls. */

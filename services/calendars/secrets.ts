@@ -7,7 +7,9 @@ export type CalendarCredentials =
   | { kind: 'caldav'; url: string; username: string; password: string }
   | { kind: 'ics_feed'; url: string }
   /** Google (services/calendars/google-tokens.ts): the OAuth tokens. */
-  | { kind: 'google'; refreshToken: string; accessToken: string; accessExpiresAt: number };
+  | { kind: 'google'; refreshToken: string; accessToken: string; accessExpiresAt: number }
+  /** Microsoft (services/calendars/microsoft-tokens.ts): the OAuth tokens, the refresh token rotated at every refresh. */
+  | { kind: 'microsoft'; refreshToken: string; accessToken: string; accessExpiresAt: number };
 
 /** The box for calendar credentials: the at-rest box (core/secret-box.ts `atRestBox`). */
 export function calendarSecretBox(config: Pick<Config, 'CALENDAR_CREDENTIALS_KEY' | 'NODE_ENV' | 'dataDir'>): SecretBox {

@@ -76,7 +76,7 @@ export async function syncConnection(deps: SyncDeps, input: { connectionId: stri
 
   let plan: Plan;
   try {
-    if (creds.kind === 'google') throw new SyncFailure('not a CalDAV or feed connection');
+    if (creds.kind === 'google' || creds.kind === 'microsoft') throw new SyncFailure('not a CalDAV or feed connection');
     plan = creds.kind === 'caldav' ? await planCaldav(deps, row, creds) : await planFeed(deps, row, creds.url);
   } catch (err) {
     if (err instanceof SyncFailure || err instanceof RemoteFetchError) return failed(deps.db, row, err.message, nextSyncMs, now);

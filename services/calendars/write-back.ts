@@ -65,7 +65,7 @@ async function failed(deps: Deps, input: { err: unknown; connectionId: string; p
   const message = `${prefix}: ${err.message}`;
   logger.warn({ meetingId, connectionId, status: err.status }, message);
   if (err.kind.needsReauth) {
-    const row = await deps.db('calendar_connections').where({ id: connectionId }).first('id', 'team_id', 'user_id');
+    const row = await deps.db('calendar_connections').where({ id: connectionId }).first('id', 'team_id', 'user_id', 'kind');
     if (row) await markGoogleNeedsReauth(deps, { row, now: Date.now() });
   } else await markFailed(deps.db, connectionId, message);
   throw new CalendarWriteError(message, err.status, err.kind);
