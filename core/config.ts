@@ -132,10 +132,7 @@ const schema = z.object({
     .string()
     .regex(/^https:\/\/[^/]+\/.*\{room\}/, { error: 'must be an https URL containing {room}' })
     .default('https://meet.jit.si/{room}'),
-  /**
-   * `url`: the room exists when its URL is opened (Jitsi Meet); `daily`: created and deleted through
-   * Daily's REST API; `zoom`: a Zoom meeting per booking (docs/scheduling.md "Zoom"); `google_meet`: docs/calendars.md "Google Meet".
-   */
+  /** `url` (Jitsi: the room exists once opened), `daily`, `zoom` (docs/scheduling.md), `google_meet` (docs/calendars.md). */
   VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
   VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
   DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
@@ -154,20 +151,14 @@ const schema = z.object({
   ZOOM_ACCOUNT_ID: z.string().min(1).optional(),
   /** The app's secret token: signs Zoom's webhooks and answers its URL validation. */
   ZOOM_WEBHOOK_SECRET_TOKEN: z.string().min(1).optional(),
-  /**
-   * Google Calendar (docs/calendars.md "Google Calendar"): the OAuth client of the Google Cloud project,
-   * and every Google URL, so tests and a black-box check can point them at a stand-in.
-   */
+  /** Google Calendar (docs/calendars.md): the Google Cloud OAuth client, and every Google URL (a stand-in's in tests). */
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   GOOGLE_OAUTH_REVOKE_URL: z.url().default('https://oauth2.googleapis.com/revoke'),
   GOOGLE_CALENDAR_API_URL: z.url().default('https://www.googleapis.com/calendar/v3'),
-  /**
-   * Microsoft 365 (docs/calendars.md "Microsoft 365"): the app registration of the Microsoft identity
-   * platform (tenant `common`: work, school and personal accounts), and every Microsoft URL.
-   */
+  /** Microsoft 365 (docs/calendars.md): the identity platform app (tenant `common`: every account kind), every Microsoft URL. */
   MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
   MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
   MICROSOFT_OAUTH_AUTHORIZE_URL: z.url().default('https://login.microsoftonline.com/common/oauth2/v2.0/authorize'),
