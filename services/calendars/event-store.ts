@@ -1,3 +1,10 @@
+import {
+  CalendarGrantError,
+  CalendarPermanentError,
+  CalendarRateLimitedError,
+  CalendarUnauthorizedError,
+  CalendarUnavailableError,
+} from '../../core/calendars/provider-http';
 import { uuid } from '../../core/crypto';
 import { logger } from '../../core/logger';
 import { eventBusy, type EventTimes } from '../../domain/calendars/event-busy';
@@ -226,4 +233,21 @@ export async function firstPushExpiry(db: Executor, connectionId: string): Promi
     .min<{ first: Date | null }>({ first: 'expires_at' })
     .first();
   return ch?.first ? new Date(ch.first).toISOString().replace(/\.\d{3}Z$/, 'Z') : 'none';
+}
+
+/**
+ * A provider sync that threw: a dead grant (or a 401 that survived a refresh) → needs_reauth; throttling
+ * is rethrown for the activity's nextRetryDelay; other provider failures → `error`; anything else rethrown.
+ */
+export async function providerSyncFailed(
+  deps: Deps,
+  input: { row: ConnectionRow; now: number; interval: number; err: unknown; reauthMessage: string },
+): Promise<SyncResult> {
+  const { err, ...rest } = input;
+  if (err instanceof CalendarGrantError || err instanceof CalendarUnauthorizedError)
+    return markNeedsReauth(deps, { ...rest, message: input.reauthMessage });
+  if (err instanceof CalendarRateLimitedError) throw err;
+  if (err instanceof CalendarPermanentError || err instanceof CalendarUnavailableError)
+    return markSyncError(deps, { ...rest, message: err.message });
+  throw err;
 }

@@ -4,21 +4,13 @@ import {
   type GoogleCalendarEntry,
   type GoogleEvent,
 } from '../../core/calendars/google-api';
-import {
-  CalendarGrantError,
-  CalendarPermanentError,
-  CalendarRateLimitedError,
-  CalendarUnauthorizedError,
-  CalendarUnavailableError,
-} from '../../core/calendars/provider-http';
 import { logger } from '../../core/logger';
 import { minimizeGoogleEvent } from '../../domain/calendars/google-busy';
 import type { ServiceDeps } from '../deps';
 import {
   finishProviderSync,
   firstPushExpiry,
-  markNeedsReauth,
-  markSyncError,
+  providerSyncFailed,
   saveProviderCalendars,
   storeCalendarEvents,
   type Range,
@@ -74,12 +66,7 @@ export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionR
       },
     });
   } catch (err) {
-    if (err instanceof CalendarGrantError || err instanceof CalendarUnauthorizedError)
-      return markNeedsReauth(deps, { row, now, interval, message: NEEDS_REAUTH_MESSAGE });
-    if (err instanceof CalendarRateLimitedError) throw err;
-    if (err instanceof CalendarPermanentError || err instanceof CalendarUnavailableError)
-      return markSyncError(deps, { row, now, interval, message: err.message });
-    throw err;
+    return providerSyncFailed(deps, { row, now, interval, err, reauthMessage: NEEDS_REAUTH_MESSAGE });
   }
   // The workflow's details (operators): the provider and account (never a token) and when the first channel expires.
   const expires = await firstPushExpiry(db, row.id);

@@ -1,24 +1,10 @@
 import type { MicrosoftGraphApi } from '../../core/calendars/microsoft-api';
-import {
-  CalendarGrantError,
-  CalendarPermanentError,
-  CalendarRateLimitedError,
-  CalendarSyncStateGoneError,
-  CalendarUnauthorizedError,
-  CalendarUnavailableError,
-} from '../../core/calendars/provider-http';
+import { CalendarSyncStateGoneError } from '../../core/calendars/provider-http';
 import { logger } from '../../core/logger';
 import type { EventTimes } from '../../domain/calendars/event-busy';
 import { graphEventTimes } from '../../domain/calendars/microsoft-busy';
 import type { ServiceDeps } from '../deps';
-import {
-  finishProviderSync,
-  firstPushExpiry,
-  markNeedsReauth,
-  markSyncError,
-  saveProviderCalendars,
-  storeCalendarEvents,
-} from './event-store';
+import { finishProviderSync, firstPushExpiry, providerSyncFailed, saveProviderCalendars, storeCalendarEvents } from './event-store';
 import { ensureMicrosoftSubscriptions, teardownMicrosoft } from './microsoft-subscriptions';
 import { withMicrosoftApi } from './microsoft-tokens';
 import type { CalendarRow, ConnectionRow } from './rows';
@@ -76,12 +62,8 @@ export async function syncMicrosoftConnection(deps: Deps, input: { row: Connecti
       },
     });
   } catch (err) {
-    if (err instanceof CalendarGrantError || err instanceof CalendarUnauthorizedError)
-      return markNeedsReauth(deps, { row, now, interval, message: `${MICROSOFT_NEEDS_REAUTH_MESSAGE} (${err.message})` });
-    if (err instanceof CalendarRateLimitedError) throw err;
-    if (err instanceof CalendarPermanentError || err instanceof CalendarUnavailableError)
-      return markSyncError(deps, { row, now, interval, message: err.message });
-    throw err;
+    const reauthMessage = `${MICROSOFT_NEEDS_REAUTH_MESSAGE} (${err instanceof Error ? err.message : String(err)})`;
+    return providerSyncFailed(deps, { row, now, interval, err, reauthMessage });
   }
   // The workflow's details (operators): the provider and account (never a token) and the first subscription's expiry.
   const expires = await firstPushExpiry(db, row.id);

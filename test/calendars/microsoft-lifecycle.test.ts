@@ -4,7 +4,7 @@ import { client } from '../helpers/http';
 import { eventually } from '../helpers/smtp';
 import { dayFromNow } from '../scheduling/helpers';
 import { connectMicrosoft, hookPost, useMicrosoftWorld } from './microsoft-support';
-import { rrSlots, waitForSync } from './provider-support';
+import { rrSlots, syncNowAndWait, waitForSync } from './provider-support';
 
 /**
  * A Microsoft 365 connection's life against the stand-in (docs/calendars.md "Microsoft 365"): a 410
@@ -21,11 +21,7 @@ const day = dayFromNow(2);
 const at = (time: string) => `${day}T${time}:00Z`;
 let connectionId: string;
 
-async function syncNow(status?: string) {
-  const since = Date.now();
-  expect((await w.session.post(`/api/v1/calendar-connections/${connectionId}/sync`)).status).toBe(202);
-  return waitForSync(w, connectionId, since, status);
-}
+const syncNow = (status?: string) => syncNowAndWait(w, connectionId, status);
 const deltaReads = (from: number) =>
   mw
     .g()

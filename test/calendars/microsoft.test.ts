@@ -63,11 +63,14 @@ test('connect: tokens sealed and rotated at each refresh; the first sync lists c
     ['Calendar', false, true],
     ['Team', true, true],
   ]);
-  const stored = await w.tdb.db('calendar_connections').where({ id: connectionId }).first();
-  const refresh = JSON.parse(atRestBox(w.app.config).open(stored!.credentials_enc, connectionId)).refreshToken;
-  expect(g.refreshTokens.has(refresh)).toBe(true); // the live one: older ones died at rotation
+  // The stored refresh token is the live one (older ones died at rotation); read both together, as a sync may rotate meanwhile.
+  const { stored, refresh } = await eventually(async () => {
+    const row = (await w.tdb.db('calendar_connections').where({ id: connectionId }).first())!;
+    const token = JSON.parse(atRestBox(w.app.config).open(row.credentials_enc, connectionId)).refreshToken as string;
+    return g.refreshTokens.has(token) ? { stored: row, refresh: token } : undefined;
+  }, 'the stored refresh token is the live one');
   expect(g.calls.filter((c) => c.body?.grant_type === 'refresh_token').length).toBeGreaterThan(0);
-  expect(stored!.credentials_enc).not.toContain(refresh);
+  expect(stored.credentials_enc).not.toContain(refresh);
   const reads = g.calls.filter((c) => c.path.endsWith('/calendarView/delta'));
   expect(reads.length).toBeGreaterThanOrEqual(2);
   for (const r of reads) expect(r.prefer).toContain('outlook.timezone="UTC"');

@@ -106,3 +106,10 @@ export async function waitForSync(w: ApiWorld, id: string, since: number, status
     `a sync of ${id} after ${new Date(since).toISOString()}${status ? ` (${status})` : ''}`,
   );
 }
+
+/** "Sync now" on a connection, then the connection once that sync has finished. */
+export async function syncNowAndWait(w: ApiWorld, id: string, status?: string) {
+  const since = Date.now();
+  expect((await w.session.post(`/api/v1/calendar-connections/${id}/sync`)).status).toBe(202);
+  return waitForSync(w, id, since, status);
+}
