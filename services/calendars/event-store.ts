@@ -33,7 +33,8 @@ export interface ProviderCalendar {
 }
 
 /** Save the calendar list: new calendars check conflicts, ones gone from the list go with their busy time. */
-export async function saveProviderCalendars(db: Executor, row: ConnectionRow, list: ProviderCalendar[]): Promise<CalendarRow[]> {
+export async function saveProviderCalendars(db: Executor, input: { row: ConnectionRow; list: ProviderCalendar[] }): Promise<CalendarRow[]> {
+  const { row, list } = input;
   const existing = (await db('calendar_connection_calendars').where({ connection_id: row.id })) as CalendarRow[];
   const byUrl = new Map(existing.map((c) => [c.url, c]));
   const seen = new Set(list.map((c) => c.remoteId));

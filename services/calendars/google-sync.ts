@@ -74,17 +74,16 @@ export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionR
 }
 
 async function saveCalendars(db: Deps['db'], row: ConnectionRow, list: GoogleCalendarEntry[]): Promise<CalendarRow[]> {
-  return saveProviderCalendars(
-    db,
+  return saveProviderCalendars(db, {
     row,
-    list.map((c) => ({
+    list: list.map((c) => ({
       remoteId: c.id,
       name: c.summaryOverride || c.summary || c.id,
       color: c.backgroundColor ?? null,
       timezone: c.timeZone ?? null,
       readOnly: !(c.accessRole === 'owner' || c.accessRole === 'writer'),
     })),
-  );
+  });
 }
 
 async function readEvents(api: GoogleCalendarApi, cal: CalendarRow, syncToken: string | null, from: number) {

@@ -47,11 +47,16 @@ export async function syncMicrosoftConnection(deps: Deps, input: { row: Connecti
       connectionId: row.id,
       run: async (api) => {
         const list = await api.calendars();
-        const calendars = await saveProviderCalendars(
-          db,
+        const calendars = await saveProviderCalendars(db, {
           row,
-          list.map((c) => ({ remoteId: c.id, name: c.name || c.id, color: c.hexColor || null, timezone: null, readOnly: !c.canEdit })),
-        );
+          list: list.map((c) => ({
+            remoteId: c.id,
+            name: c.name || c.id,
+            color: c.hexColor || null,
+            timezone: null,
+            readOnly: !c.canEdit,
+          })),
+        });
         const window = await syncWindow(db, { userId: row.user_id, now });
         const host = await hostZoneAndEmails(db, row.user_id);
         const reexpand = !row.expanded_until || row.expanded_until.getTime() < window.horizonEnd;

@@ -17,7 +17,9 @@ export const microsoftAuthorizeAnswer = z.strictObject({ data: z.strictObject({ 
 export const microsoftHookQuery = z.object({ validationToken: z.string().max(1024).optional() });
 
 /** A change or lifecycle notification batch (learn.microsoft.com/graph/change-notifications-delivery-webhooks). */
-export const microsoftHookBody = z.object({
+export const microsoftHookBody = z.strictObject({
+  /** Rich notifications' tokens (not asked for: we subscribe without resource data). */
+  validationTokens: z.array(z.string().max(10_000)).max(100).optional(),
   value: z
     .array(
       z.looseObject({
