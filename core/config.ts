@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { calendarProviderSettings } from './config-calendars';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -151,21 +152,7 @@ const schema = z.object({
   ZOOM_ACCOUNT_ID: z.string().min(1).optional(),
   /** The app's secret token: signs Zoom's webhooks and answers its URL validation. */
   ZOOM_WEBHOOK_SECRET_TOKEN: z.string().min(1).optional(),
-  /** Google Calendar (docs/calendars.md): the Google Cloud OAuth client, and every Google URL (a stand-in's in tests). */
-  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
-  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-  GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
-  GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
-  GOOGLE_OAUTH_REVOKE_URL: z.url().default('https://oauth2.googleapis.com/revoke'),
-  GOOGLE_CALENDAR_API_URL: z.url().default('https://www.googleapis.com/calendar/v3'),
-  /** Microsoft 365 (docs/calendars.md): the identity platform app (tenant `common`: every account kind), every Microsoft URL. */
-  MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
-  MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
-  MICROSOFT_OAUTH_AUTHORIZE_URL: z.url().default('https://login.microsoftonline.com/common/oauth2/v2.0/authorize'),
-  MICROSOFT_OAUTH_TOKEN_URL: z.url().default('https://login.microsoftonline.com/common/oauth2/v2.0/token'),
-  MICROSOFT_GRAPH_URL: z.url().default('https://graph.microsoft.com/v1.0'),
-  /** Where Google's and Graph's push notifications are sent (`{CALENDAR_PUSH_BASE_URL}/api/hooks/google-calendar`, `…/microsoft-calendar`); default BASE_URL. */
-  CALENDAR_PUSH_BASE_URL: z.url().optional(),
+  ...calendarProviderSettings,
   /**
    * After the meeting (docs/scheduling.md "After the meeting"): the follow-up asks the video provider
    * this many minutes after the end, and keeps asking while the recording is processing for at most

@@ -17,6 +17,7 @@ import { teamRoutes } from './team';
 import { webhooksRoutes } from './webhooks';
 import { zoomRoutes } from './zoom';
 import { googleCalendarRoutes } from './google-calendar';
+import { microsoftCalendarRoutes } from './microsoft-calendar';
 
 /** The route table: the router, the OpenAPI document and the scope-matrix test all read it. */
 export function allRoutes(): RouteDef[] {
@@ -33,6 +34,7 @@ export function allRoutes(): RouteDef[] {
     ...schedulingRoutes,
     ...calendarConnectionRoutes,
     ...googleCalendarRoutes,
+    ...microsoftCalendarRoutes,
     ...sequencesRoutes,
     ...oauthRoutes,
     ...embedRoutes,

@@ -123,10 +123,12 @@ export async function removeMember(deps: Pick<ServiceDeps, 'db'>, { principal, u
     const tokens = await trx('oauth_tokens').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
     await trx('account_tokens').where({ user_id: userId }).whereNull('used_at').delete();
     await closeFeed(trx, { teamId: principal.teamId, userId });
-    // Their Google Calendar connections go as a disconnect does (docs/calendars.md "Google Calendar"):
-    // marked here, then each one's sync workflow stops its channels, revokes the token and deletes it.
+    // Their Google and Microsoft connections go as a disconnect does (docs/calendars.md "Google Calendar",
+    // "Microsoft 365"): marked here, then each one's sync workflow stops its channels or subscriptions,
+    // revokes the token (Google) and deletes it.
     await trx('calendar_connections')
-      .where({ user_id: userId, kind: 'google' })
+      .where({ user_id: userId })
+      .whereIn('kind', ['google', 'microsoft'])
       .whereNot({ status: 'disconnecting' })
       .update({ status: 'disconnecting', status_message: null, updated_at: trx.fn.now() });
     const { meetings, pages } = await hostingReport(trx, principal.teamId, userId);

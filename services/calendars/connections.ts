@@ -234,15 +234,16 @@ export async function deleteConnection(deps: ServiceDeps, input: { principal: Pr
   const { principal, id } = input;
   const google = await deps.db.transaction(async (trx) => {
     const row = await connectionRow(trx, principal, id, true);
-    if (row.kind === 'google') {
-      // The worker stops its channels and revokes the token, then deletes the row (google-channels.ts);
+    if (row.kind === 'google' || row.kind === 'microsoft') {
+      // The worker stops its channels or subscriptions (and revokes Google's token), then deletes the row
+      // (google-channels.ts, microsoft-subscriptions.ts);
       // its busy time goes now.
       await trx('calendar_busy_times').where({ connection_id: id }).delete();
       await trx('calendar_objects').where({ connection_id: id }).delete();
       await trx('calendar_connections').where({ id }).update({ status: 'disconnecting', status_message: null, updated_at: trx.fn.now() });
     } else await trx('calendar_connections').where({ id }).delete();
     await refreshUserBusy(trx, [row.user_id]);
-    return row.kind === 'google' ? row : null;
+    return row.kind === 'google' || row.kind === 'microsoft' ? row : null;
   });
   if (google) {
     await requestSyncSoon(deps, google);

@@ -1,3 +1,10 @@
+import {
+  CalendarGrantError,
+  CalendarPermanentError,
+  CalendarRateLimitedError,
+  CalendarUnauthorizedError,
+  CalendarUnavailableError,
+} from '../../core/calendars/provider-http';
 import { uuid } from '../../core/crypto';
 import { logger } from '../../core/logger';
 import { eventBusy, type EventTimes } from '../../domain/calendars/event-busy';
@@ -26,7 +33,8 @@ export interface ProviderCalendar {
 }
 
 /** Save the calendar list: new calendars check conflicts, ones gone from the list go with their busy time. */
-export async function saveProviderCalendars(db: Executor, row: ConnectionRow, list: ProviderCalendar[]): Promise<CalendarRow[]> {
+export async function saveProviderCalendars(db: Executor, input: { row: ConnectionRow; list: ProviderCalendar[] }): Promise<CalendarRow[]> {
+  const { row, list } = input;
   const existing = (await db('calendar_connection_calendars').where({ connection_id: row.id })) as CalendarRow[];
   const byUrl = new Map(existing.map((c) => [c.url, c]));
   const seen = new Set(list.map((c) => c.remoteId));
@@ -226,4 +234,29 @@ export async function firstPushExpiry(db: Executor, connectionId: string): Promi
     .min<{ first: Date | null }>({ first: 'expires_at' })
     .first();
   return ch?.first ? new Date(ch.first).toISOString().replace(/\.\d{3}Z$/, 'Z') : 'none';
+}
+
+/**
+ * A provider sync that threw: a dead grant (or a 401 that survived a refresh) → needs_reauth; throttling
+ * is rethrown for the activity's nextRetryDelay; other provider failures → `error`; anything else rethrown.
+ */
+export async function providerSyncFailed(
+  deps: Deps,
+  input: {
+    row: ConnectionRow;
+    now: number;
+    interval: number;
+    err: unknown;
+    reauthMessage: string;
+    /** How the provider marks a dead grant, when it does more than markNeedsReauth (Google emails the host). */
+    needsReauth?: () => Promise<SyncResult>;
+  },
+): Promise<SyncResult> {
+  const { err, needsReauth, ...rest } = input;
+  if (err instanceof CalendarGrantError || err instanceof CalendarUnauthorizedError)
+    return needsReauth ? needsReauth() : markNeedsReauth(deps, { ...rest, message: input.reauthMessage });
+  if (err instanceof CalendarRateLimitedError) throw err;
+  if (err instanceof CalendarPermanentError || err instanceof CalendarUnavailableError)
+    return markSyncError(deps, { ...rest, message: err.message });
+  throw err;
 }

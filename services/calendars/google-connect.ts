@@ -25,7 +25,7 @@ export { CalendarConnectError as GoogleConnectError } from './oauth-connect';
 export function startGoogleConnect(deps: Deps, input: { principal: Principal }): { authorize_url: string } {
   const { config } = deps;
   if (!googleConfigured(config)) throw notFound('Google Calendar is not set up (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET)');
-  const { state, codeChallenge } = oauthState(deps, 'google', input.principal);
+  const { state, codeChallenge } = oauthState(deps, { provider: 'google', principal: input.principal });
   return {
     authorize_url: googleAuthorizeUrl(googleUrls(config), {
       clientId: config.GOOGLE_CLIENT_ID!,
@@ -43,7 +43,7 @@ export async function completeGoogleConnect(
 ): Promise<{ accountEmail: string; connectionId: string }> {
   const { config } = deps;
   if (!googleConfigured(config)) throw new CalendarConnectError('Google Calendar is not set up on this server.');
-  const who = await readOAuthState(deps, 'google', input.state);
+  const who = await readOAuthState(deps, { provider: 'google', state: input.state });
   let t;
   try {
     t = await googleToken(

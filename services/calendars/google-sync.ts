@@ -4,13 +4,6 @@ import {
   type GoogleCalendarEntry,
   type GoogleEvent,
 } from '../../core/calendars/google-api';
-import {
-  CalendarGrantError,
-  CalendarPermanentError,
-  CalendarRateLimitedError,
-  CalendarUnauthorizedError,
-  CalendarUnavailableError,
-} from '../../core/calendars/provider-http';
 import { logger } from '../../core/logger';
 import type { Mailer } from '../../core/mailer';
 import { minimizeGoogleEvent } from '../../domain/calendars/google-busy';
@@ -18,7 +11,7 @@ import type { ServiceDeps } from '../deps';
 import {
   finishProviderSync,
   firstPushExpiry,
-  markSyncError,
+  providerSyncFailed,
   saveProviderCalendars,
   storeCalendarEvents,
   type Range,
@@ -77,12 +70,14 @@ export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionR
       },
     });
   } catch (err) {
-    if (err instanceof CalendarGrantError || err instanceof CalendarUnauthorizedError)
-      return markGoogleNeedsReauth(deps, { row, now, interval });
-    if (err instanceof CalendarRateLimitedError) throw err;
-    if (err instanceof CalendarPermanentError || err instanceof CalendarUnavailableError)
-      return markSyncError(deps, { row, now, interval, message: err.message });
-    throw err;
+    return providerSyncFailed(deps, {
+      row,
+      now,
+      interval,
+      err,
+      reauthMessage: NEEDS_REAUTH_MESSAGE,
+      needsReauth: () => markGoogleNeedsReauth(deps, { row, now, interval }),
+    });
   }
   // The workflow's details (operators): the provider and account (never a token) and when the first channel expires.
   const expires = await firstPushExpiry(db, row.id);
@@ -90,17 +85,16 @@ export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionR
 }
 
 async function saveCalendars(db: Deps['db'], row: ConnectionRow, list: GoogleCalendarEntry[]): Promise<CalendarRow[]> {
-  return saveProviderCalendars(
-    db,
+  return saveProviderCalendars(db, {
     row,
-    list.map((c) => ({
+    list: list.map((c) => ({
       remoteId: c.id,
       name: c.summaryOverride || c.summary || c.id,
       color: c.backgroundColor ?? null,
       timezone: c.timeZone ?? null,
       readOnly: !(c.accessRole === 'owner' || c.accessRole === 'writer'),
     })),
-  );
+  });
 }
 
 async function readEvents(api: GoogleCalendarApi, cal: CalendarRow, syncToken: string | null, from: number) {

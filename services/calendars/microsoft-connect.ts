@@ -20,7 +20,7 @@ export const microsoftCallbackUrl = (deps: Deps) => `${deps.config.baseUrl}/api/
 export function startMicrosoftConnect(deps: Deps, input: { principal: Principal }): { authorize_url: string } {
   const { config } = deps;
   if (!microsoftConfigured(config)) throw notFound('Microsoft 365 calendars are not set up (MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET)');
-  const { state, codeChallenge } = oauthState(deps, 'microsoft', input.principal);
+  const { state, codeChallenge } = oauthState(deps, { provider: 'microsoft', principal: input.principal });
   return {
     authorize_url: microsoftAuthorizeUrl(microsoftUrls(config), {
       clientId: config.MICROSOFT_CLIENT_ID!,
@@ -38,7 +38,7 @@ export async function completeMicrosoftConnect(
 ): Promise<{ accountEmail: string; connectionId: string }> {
   const { config } = deps;
   if (!microsoftConfigured(config)) throw new CalendarConnectError('Microsoft 365 calendars are not set up on this server.');
-  const who = await readOAuthState(deps, 'microsoft', input.state);
+  const who = await readOAuthState(deps, { provider: 'microsoft', state: input.state });
   let t;
   try {
     t = await microsoftToken(

@@ -32,7 +32,8 @@ const verifierFor = (deps: Deps, p: OAuthProvider, body: string) =>
 export class CalendarConnectError extends Error {}
 
 /** A signed state for the principal's session and its PKCE S256 challenge. */
-export function oauthState(deps: Deps, p: OAuthProvider, principal: Principal): { state: string; codeChallenge: string } {
+export function oauthState(deps: Deps, input: { provider: OAuthProvider; principal: Principal }): { state: string; codeChallenge: string } {
+  const { provider: p, principal } = input;
   const body = `${principal.credentialId}.${principal.userId}.${principal.teamId}.${Date.now() + STATE_TTL_MS}.${randomToken(8)}`;
   const codeChallenge = crypto
     .createHash('sha256')
@@ -51,7 +52,11 @@ export interface OAuthCaller {
 }
 
 /** The state checked (signature, expiry), and the session it names still live, its user still a member. */
-export async function readOAuthState(deps: Pick<ServiceDeps, 'db' | 'config'>, p: OAuthProvider, state: string): Promise<OAuthCaller> {
+export async function readOAuthState(
+  deps: Pick<ServiceDeps, 'db' | 'config'>,
+  input: { provider: OAuthProvider; state: string },
+): Promise<OAuthCaller> {
+  const { provider: p, state } = input;
   const parts = state.split('.');
   if (parts.length !== 6) throw new CalendarConnectError(INVALID);
   const body = parts.slice(0, 5).join('.');

@@ -64,16 +64,20 @@ export const zConnectionCalendar = z
 export const zConnection = z
   .strictObject({
     id: zId,
-    kind: z.enum(['caldav', 'ics_feed', 'google']),
+    kind: z.enum(['caldav', 'ics_feed', 'google', 'microsoft']),
     name: z.string(),
     user_id: zId.meta({ description: 'The host whose availability this connection feeds' }),
     url: z.string().meta({
       description: "The CalDAV server URL; for a feed only its scheme and host (the feed's path is its secret)",
       example: 'https://caldav.fastmail.com/',
     }),
-    account_email: z.string().nullable().meta({ description: 'The Google account of a `google` connection (null for the other kinds)' }),
+    account_email: z
+      .string()
+      .nullable()
+      .meta({ description: 'The Google or Microsoft account of a `google` or `microsoft` connection (null for the other kinds)' }),
     status: z.enum(['ok', 'syncing', 'error', 'stale', 'needs_reauth']).meta({
-      description: '`needs_reauth`: Google no longer accepts the connection; connect it again (until then the host offers no times)',
+      description:
+        '`needs_reauth`: Google or Microsoft no longer accepts the connection; connect it again (until then the host offers no times)',
     }),
     status_message: z.string().nullable().meta({
       description: 'Why the last sync failed, in words',

@@ -6,7 +6,7 @@
  */
 import type { ServiceDeps } from '../deps';
 import { signalSyncNow, syncWorkflowRunning, type SyncTarget } from './sync-workflow';
-import { GOOGLE_STALE_LIMIT_MS, refreshUserBusy } from './user-busy';
+import { API_KINDS, PROVIDER_STALE_LIMIT_MS, refreshUserBusy } from './user-busy';
 import { syncIntervalMs } from './window';
 
 /** A connection is stale when its last good sync (or its creation, before the first) is older than this many intervals. */
@@ -38,11 +38,11 @@ export async function reconcileCalendarSyncs(deps: ServiceDeps, input: { now?: D
       updated_at: db.fn.now(),
     })
     .returning('id');
-  // Google connections not read within the fail-closed limit block their host now, even without a sync.
+  // Google and Microsoft connections not read within the fail-closed limit block their host now, even without a sync.
   const unread = (await db('calendar_connections')
-    .where({ kind: 'google' })
+    .whereIn('kind', API_KINDS)
     .whereNot({ status: 'disconnecting' })
-    .where('last_read_at', '<', new Date(now.getTime() - GOOGLE_STALE_LIMIT_MS))
+    .where('last_read_at', '<', new Date(now.getTime() - PROVIDER_STALE_LIMIT_MS))
     .distinct('user_id')) as Array<{ user_id: string }>;
   if (unread.length)
     await db.transaction((trx) =>

@@ -19,6 +19,7 @@ import {
 import { fetchFeed } from './ics-feed';
 import { syncGoogleConnection } from './google-sync';
 import type { Mailer } from '../../core/mailer';
+import { syncMicrosoftConnection } from './microsoft-sync';
 import { RemoteFetchError } from '../../core/outbound-http';
 import { FEED_HREF, type CalendarRow, type ConnectionRow } from './rows';
 import { openCredentials, calendarSecretBox, type CalendarCredentials } from './secrets';
@@ -66,6 +67,7 @@ export async function syncConnection(deps: SyncDeps, input: { connectionId: stri
   const row = (await deps.db('calendar_connections').where({ id: connectionId }).first()) as ConnectionRow | undefined;
   if (!row) return { outcome: 'gone', message: null, nextSyncMs };
   if (row.kind === 'google') return syncGoogleConnection(deps, { row, now });
+  if (row.kind === 'microsoft') return syncMicrosoftConnection(deps, { row, now });
   let creds: CalendarCredentials;
   try {
     creds = openCredentials(calendarSecretBox(deps.config), row.id, row.credentials_enc);

@@ -1,12 +1,15 @@
 import type { Executor } from '../../db/knex';
 
 /**
- * Fail closed (docs/calendars.md "Google Calendar"): a Google connection that needs to be connected
+ * Fail closed (docs/calendars.md "Google Calendar", "Microsoft 365"): a Google or Microsoft connection that needs to be connected
  * again, that was never read, or that was last read longer ago than this, blocks all of its host's
  * time (one interval from BLOCK_FROM to BLOCK_UNTIL), so the host offers no times until it is read.
  * The reconcile rewrites the row of a host whose connection crossed the limit without a sync.
  */
-export const GOOGLE_STALE_LIMIT_MS = 30 * 60_000;
+export const PROVIDER_STALE_LIMIT_MS = 30 * 60_000;
+export const GOOGLE_STALE_LIMIT_MS = PROVIDER_STALE_LIMIT_MS;
+/** The connections read through a provider's API, to which the fail-closed rule applies. */
+export const API_KINDS = ['google', 'microsoft'] as const;
 const BLOCK_FROM = '1970-01-01T00:00:00Z';
 const BLOCK_UNTIL = '2200-01-01T00:00:00Z';
 
@@ -32,7 +35,7 @@ export async function refreshUserBusy(trx: Executor, userIds: string[]): Promise
                    OR NOT EXISTS (SELECT 1 FROM calendar_connection_calendars c WHERE c.id = b.calendar_id AND NOT c.check_conflicts))
            UNION ALL
            SELECT tstzrange(?::timestamptz, ?::timestamptz) FROM calendar_connections g
-            WHERE g.user_id = ? AND g.kind = 'google' AND g.status <> 'disconnecting'
+            WHERE g.user_id = ? AND g.kind IN ('google', 'microsoft') AND g.status <> 'disconnecting'
               AND (g.status = 'needs_reauth' OR g.last_read_at IS NULL OR g.last_read_at < now() - ?::interval)) x)
        INSERT INTO calendar_user_busy (user_id, busy, busy_ms, updated_at)
        SELECT ?::uuid, m.busy,
@@ -42,7 +45,7 @@ export async function refreshUserBusy(trx: Executor, userIds: string[]): Promise
               now()
          FROM m
        ON CONFLICT (user_id) DO UPDATE SET busy = EXCLUDED.busy, busy_ms = EXCLUDED.busy_ms, updated_at = EXCLUDED.updated_at`,
-      [userId, BLOCK_FROM, BLOCK_UNTIL, userId, `${GOOGLE_STALE_LIMIT_MS} milliseconds`, userId],
+      [userId, BLOCK_FROM, BLOCK_UNTIL, userId, `${PROVIDER_STALE_LIMIT_MS} milliseconds`, userId],
     );
   }
 }

@@ -1,101 +1,15 @@
-import { createActivities } from '../../activities';
-import { buildWorkerDeps } from '../../activities/deps';
-import { createMailer } from '../../core/mailer';
-import { createSmsSender } from '../../core/sms';
-import { jsonb } from '../../db/jsonb';
-import { addMember } from '../../services/team';
 import { startGoogleStandin, type GoogleStandin } from '../helpers/google-standin';
-import { eventually } from '../helpers/smtp';
-import { useApiWorld, type ApiWorld } from '../helpers/world';
-import { publishedEventType } from '../scheduling/helpers';
+import type { ApiWorld } from '../helpers/world';
+import { connectVia, useProviderWorld, waitForSync, type ProviderWorld } from './provider-support';
 
-/**
- * A suite's Google Calendar world: the stand-in of Google (test/helpers/google-standin.ts), the API and
- * a worker running the real sync workflow against it (Temporal test server), a team whose owner
- * connects a Google account, and a second host (no calendar) on a round-robin page with the owner.
- */
+/** A suite's Google Calendar world (provider-support.ts) with the stand-in of Google (test/helpers/google-standin.ts). */
 export const CLIENT = { clientId: 'gcal-client-id', clientSecret: 'gcal-client-secret' };
-const DAYTIME = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '08:00', end: '18:00', enabled: true }));
+export type GoogleWorld = ProviderWorld<GoogleStandin>;
 
-export interface GoogleWorld {
-  w: ApiWorld;
-  g: () => GoogleStandin;
-  ctx: { memberId: string; eventTypeId: string; pageId: string };
-}
-
-export function useGoogleWorld(): GoogleWorld {
-  let g: GoogleStandin;
-  const ctx = { memberId: '', eventTypeId: '', pageId: '' };
-  beforeAll(async () => {
-    g = await startGoogleStandin(CLIENT);
-  });
-  const w = useApiWorld({
-    temporal: 'time-skipping',
-    env: () => g.env(),
-    worker: (world) =>
-      createActivities(
-        buildWorkerDeps(world.app.config, world.tdb.db, world.app.deps.outbox, {
-          mailer: createMailer({ ...world.app.config, SMTP_URL: undefined }),
-          sms: createSmsSender({ ...world.app.config, TWILIO_ACCOUNT_SID: undefined }),
-        }),
-      ),
-  });
-  beforeAll(async () => {
-    const member = await addMember(
-      { db: w.tdb.db, config: w.app.config },
-      { teamId: w.team.teamId, values: { email: `rr-${Date.now()}@example.com`, role: 'member' } },
-    );
-    ctx.memberId = member.id;
-    for (const u of [w.team.userId, member.id])
-      await w.tdb
-        .db('availability_schedules')
-        .where({ user_id: u })
-        .update({ rules: jsonb(DAYTIME), timezone: 'UTC' });
-    const p = await publishedEventType(
-      w.app.baseUrl,
-      w.team,
-      { page_type: 'round_robin', host_user_ids: [w.team.userId, member.id] },
-      { duration_minutes: 60, start_time_increment: 60, min_notice_minutes: 0 },
-    );
-    ctx.eventTypeId = p.eventTypeId;
-    ctx.pageId = p.pageId;
-  }, 60_000);
-  afterAll(() => g?.close());
-  return { w, g: () => g, ctx };
-}
+export const useGoogleWorld = (): GoogleWorld => useProviderWorld(() => startGoogleStandin(CLIENT));
 
 /** The host's browser: the dashboard asks for Google's page, Google sends it back to the callback. */
-export async function connectGoogle(w: ApiWorld, loginAs: string, opts: { grantScopes?: string } = {}) {
-  const started = await w.session.post('/api/v1/google-calendar/authorize', {});
-  expect(started.status).toBe(200);
-  const authorize = new URL(started.body.data.authorize_url);
-  authorize.searchParams.set('login_as', loginAs); // the stand-in's way of naming who signs in at Google
-  if (opts.grantScopes) authorize.searchParams.set('grant_scopes', opts.grantScopes);
-  const atGoogle = await fetch(authorize, { redirect: 'manual' });
-  expect(atGoogle.status).toBe(302);
-  const back = await fetch(atGoogle.headers.get('location')!);
-  return { status: back.status, text: await back.text(), authorize };
-}
+export const connectGoogle = (w: ApiWorld, loginAs: string, opts: { grantScopes?: string } = {}) => connectVia(w, 'google', loginAs, opts);
 
-/** The round-robin page's slots on a UTC day: start "HH:MM" → how many hosts offer it. */
-export async function rrSlots(gw: GoogleWorld, day: string): Promise<Map<string, number>> {
-  const { w, ctx } = gw;
-  const res = await fetch(
-    `${w.app.baseUrl}/api/calendar/availability?user_id=${w.team.userId}&team_id=${w.team.teamId}&date=${day}&event_type_id=${ctx.eventTypeId}&scheduling_page_id=${ctx.pageId}`,
-  );
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { available_slots: Array<{ start: string; available_host_count?: number }> };
-  return new Map(body.available_slots.map((s) => [s.start.slice(11, 16), s.available_host_count ?? 0]));
-}
-
-/** The owner's Google connection once a sync after `since` has finished. */
-export async function waitForGoogleSync(w: ApiWorld, id: string, since: number, status?: string) {
-  return eventually(
-    async () => {
-      const c = (await w.api.get(`/api/v1/calendar-connections/${id}`)).body.data;
-      const last = Math.max(Date.parse(c?.last_synced_at ?? '') || 0, Date.parse(c?.last_error_at ?? '') || 0);
-      return c && c.status !== 'syncing' && last >= since && (!status || c.status === status) ? c : undefined;
-    },
-    `a sync of ${id} after ${new Date(since).toISOString()}${status ? ` (${status})` : ''}`,
-  );
-}
+export { rrSlots } from './provider-support';
+export const waitForGoogleSync = waitForSync;

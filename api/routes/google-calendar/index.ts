@@ -1,20 +1,14 @@
-import type { Context } from 'koa';
 import { ApiError } from '../../../core/errors';
-import { escapeHtml, page } from '../../../core/html';
 import { completeGoogleConnect, GoogleConnectError, startGoogleConnect } from '../../../services/calendars/google-connect';
 import { handleGooglePush } from '../../../services/calendars/google-push';
 import { defineRoute } from '../../http/route';
+import { connectPage } from '../calendar-connect-page';
 import { googleAuthorizeAnswer, googleCallbackQuery, googlePushAnswer } from './schema';
 
 const tags = ['calendar connections'];
 const FAILED = 'Google Calendar was not connected';
 
-function html(ctx: Context, status: number, title: string, text: string): void {
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = page(title, `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main>`);
-}
+const html = connectPage;
 
 /**
  * A host's Google Calendar (docs/calendars.md "Google Calendar"): the OAuth 2.0 connect (started from
