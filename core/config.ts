@@ -136,10 +136,11 @@ const schema = z.object({
    * `url`: the room exists when its URL is opened (Jitsi Meet); `daily`: created and deleted through
    * Daily's REST API; `zoom`: a Zoom meeting per booking (docs/scheduling.md "Zoom"); `google_meet`: the
    * Meet link of the booking's event on the host's Google destination calendar (docs/calendars.md
-   * "Google Meet").
+   * "Google Meet"); `microsoft_teams`: the Teams meeting of the booking's event on the host's Microsoft
+   * destination calendar (docs/calendars.md "Microsoft 365: writing bookings and Teams").
    */
-  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
-  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
+  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet', 'microsoft_teams']).default('url'),
+  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet', 'microsoft_teams']).default('url'),
   DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
   DAILY_API_KEY: z.string().min(1).optional(),
   /**
@@ -270,6 +271,11 @@ export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'google_meet' && !(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET)) {
       throw new ConfigError(
         `Invalid configuration:\n  GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: required when VIDEO_PROVIDER_${n}_ADAPTER=google_meet`,
+      );
+    }
+    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'microsoft_teams' && !(c.MICROSOFT_CLIENT_ID && c.MICROSOFT_CLIENT_SECRET)) {
+      throw new ConfigError(
+        `Invalid configuration:\n  MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET: required when VIDEO_PROVIDER_${n}_ADAPTER=microsoft_teams`,
       );
     }
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'zoom') {
