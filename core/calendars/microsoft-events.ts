@@ -19,7 +19,9 @@ import { CalendarPermanentError, CalendarSyncStateGoneError, CalendarUnavailable
 
 /** Graph's transactionId of a meeting's UID (and, for a re-create after the event was deleted, a generation). */
 export function graphTransactionIdOf(uid: string, generation = 0): string {
-  const h = createHash('sha256').update(`fss-event:${uid}${generation ? `:${generation}` : ''}`).digest('hex');
+  const h = createHash('sha256')
+    .update(`fss-event:${uid}${generation ? `:${generation}` : ''}`)
+    .digest('hex');
   // A GUID-shaped string (Graph accepts any string; Outlook clients use GUIDs).
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }

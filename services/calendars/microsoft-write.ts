@@ -31,7 +31,8 @@ function failure(err: unknown, what: string): unknown {
   if (err instanceof CalendarRateLimitedError) return new CalendarWriteError(err.message, 429, { retryAfterMs: err.retryAfterMs });
   if (err instanceof CalendarGrantError || err instanceof CalendarUnauthorizedError)
     return new CalendarWriteError(`Microsoft no longer accepts the connection (${what})`, 401, { needsReauth: true, permanent: true });
-  if (err instanceof CalendarPermanentError) return new CalendarWriteError(explain(err.status, err.message), err.status || null, { permanent: true });
+  if (err instanceof CalendarPermanentError)
+    return new CalendarWriteError(explain(err.status, err.message), err.status || null, { permanent: true });
   if (err instanceof CalendarSyncStateGoneError) return new CalendarWriteError(err.message, 410, { permanent: true });
   if (err instanceof CalendarUnavailableError) return new CalendarWriteError(err.message, null);
   return err;

@@ -68,8 +68,7 @@ async function failed(deps: Deps, input: { err: unknown; connectionId: string; p
   logger.warn({ meetingId, connectionId, status: err.status }, message);
   if (err.kind.needsReauth) {
     const row = await deps.db('calendar_connections').where({ id: connectionId }).first('id', 'team_id', 'user_id', 'kind');
-    if (row?.kind === 'microsoft')
-      await markNeedsReauth(deps, { row, now: Date.now(), interval: 0, message: MICROSOFT_NEEDS_REAUTH });
+    if (row?.kind === 'microsoft') await markNeedsReauth(deps, { row, now: Date.now(), interval: 0, message: MICROSOFT_NEEDS_REAUTH });
     else if (row) await markGoogleNeedsReauth(deps, { row, now: Date.now() });
   } else await markFailed(deps.db, connectionId, message);
   throw new CalendarWriteError(message, err.status, err.kind);
