@@ -210,3 +210,30 @@ test('an event type using Teams is refused when the host has no Microsoft destin
   const ok = await api().post(`/api/v1/scheduling-pages/${pageId}/event-types`, { title: 'Teams', location_type: 'video_provider_2' });
   expect(ok.status).toBe(201);
 });
+
+test('Graph refusing the token, also after a forced refresh, marks the connection needs_reauth (not the Google message)', async () => {
+  g.state.rejectAccess = true;
+  try {
+    const from = g.state.calls.length;
+    const { res } = await book(74);
+    expect(res.status).toBe(201);
+    const row = await eventually(
+      async () => {
+        const r = await w.tdb.db('calendar_connections').where({ id: connectionId }).first();
+        return r?.status === 'needs_reauth' ? r : undefined;
+      },
+      'needs_reauth',
+      45_000,
+    );
+    expect(row.status_message).toContain('connect Microsoft 365 again');
+    // One try, one more after a forced refresh, then given up (a permanent failure: not retried).
+    const since = g.state.calls.slice(from);
+    // (Per request: an earlier booking's workflow may still be writing when the token is refused.)
+    const refused = since.filter((c) => c.status === 401);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const c of refused) expect(refused.filter((x) => x.method === c.method && x.path === c.path)).toHaveLength(2);
+    expect(since.filter((c) => c.path === '/token').length).toBeGreaterThanOrEqual(1);
+  } finally {
+    g.state.rejectAccess = false;
+  }
+});
