@@ -10,11 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { createActivities } from '../../activities';
 import { buildWorkerDeps } from '../../activities/deps';
 import { graphTransactionIdOf } from '../../core/calendars/microsoft-events';
+import { ConfigError } from '../../core/config';
 import { createMailer } from '../../core/mailer';
 import { createSmsSender } from '../../core/sms';
 import { meetingUid } from '../../domain/ics';
 import { openMicrosoftTokens, sealMicrosoftTokens } from '../../services/calendars/microsoft-tokens';
 import { startGraphEventsStandin, type GraphEventsStandin } from '../helpers/graph-events-standin';
+import { testConfig } from '../helpers/config';
 import { client } from '../helpers/http';
 import { eventually } from '../helpers/smtp';
 import { useApiWorld } from '../helpers/world';
@@ -87,6 +89,13 @@ const recorded = (meetingId: string) =>
   );
 const creates = () => g.state.calls.filter((c) => c.method === 'POST' && c.path === `/me/calendars/${encodeURIComponent(CAL)}/events`);
 const txOf = (meetingId: string) => graphTransactionIdOf(meetingUid(meetingId));
+
+test('microsoft_teams needs the Microsoft app', () => {
+  expect(() => testConfig({ VIDEO_PROVIDER_1_ADAPTER: 'microsoft_teams' })).toThrow(ConfigError);
+  expect(() => testConfig({ VIDEO_PROVIDER_1_ADAPTER: 'microsoft_teams' })).toThrow(
+    /MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET: required/,
+  );
+});
 
 test('a booking becomes one event with its attendee, times in UTC, and the meeting links to its webLink', async () => {
   const { res, startMs } = await book(50);
