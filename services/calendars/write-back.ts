@@ -14,8 +14,8 @@ import { markGoogleNeedsReauth } from './google-reauth';
 /**
  * Write-back of bookings to the host's destination calendar (docs/scheduling.md "Host calendars:
  * write-back"). Called by activities of the booking and cleanup workflows, never by the API. What
- * is written where is decided here; the provider calls are the writers' (calendar-writers.ts: CalDAV
- * and Google).
+ * is written where is decided here; the provider calls are the writers' (calendar-writers.ts: CalDAV,
+ * Google and Microsoft).
  *
  * - `writeMeetingToCalendar`: the meeting as it is now (tentative while pending, confirmed once
  *   scheduled) is written on its destination calendar (destination.ts: the event type's own, else
@@ -25,8 +25,8 @@ import { markGoogleNeedsReauth } from './google-reauth';
  * - `removeMeetingFromCalendar`: the cleanup's delete of what a meeting wrote.
  * A provider that fails: the connection shows `error` with a human message and the error is thrown,
  * so that the activity retries (with backoff, or the provider's Retry-After; a permanent refusal is
- * not retried); the next success clears that message. Google no longer accepting the connection
- * marks it `needs_reauth` (and emails the host once).
+ * not retried); the next success clears that message. Google or Microsoft no longer accepting the
+ * connection marks it `needs_reauth` (Google's also emails the host once).
  */
 
 type Deps = Pick<ServiceDeps, 'db' | 'config'> & Partial<Pick<ServiceDeps, 'video'>> & { mailer?: Mailer };
