@@ -268,16 +268,15 @@ export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'daily' && !c.DAILY_API_KEY) {
       throw new ConfigError(`Invalid configuration:\n  DAILY_API_KEY: required when VIDEO_PROVIDER_${n}_ADAPTER=daily`);
     }
-    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'google_meet' && !(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET)) {
+    const app = { google_meet: 'GOOGLE', microsoft_teams: 'MICROSOFT' } as const;
+    const adapter = c[`VIDEO_PROVIDER_${n}_ADAPTER`];
+    if (
+      (adapter === 'google_meet' || adapter === 'microsoft_teams') &&
+      !(c[`${app[adapter]}_CLIENT_ID`] && c[`${app[adapter]}_CLIENT_SECRET`])
+    )
       throw new ConfigError(
-        `Invalid configuration:\n  GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: required when VIDEO_PROVIDER_${n}_ADAPTER=google_meet`,
+        `Invalid configuration:\n  ${app[adapter]}_CLIENT_ID, ${app[adapter]}_CLIENT_SECRET: required when VIDEO_PROVIDER_${n}_ADAPTER=${adapter}`,
       );
-    }
-    if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'microsoft_teams' && !(c.MICROSOFT_CLIENT_ID && c.MICROSOFT_CLIENT_SECRET)) {
-      throw new ConfigError(
-        `Invalid configuration:\n  MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET: required when VIDEO_PROVIDER_${n}_ADAPTER=microsoft_teams`,
-      );
-    }
     if (c[`VIDEO_PROVIDER_${n}_ADAPTER`] === 'zoom') {
       const needed: Array<'ZOOM_CLIENT_ID' | 'ZOOM_CLIENT_SECRET' | 'ZOOM_ACCOUNT_ID'> = ['ZOOM_CLIENT_ID', 'ZOOM_CLIENT_SECRET'];
       if (c.ZOOM_SETUP === 'installation') needed.push('ZOOM_ACCOUNT_ID');
