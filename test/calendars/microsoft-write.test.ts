@@ -90,7 +90,10 @@ const recorded = (meetingId: string) =>
 const creates = () => g.state.calls.filter((c) => c.method === 'POST' && c.path === `/me/calendars/${encodeURIComponent(CAL)}/events`);
 const txOf = (meetingId: string) => graphTransactionIdOf(meetingUid(meetingId));
 
-test('microsoft_teams needs the Microsoft app', () => {
+test('microsoft_teams needs the Microsoft app (and google_meet still the Google one)', () => {
+  expect(() => testConfig({ VIDEO_PROVIDER_2_ADAPTER: 'google_meet' })).toThrow(
+    /GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: required when VIDEO_PROVIDER_2_ADAPTER=google_meet/,
+  );
   expect(() => testConfig({ VIDEO_PROVIDER_1_ADAPTER: 'microsoft_teams' })).toThrow(ConfigError);
   expect(() => testConfig({ VIDEO_PROVIDER_1_ADAPTER: 'microsoft_teams' })).toThrow(
     /MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET: required/,
