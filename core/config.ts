@@ -133,9 +133,9 @@ const schema = z.object({
     .string()
     .regex(/^https:\/\/[^/]+\/.*\{room\}/, { error: 'must be an https URL containing {room}' })
     .default('https://meet.jit.si/{room}'),
-  /** `url` (Jitsi: the room exists once opened), `daily`, `zoom` (docs/scheduling.md), `google_meet` (docs/calendars.md). */
-  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
-  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet']).default('url'),
+  /** `url` (Jitsi: the room exists once opened), `daily`, `zoom` (docs/scheduling.md), `google_meet`, `microsoft_teams` (docs/calendars.md). */
+  VIDEO_PROVIDER_1_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet', 'microsoft_teams']).default('url'),
+  VIDEO_PROVIDER_2_ADAPTER: z.enum(['url', 'daily', 'zoom', 'google_meet', 'microsoft_teams']).default('url'),
   DAILY_API_URL: z.url().default('https://api.daily.co/v1'),
   DAILY_API_KEY: z.string().min(1).optional(),
   /**
@@ -243,6 +243,7 @@ export function parseConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     daily: ['DAILY_API_KEY'],
     zoom: ['ZOOM_CLIENT_ID', 'ZOOM_CLIENT_SECRET', ...(c.ZOOM_SETUP === 'installation' ? ['ZOOM_ACCOUNT_ID'] : [])],
     google_meet: ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+    microsoft_teams: ['MICROSOFT_CLIENT_ID', 'MICROSOFT_CLIENT_SECRET'],
   };
   for (const n of [1, 2] as const) {
     const adapter = c[`VIDEO_PROVIDER_${n}_ADAPTER`];

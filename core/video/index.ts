@@ -50,7 +50,7 @@ const zoomPlaceholder: VideoProvider = { planRoom: () => ({ name: '', link: '' }
  */
 const meetPlaceholder: VideoProvider = { planRoom: () => ({ name: '', link: '' }), deleteMeeting: async () => undefined };
 
-/** A video provider's adapter: Zoom, Daily, Google Meet, or a room at a URL template. */
+/** A video provider's adapter: Zoom, Daily, Google Meet, Microsoft Teams (the same way, on a Microsoft calendar), or a room at a URL template. */
 export type VideoAdapter = VideoConfig['VIDEO_PROVIDER_1_ADAPTER'];
 
 /** The adapter behind a location type (null: not a video provider with an adapter). */
@@ -66,7 +66,7 @@ function videoProvider(config: VideoConfig, locationType: string | null): VideoP
   if (adapter === null) return null;
   const template = locationType === 'video_provider_1' ? config.VIDEO_PROVIDER_1_URL_TEMPLATE : config.VIDEO_PROVIDER_2_URL_TEMPLATE;
   if (adapter === 'zoom') return zoomPlaceholder;
-  if (adapter === 'google_meet') return meetPlaceholder;
+  if (adapter === 'google_meet' || adapter === 'microsoft_teams') return meetPlaceholder;
   if (adapter === 'daily') return dailyProvider(template, { apiUrl: config.DAILY_API_URL, apiKey: config.DAILY_API_KEY ?? '' });
   return urlProvider(template);
 }

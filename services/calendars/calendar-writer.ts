@@ -5,7 +5,7 @@ import type { MeetingRow } from '../meetings/row';
 /** What a calendar writer (calendar-writers.ts) is given and answers. */
 
 /** The kinds of connection whose calendars may receive bookings (an iCal feed never does). */
-export type WritableKind = 'caldav' | 'google';
+export type WritableKind = 'caldav' | 'google' | 'microsoft';
 
 export type WriteRecord = Omit<MeetingCalendarWritesRow, 'created_at' | 'updated_at'>;
 
@@ -14,7 +14,7 @@ export interface Destination {
   id: string;
   connection_id: string;
   team_id: string;
-  /** CalDAV: the collection URL; Google: the calendar id. */
+  /** CalDAV: the collection URL; Google, Microsoft: the calendar id. */
   url: string;
   display_name: string;
   kind: WritableKind;
@@ -28,7 +28,7 @@ export interface WriteInput {
   description: string;
   /** Our earlier write of this UID on this calendar (this meeting's, or the one it replaced). */
   here: WriteRecord | undefined;
-  /** Ask the provider for a video conference (Google Meet) and answer its link. */
+  /** Ask the provider for a video conference (Google Meet, Microsoft Teams) and answer its link. */
   meet: boolean;
 }
 
@@ -38,7 +38,7 @@ export interface WriteResult {
   htmlUrl: string | null;
   providerEventId: string | null;
   providerIcalUid: string | null;
-  /** The conference link the provider made (Google Meet), when asked for. */
+  /** The conference link the provider made (Google Meet, Teams), when asked for. */
   meetLink: string | null;
 }
 

@@ -2,6 +2,7 @@ import { webhookUrlPolicy } from '../../core/config';
 import { calendarObjectIcs } from '../../domain/ics';
 import { CalendarWriteError, deleteCalendarObject, objectUrl, putCalendarObject } from './caldav-write';
 import { googleWriter } from './google-write';
+import { microsoftWriter } from './microsoft-write';
 import { loadCredentials } from './secrets';
 import type { CalendarWriter, WritableKind, WriterDeps } from './calendar-writer';
 
@@ -45,6 +46,10 @@ const caldavWriter: CalendarWriter = {
   },
 };
 
-export const calendarWriters: Record<WritableKind, CalendarWriter> = { caldav: caldavWriter, google: googleWriter };
+export const calendarWriters: Record<WritableKind, CalendarWriter> = {
+  caldav: caldavWriter,
+  google: googleWriter,
+  microsoft: microsoftWriter,
+};
 /** The kinds of connection whose calendars may receive bookings (an iCal feed never does). */
 export const WRITABLE_KINDS = Object.keys(calendarWriters) as WritableKind[];

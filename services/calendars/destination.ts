@@ -6,7 +6,7 @@ import { WRITABLE_KINDS, type Destination } from './calendar-writers';
  * Where a booking is written (docs/scheduling.md "Host calendars: write-back"): the event type's own
  * `destination_calendar_id` when it is a writable calendar of the meeting's host, else the host's
  * one booking calendar (`is_booking_calendar`, at most one per user across all connections), else
- * nowhere. Only connections that can receive bookings count (CalDAV, Google), and not one that is
+ * nowhere. Only connections that can receive bookings count (CalDAV, Google, Microsoft), and not one that is
  * being disconnected.
  */
 const COLUMNS = ['c.id', 'c.connection_id', 'c.team_id', 'c.url', 'c.display_name', 'k.kind'];
@@ -32,8 +32,8 @@ export async function destinationOf(db: Executor, input: { hostUserId: string; e
 }
 
 /**
- * An event type's `destination_calendar_id`: a writable calendar (CalDAV, or Google with the role
- * `owner` or `writer`) of one of its page's hosts. Else a 400 naming the field.
+ * An event type's `destination_calendar_id`: a writable calendar (CalDAV, Google with the role
+ * `owner` or `writer`, or Microsoft with `canEdit`) of one of its page's hosts. Else a 400 naming the field.
  */
 export async function checkDestinationCalendar(
   db: Executor,

@@ -8,13 +8,14 @@ import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 import { CalendarWriteError } from './caldav-write';
 import { calendarWriters, type Destination, type WriteRecord, type WriteResult } from './calendar-writers';
 import { destinationOf } from './destination';
+import { markNeedsReauth } from './event-store';
 import { markGoogleNeedsReauth } from './google-reauth';
 
 /**
  * Write-back of bookings to the host's destination calendar (docs/scheduling.md "Host calendars:
  * write-back"). Called by activities of the booking and cleanup workflows, never by the API. What
- * is written where is decided here; the provider calls are the writers' (calendar-writers.ts: CalDAV
- * and Google).
+ * is written where is decided here; the provider calls are the writers' (calendar-writers.ts: CalDAV,
+ * Google and Microsoft).
  *
  * - `writeMeetingToCalendar`: the meeting as it is now (tentative while pending, confirmed once
  *   scheduled) is written on its destination calendar (destination.ts: the event type's own, else
@@ -24,8 +25,8 @@ import { markGoogleNeedsReauth } from './google-reauth';
  * - `removeMeetingFromCalendar`: the cleanup's delete of what a meeting wrote.
  * A provider that fails: the connection shows `error` with a human message and the error is thrown,
  * so that the activity retries (with backoff, or the provider's Retry-After; a permanent refusal is
- * not retried); the next success clears that message. Google no longer accepting the connection
- * marks it `needs_reauth` (and emails the host once).
+ * not retried); the next success clears that message. Google or Microsoft no longer accepting the
+ * connection marks it `needs_reauth` (Google's also emails the host once).
  */
 
 type Deps = Pick<ServiceDeps, 'db' | 'config'> & Partial<Pick<ServiceDeps, 'video'>> & { mailer?: Mailer };
@@ -33,6 +34,7 @@ type Deps = Pick<ServiceDeps, 'db' | 'config'> & Partial<Pick<ServiceDeps, 'vide
 const ACTIVE = ['scheduled', 'pending_confirmation'];
 const WRITE_FAILED = 'could not write a booking to the calendar';
 const REMOVE_FAILED = 'could not remove a booking from the calendar';
+const MICROSOFT_NEEDS_REAUTH = 'Microsoft no longer accepts this connection (access was revoked or expired): connect Microsoft 365 again';
 
 export type { WriteRecord } from './calendar-writers';
 
@@ -66,7 +68,8 @@ async function failed(deps: Deps, input: { err: unknown; connectionId: string; p
   logger.warn({ meetingId, connectionId, status: err.status }, message);
   if (err.kind.needsReauth) {
     const row = await deps.db('calendar_connections').where({ id: connectionId }).first('id', 'team_id', 'user_id', 'kind');
-    if (row) await markGoogleNeedsReauth(deps, { row, now: Date.now() });
+    if (row?.kind === 'microsoft') await markNeedsReauth(deps, { row, now: Date.now(), interval: 0, message: MICROSOFT_NEEDS_REAUTH });
+    else if (row) await markGoogleNeedsReauth(deps, { row, now: Date.now() });
   } else await markFailed(deps.db, connectionId, message);
   throw new CalendarWriteError(message, err.status, err.kind);
 }
@@ -83,6 +86,9 @@ function describe(m: MeetingRow): string {
 
 /** The meeting asks its host's Google calendar for a Meet link (its location's adapter is `google_meet`). */
 export const wantsMeet = (deps: Deps, m: Pick<MeetingRow, 'location_type'>) => deps.video?.adapterOf(m.location_type) === 'google_meet';
+/** The meeting asks its host's Microsoft calendar for a Teams meeting (adapter `microsoft_teams`). */
+export const wantsTeams = (deps: Deps, m: Pick<MeetingRow, 'location_type'>) =>
+  deps.video?.adapterOf(m.location_type) === 'microsoft_teams';
 
 /** Put the meeting, as it is now, on its destination calendar. */
 export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: string; depth?: number }): Promise<WriteOutcome> {
@@ -108,7 +114,7 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
     records.find((r) => r.calendar_id === cal.id && r.state === 'written') ??
     records.find((r) => r.calendar_id === cal.id);
 
-  const meet = wantsMeet(deps, m) && cal.kind === 'google';
+  const meet = (wantsMeet(deps, m) && cal.kind === 'google') || (wantsTeams(deps, m) && cal.kind === 'microsoft');
   let put: WriteResult;
   try {
     put = await calendarWriters[cal.kind].write(deps, {
@@ -143,7 +149,7 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
       .where({ team_id: m.team_id, uid, calendar_id: cal.id, state: 'written' })
       .whereNot({ meeting_id: m.id })
       .update({ state: 'moved', updated_at: trx.fn.now() });
-    // The provider's conference link is the meeting's link (Google Meet).
+    // The provider's conference link is the meeting's link (Google Meet, Teams).
     if (put.meetLink) await trx('meetings').where({ id: m.id }).update({ meeting_link: put.meetLink, updated_at: trx.fn.now() });
   });
   await clearWriteError(db, cal.connection_id);

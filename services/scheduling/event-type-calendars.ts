@@ -9,7 +9,8 @@ import type { ServiceDeps } from '../deps';
  * - `destination_calendar_id` must be a writable calendar of a host of its page (destination.ts);
  * - a location whose video adapter is `google_meet` needs a Google destination calendar for every
  *   host of the page (the event type's own calendar for its host, else the host's booking calendar):
- *   the Meet link is made on that calendar's event. Else a 400 naming `location_type`.
+ *   the Meet link is made on that calendar's event. Else a 400 naming `location_type`. The same for
+ *   `microsoft_teams` with a Microsoft destination calendar (the Teams meeting of that event).
  */
 export async function checkEventTypeCalendars(
   deps: { db: Executor } & Partial<Pick<ServiceDeps, 'video'>>,
@@ -19,7 +20,9 @@ export async function checkEventTypeCalendars(
   let override: { userId: string; kind: string } | null = null;
   if (input.destinationCalendarId)
     override = await checkDestinationCalendar(db, { teamId: input.teamId, pageId: input.pageId, calendarId: input.destinationCalendarId });
-  if (deps.video?.adapterOf(input.locationType) !== 'google_meet') return;
+  const adapter = deps.video?.adapterOf(input.locationType);
+  const need = adapter === 'google_meet' ? 'google' : adapter === 'microsoft_teams' ? 'microsoft' : null;
+  if (!need) return;
   const hosts = (await db('scheduling_page_hosts as h')
     .join('users as u', 'u.id', 'h.user_id')
     .where({ 'h.page_id': input.pageId })
@@ -32,13 +35,13 @@ export async function checkEventTypeCalendars(
           'c.user_id',
           hosts.map((h) => h.id),
         )
-        .where({ 'c.is_booking_calendar': true, 'c.read_only': false, 'k.kind': 'google' })
+        .where({ 'c.is_booking_calendar': true, 'c.read_only': false, 'k.kind': need })
         .whereNot('k.status', 'disconnecting')
         .select('c.user_id')) as Array<{ user_id: string }>
     ).map((r) => r.user_id),
   );
   if (override) {
-    if (override.kind === 'google') withGoogle.add(override.userId);
+    if (override.kind === need) withGoogle.add(override.userId);
     else withGoogle.delete(override.userId);
   }
   const missing = hosts.filter((h) => !withGoogle.has(h.id)).map((h) => h.email);
@@ -46,7 +49,10 @@ export async function checkEventTypeCalendars(
     throw validationFailed([
       {
         path: 'body.location_type',
-        message: `${input.locationType} is Google Meet, which needs a Google destination calendar for every host; none for ${missing.join(', ')}`,
+        message:
+          need === 'google'
+            ? `${input.locationType} is Google Meet, which needs a Google destination calendar for every host; none for ${missing.join(', ')}`
+            : `${input.locationType} is Microsoft Teams, which needs a Microsoft destination calendar for every host; none for ${missing.join(', ')}`,
       },
     ]);
 }

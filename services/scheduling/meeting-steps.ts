@@ -10,6 +10,7 @@ import { lapseAt } from './links';
 import { trackedMailer } from '../mail/outbound';
 import { bookingCalendarOf } from '../calendars/write-back';
 import { ensureMeetLink } from '../calendars/google-meet';
+import { ensureTeamsLink } from '../calendars/microsoft-teams';
 import { followupStart } from '../meeting-followup/workflow-starts';
 import type { BookingStart, MeetingState } from '../../workflows/scheduling/contract';
 
@@ -49,6 +50,7 @@ async function createRoom(deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>, m:
     return (await ensureZoomMeeting(deps, { meeting: m, record: await record() })) !== 'not_connected';
   }
   if (deps.video.adapterOf(m.location_type) === 'google_meet') return (await ensureMeetLink(deps, { meeting: m })) === 'linked';
+  if (deps.video.adapterOf(m.location_type) === 'microsoft_teams') return (await ensureTeamsLink(deps, { meeting: m })) === 'linked';
   const provider = deps.video.providerOf(m.location_type);
   if (!m.meeting_link || !provider?.createMeeting) return false;
   await provider.createMeeting(roomOfLink(m.meeting_link), {

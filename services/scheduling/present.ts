@@ -184,9 +184,9 @@ export const zEventType = z
     description: z.string(),
     duration_minutes: z.number().int(),
     location_type: z.string(),
-    video_adapter: z.enum(['url', 'daily', 'zoom', 'google_meet']).nullable().meta({
+    video_adapter: z.enum(['url', 'daily', 'zoom', 'google_meet', 'microsoft_teams']).nullable().meta({
       description:
-        'The video adapter behind `location_type` on this server (VIDEO_PROVIDER_1_ADAPTER / _2): `google_meet` makes the link on the host’s Google destination calendar; null: not a video location',
+        'The video adapter behind `location_type` on this server (VIDEO_PROVIDER_1_ADAPTER / _2): `google_meet` makes the link on the host’s Google destination calendar, `microsoft_teams` on the host’s Microsoft one; null: not a video location',
     }),
     location: z.string().nullable(),
     is_active: z.boolean(),
