@@ -42,7 +42,9 @@ function runtime(): Runtime {
   if (process.env.MAIL_BENCH_TSX === '1') return { node: process.execPath, label: `TypeScript sources under tsx, Node ${process.version}` };
   const lts = nodeLtsBinary();
   const node = lts ?? process.execPath;
-  const version = lts ? `v${NODE_LTS_VERSION}` : `${process.version} (Node ${NODE_LTS_VERSION} is not installed: run node scripts/bootstrap.js)`;
+  const version = lts
+    ? `v${NODE_LTS_VERSION}`
+    : `${process.version} (Node ${NODE_LTS_VERSION} is not installed: run node scripts/bootstrap.js)`;
   return { node, codeDir: buildMailCode(), label: `compiled by tsc as production builds it, Node ${version}` };
 }
 

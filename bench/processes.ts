@@ -96,14 +96,17 @@ export async function startWorkerProcess(
   };
 }
 
-export function benchProcessEnv(config: {
-  DATABASE_URL?: string;
-  DATABASE_POOL_MAX: number;
-  DATA_DIR?: string;
-  SMTP_URL?: string;
-  CALENDAR_CREDENTIALS_KEY?: string;
-  MAIL_SUPPRESSION_KEY?: string;
-}, baseUrl = 'http://127.0.0.1'): Record<string, string> {
+export function benchProcessEnv(
+  config: {
+    DATABASE_URL?: string;
+    DATABASE_POOL_MAX: number;
+    DATA_DIR?: string;
+    SMTP_URL?: string;
+    CALENDAR_CREDENTIALS_KEY?: string;
+    MAIL_SUPPRESSION_KEY?: string;
+  },
+  baseUrl = 'http://127.0.0.1',
+): Record<string, string> {
   return {
     NODE_ENV: 'production',
     ...(config.SMTP_URL ? { SMTP_URL: config.SMTP_URL } : {}),

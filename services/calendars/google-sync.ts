@@ -17,7 +17,7 @@ import {
   type Range,
 } from './event-store';
 import { ensureGoogleChannels, teardownGoogle } from './google-channels';
-import { emailHostSoon, markGoogleNeedsReauth, NEEDS_REAUTH_MESSAGE } from './google-reauth';
+import { emailHostSoon, markNeedsReauthAndEmail, NEEDS_REAUTH_MESSAGE } from './calendar-reauth';
 import { withGoogleApi } from './google-tokens';
 import type { CalendarRow, ConnectionRow } from './rows';
 import type { SyncResult } from './sync-result';
@@ -76,7 +76,7 @@ export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionR
       interval,
       err,
       reauthMessage: NEEDS_REAUTH_MESSAGE,
-      needsReauth: () => markGoogleNeedsReauth(deps, { row, now, interval }),
+      needsReauth: () => markNeedsReauthAndEmail(deps, { row, now, interval }),
     });
   }
   // The workflow's details (operators): the provider and account (never a token) and when the first channel expires.

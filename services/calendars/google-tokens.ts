@@ -71,10 +71,7 @@ export async function withGoogleToken<T>(
   deps: { db: Db; config: GoogleConfig },
   input: { connectionId: string; run: (accessToken: string) => Promise<T> },
 ): Promise<T> {
-  return withAccessToken(
-    (force) => googleAccessToken(deps, { connectionId: input.connectionId, force }),
-    input.run,
-  );
+  return withAccessToken((force) => googleAccessToken(deps, { connectionId: input.connectionId, force }), input.run);
 }
 
 /** withGoogleToken with the Calendar API's read and channel calls. */

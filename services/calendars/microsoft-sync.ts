@@ -4,6 +4,8 @@ import { logger } from '../../core/logger';
 import type { EventTimes } from '../../domain/calendars/event-busy';
 import { graphEventTimes } from '../../domain/calendars/microsoft-busy';
 import type { ServiceDeps } from '../deps';
+import type { Mailer } from '../../core/mailer';
+import { emailHostSoon, markNeedsReauthAndEmail, MICROSOFT_NEEDS_REAUTH_MESSAGE } from './calendar-reauth';
 import { finishProviderSync, firstPushExpiry, providerSyncFailed, saveProviderCalendars, storeCalendarEvents } from './event-store';
 import { ensureMicrosoftSubscriptions, teardownMicrosoft } from './microsoft-subscriptions';
 import { withMicrosoftApi } from './microsoft-tokens';
@@ -25,11 +27,10 @@ import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
  * `invalid_grant` (AADSTS700082 included) or a 401 that survives a refresh → `needs_reauth`. Throttling
  * (429, 503 with Retry-After) is thrown for the activity to retry after Retry-After.
  */
-type Deps = Pick<ServiceDeps, 'db' | 'config'>;
+type Deps = Pick<ServiceDeps, 'db' | 'config'> & { mailer?: Mailer };
 
 const DAY = 86_400_000;
-export const MICROSOFT_NEEDS_REAUTH_MESSAGE =
-  'Microsoft no longer accepts this connection (access was revoked, or it expired after 90 days unused): connect Microsoft 365 again';
+export { MICROSOFT_NEEDS_REAUTH_MESSAGE };
 
 export async function syncMicrosoftConnection(deps: Deps, input: { row: ConnectionRow; now: number }): Promise<SyncResult> {
   const { db, config } = deps;
@@ -39,8 +40,10 @@ export async function syncMicrosoftConnection(deps: Deps, input: { row: Connecti
     await teardownMicrosoft(deps, row);
     return { outcome: 'gone', message: null, nextSyncMs: interval };
   }
-  if (row.status === 'needs_reauth')
+  if (row.status === 'needs_reauth') {
+    await emailHostSoon(deps, { connectionId: row.id }); // a no-op once sent
     return { outcome: 'error', message: row.status_message ?? MICROSOFT_NEEDS_REAUTH_MESSAGE, nextSyncMs: interval };
+  }
   let nextSyncMs = interval;
   try {
     await withMicrosoftApi(deps, {
@@ -68,7 +71,14 @@ export async function syncMicrosoftConnection(deps: Deps, input: { row: Connecti
     });
   } catch (err) {
     const reauthMessage = `${MICROSOFT_NEEDS_REAUTH_MESSAGE} (${err instanceof Error ? err.message : String(err)})`;
-    return providerSyncFailed(deps, { row, now, interval, err, reauthMessage });
+    return providerSyncFailed(deps, {
+      row,
+      now,
+      interval,
+      err,
+      reauthMessage,
+      needsReauth: () => markNeedsReauthAndEmail(deps, { row, now, interval, message: reauthMessage }),
+    });
   }
   // The workflow's details (operators): the provider and account (never a token) and the first subscription's expiry.
   const expires = await firstPushExpiry(db, row.id);

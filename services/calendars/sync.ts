@@ -39,7 +39,7 @@ import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
 
 export type { SyncResult } from './sync-result';
 
-/** The mailer (the worker's) sends the one email about a Google connection to connect again (google-reauth.ts). */
+/** The mailer (the worker's) sends the one email about a Google or Microsoft connection to connect again (calendar-reauth.ts). */
 type SyncDeps = Pick<ServiceDeps, 'db' | 'config'> & { mailer?: Mailer };
 
 interface CalendarPlan {

@@ -8,8 +8,7 @@ import type { CleanupWorkflowInput } from '../../workflows/scheduling/contract';
 import { CalendarWriteError } from './caldav-write';
 import { calendarWriters, type Destination, type WriteRecord, type WriteResult } from './calendar-writers';
 import { destinationOf } from './destination';
-import { markNeedsReauth } from './event-store';
-import { markGoogleNeedsReauth } from './google-reauth';
+import { markNeedsReauthAndEmail } from './calendar-reauth';
 
 /**
  * Write-back of bookings to the host's destination calendar (docs/scheduling.md "Host calendars:
@@ -34,7 +33,6 @@ type Deps = Pick<ServiceDeps, 'db' | 'config'> & Partial<Pick<ServiceDeps, 'vide
 const ACTIVE = ['scheduled', 'pending_confirmation'];
 const WRITE_FAILED = 'could not write a booking to the calendar';
 const REMOVE_FAILED = 'could not remove a booking from the calendar';
-const MICROSOFT_NEEDS_REAUTH = 'Microsoft no longer accepts this connection (access was revoked or expired): connect Microsoft 365 again';
 
 export type { WriteRecord } from './calendar-writers';
 
@@ -68,8 +66,7 @@ async function failed(deps: Deps, input: { err: unknown; connectionId: string; p
   logger.warn({ meetingId, connectionId, status: err.status }, message);
   if (err.kind.needsReauth) {
     const row = await deps.db('calendar_connections').where({ id: connectionId }).first('id', 'team_id', 'user_id', 'kind');
-    if (row?.kind === 'microsoft') await markNeedsReauth(deps, { row, now: Date.now(), interval: 0, message: MICROSOFT_NEEDS_REAUTH });
-    else if (row) await markGoogleNeedsReauth(deps, { row, now: Date.now() });
+    if (row) await markNeedsReauthAndEmail(deps, { row, now: Date.now() });
   } else await markFailed(deps.db, connectionId, message);
   throw new CalendarWriteError(message, err.status, err.kind);
 }

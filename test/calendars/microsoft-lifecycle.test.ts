@@ -97,6 +97,10 @@ test('a refresh token expired by inactivity (AADSTS700082): needs_reauth, its ho
   const c = await syncNow('needs_reauth');
   expect(c.status_message).toContain('connect Microsoft 365 again');
   expect(c.status_message).toContain('AADSTS700082');
+  // The host is emailed once about it (calendar-reauth.ts; the send is claimed on the row).
+  const emailedAt = async () =>
+    (await w.tdb.db('calendar_connections').where({ id: connectionId }).first('reauth_email_sent_at'))?.reauth_email_sent_at;
+  await eventually(async () => (await emailedAt()) !== null, 'the email to the host');
   const s = await rrSlots(mw, day);
   expect(s.size).toBe(10);
   expect([...s.values()].every((x) => x === 1)).toBe(true);
@@ -104,6 +108,7 @@ test('a refresh token expired by inactivity (AADSTS700082): needs_reauth, its ho
   expect((await connectMicrosoft(w, OWNER)).status).toBe(200);
   expect((await w.tdb.db('calendar_connections').where({ kind: 'microsoft' })).map((r) => r.id)).toEqual([connectionId]);
   await waitForSync(w, connectionId, 0, 'ok');
+  expect(await emailedAt()).toBeNull(); // a later needs_reauth emails again
   expect((await rrSlots(mw, day)).get('15:00')).toBe(2);
 });
 

@@ -2,30 +2,35 @@ import type { Mailer } from '../../core/mailer';
 import { logger } from '../../core/logger';
 import type { Db } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
-import { googleReauthMail } from '../mail/render/calendars';
+import { calendarReauthMail } from '../mail/render/calendars';
 import { mailHost, publicUrl } from '../mail/render/links';
 import type { ConnectionRow } from './rows';
 import { markNeedsReauth } from './event-store';
 import type { SyncResult } from './sync-result';
 
 /**
- * A Google connection Google no longer accepts (`invalid_grant`, or a 401 that survived a forced
- * refresh), from a sync or a write-back (docs/calendars.md "Fail closed"): the connection becomes
+ * A Google or Microsoft connection its provider no longer accepts (`invalid_grant`, Microsoft's
+ * expired-by-inactivity AADSTS700082, or a 401 that survived a forced refresh), from a sync or a write-back (docs/calendars.md "Fail closed"): the connection becomes
  * `needs_reauth` (its host then offers no times), and its host is emailed **once**: the send is
  * claimed with `reauth_email_sent_at` (a conditional update), so a retried activity or the next
  * sync does not send it again; a send that fails releases the claim and the next sync tries again.
- * Connecting the account again clears it (google-connect.ts).
+ * Connecting the account again clears it (oauth-connect.ts).
  */
 type Deps = Pick<ServiceDeps, 'db' | 'config'> & { mailer?: Mailer };
 
 export const NEEDS_REAUTH_MESSAGE =
   'Google no longer accepts this connection (access was revoked or expired): connect Google Calendar again';
 
-export async function markGoogleNeedsReauth(
+export const MICROSOFT_NEEDS_REAUTH_MESSAGE =
+  'Microsoft no longer accepts this connection (access was revoked, or it expired after 90 days unused): connect Microsoft 365 again';
+
+/** The connection marked needs_reauth (with the provider's sentence, or `message`), then its host emailed once. */
+export async function markNeedsReauthAndEmail(
   deps: Deps,
-  input: { row: Pick<ConnectionRow, 'id' | 'team_id' | 'user_id' | 'kind'>; now: number; interval?: number },
+  input: { row: Pick<ConnectionRow, 'id' | 'team_id' | 'user_id' | 'kind'>; now: number; interval?: number; message?: string },
 ): Promise<SyncResult> {
-  const result = await markNeedsReauth(deps, { ...input, interval: input.interval ?? 0, message: NEEDS_REAUTH_MESSAGE });
+  const message = input.message ?? (input.row.kind === 'microsoft' ? MICROSOFT_NEEDS_REAUTH_MESSAGE : NEEDS_REAUTH_MESSAGE);
+  const result = await markNeedsReauth(deps, { ...input, interval: input.interval ?? 0, message });
   await emailHostSoon(deps, { connectionId: input.row.id });
   return result;
 }
@@ -37,7 +42,7 @@ export async function emailHostSoon(deps: Deps, input: { connectionId: string })
   } catch (err) {
     logger.warn(
       { connectionId: input.connectionId, error: String(err) },
-      'the email about a Google connection to connect again failed; retried at the next sync',
+      'the email about a calendar connection to connect again failed; retried at the next sync',
     );
   }
 }
@@ -50,7 +55,12 @@ export async function emailHostOnce(deps: Deps, input: { connectionId: string })
   if (!claimed) return 'already';
   const host = await db('users').where({ id: claimed.user_id }).whereNull('removed_at').first('email');
   if (!host) return 'skipped';
-  const mail = googleReauthMail({ accountEmail: claimed.account_email ?? 'your Google account', url: publicUrl(config, '/') });
+  const provider = claimed.kind === 'microsoft' ? 'Microsoft' : 'Google';
+  const mail = calendarReauthMail({
+    provider,
+    accountEmail: claimed.account_email ?? `your ${provider} account`,
+    url: publicUrl(config, '/'),
+  });
   try {
     await mailer.send({
       to: host.email,
@@ -68,9 +78,15 @@ export async function emailHostOnce(deps: Deps, input: { connectionId: string })
 async function claim(db: Db, connectionId: string) {
   const at = new Date();
   const [row] = (await db('calendar_connections')
-    .where({ id: connectionId, status: 'needs_reauth', kind: 'google' })
+    .where({ id: connectionId, status: 'needs_reauth' })
+    .whereIn('kind', ['google', 'microsoft'])
     .whereNull('reauth_email_sent_at')
     .update({ reauth_email_sent_at: at })
-    .returning(['id', 'user_id', 'account_email'])) as Array<{ id: string; user_id: string; account_email: string | null }>;
+    .returning(['id', 'user_id', 'account_email', 'kind'])) as Array<{
+    id: string;
+    user_id: string;
+    account_email: string | null;
+    kind: string;
+  }>;
   return row ? { ...row, at } : null;
 }
