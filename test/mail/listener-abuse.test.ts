@@ -100,7 +100,7 @@ test('EHLO announces SIZE (RFC 1870); a larger MAIL FROM … SIZE= is refused be
   await s.command('QUIT');
 });
 
-test('a 200 MB DATA is refused with 552 and the listener grows by less than half of it', async () => {
+test('a 400 MB DATA is refused with 552 and the listener grows by less than half of it', async () => {
   await realMessage('warm-up');
   const idle = Math.max(rss(), rss());
   const s = smtp();
@@ -113,9 +113,10 @@ test('a 200 MB DATA is refused with 552 and the listener grows by less than half
   const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20);
   const line = Buffer.from(`${'x'.repeat(1022)}\r\n`);
   const chunk = Buffer.concat(Array.from({ length: 64 }, () => line)); // 64 KiB
-  // 200 MB: Node 24's V8 lets some 64 MB of released Buffer memory build up before it collects (Node 20
-  // about half that), so the bound is half the message: a listener that kept it would grow by all of it.
-  const total = 200 * 1024 * 1024;
+  // 400 MB: Node 24's V8 lets 64-110 MB of released Buffer memory build up before it collects (seen
+  // here: 77 MB and 110 MB for 200 MB; Node 20 about half that), so the bound is half the message: a
+  // listener that kept it would grow by all of it, one that streams by the collector's slack only.
+  const total = 400 * 1024 * 1024;
   for (let sent = 0; sent < total; sent += chunk.length) {
     if (!s.socket.write(chunk)) await new Promise((r) => s.socket.once('drain', r));
   }
@@ -124,7 +125,7 @@ test('a 200 MB DATA is refused with 552 and the listener grows by less than half
   expect(await reply).toMatch(/^552 /);
   clearInterval(sampler);
   peak = Math.max(peak, rss());
-  process.stdout.write(`listener RSS: idle ${(idle / 2 ** 20).toFixed(1)} MB, peak during 200 MB DATA ${(peak / 2 ** 20).toFixed(1)} MB\n`);
+  process.stdout.write(`listener RSS: idle ${(idle / 2 ** 20).toFixed(1)} MB, peak during 400 MB DATA ${(peak / 2 ** 20).toFixed(1)} MB\n`);
   expect(peak - idle).toBeLessThan(total / 2);
   const stored = await world.tdb.db('inbound_emails').where('size', '>', MAX_BYTES).count<{ count: string }[]>('* as count');
   expect(Number(stored[0].count)).toBe(0);
