@@ -5,16 +5,13 @@
  * and the link Google answers is the meeting's link in its emails. An event type whose hosts do not
  * all have a Google destination calendar is refused when saved.
  */
-import { createActivities } from '../../activities';
-import { buildWorkerDeps } from '../../activities/deps';
 import { googleEventIdOf } from '../../core/calendars/google-events';
-import { createMailer } from '../../core/mailer';
-import { createSmsSender } from '../../core/sms';
 import { meetingUid } from '../../domain/ics';
 import { addMember } from '../../services/team';
 import { startGoogleStandin, type GoogleStandin } from '../helpers/google-standin';
 import { client } from '../helpers/http';
 import { eventually } from '../helpers/smtp';
+import { smtpActivities } from './provider-support';
 import { useApiWorld } from '../helpers/world';
 import { bookHoursAhead } from '../scheduling/helpers';
 import { CLIENT, connectGoogle, waitForGoogleSync } from './google-support';
@@ -32,13 +29,8 @@ const w = useApiWorld({
   temporal: 'time-skipping',
   available: true,
   env: () => ({ ...g.env(), VIDEO_PROVIDER_1_ADAPTER: 'google_meet' }),
-  worker: (): object => activities(),
+  worker: (): object => smtpActivities(w),
 });
-function activities() {
-  const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  const sms = createSmsSender({ ...w.app.config, TWILIO_ACCOUNT_SID: undefined });
-  return createActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer, sms }));
-}
 const api = () => client(w.app.baseUrl, w.team.apiKey);
 let connectionId: string;
 let writerCalendarId: string;

@@ -3,15 +3,12 @@
  * bookings"): the public booking endpoint, the booking and cleanup workflows on the Temporal test
  * server, and the stand-in of Google (test/helpers/google-standin.ts, not Google) read back.
  */
-import { createActivities } from '../../activities';
-import { buildWorkerDeps } from '../../activities/deps';
 import { googleEventIdOf } from '../../core/calendars/google-events';
-import { createMailer } from '../../core/mailer';
-import { createSmsSender } from '../../core/sms';
 import { meetingUid } from '../../domain/ics';
 import { startGoogleStandin, type GoogleStandin } from '../helpers/google-standin';
 import { client } from '../helpers/http';
 import { eventually } from '../helpers/smtp';
+import { smtpActivities } from './provider-support';
 import { useApiWorld } from '../helpers/world';
 import { bookHoursAhead, publishedEventType } from '../scheduling/helpers';
 import { CLIENT, connectGoogle, waitForGoogleSync } from './google-support';
@@ -26,12 +23,13 @@ beforeAll(async () => {
 });
 afterAll(() => g?.close());
 
-const w = useApiWorld({ smtp: true, temporal: 'time-skipping', available: true, env: () => g.env(), worker: (): object => activities() });
-function activities() {
-  const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  const sms = createSmsSender({ ...w.app.config, TWILIO_ACCOUNT_SID: undefined });
-  return createActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer, sms }));
-}
+const w = useApiWorld({
+  smtp: true,
+  temporal: 'time-skipping',
+  available: true,
+  env: () => g.env(),
+  worker: (): object => smtpActivities(w),
+});
 const api = () => client(w.app.baseUrl, w.team.apiKey);
 
 let connectionId: string;

@@ -7,18 +7,15 @@
  * call refreshes it and the stand-in rotates the refresh token.
  */
 import { randomUUID } from 'node:crypto';
-import { createActivities } from '../../activities';
-import { buildWorkerDeps } from '../../activities/deps';
 import { graphTransactionIdOf } from '../../core/calendars/microsoft-events';
 import { ConfigError } from '../../core/config';
-import { createMailer } from '../../core/mailer';
-import { createSmsSender } from '../../core/sms';
 import { meetingUid } from '../../domain/ics';
 import { openMicrosoftTokens, sealMicrosoftTokens } from '../../services/calendars/microsoft-tokens';
 import { startGraphEventsStandin, type GraphEventsStandin } from '../helpers/graph-events-standin';
 import { testConfig } from '../helpers/config';
 import { client } from '../helpers/http';
 import { eventually } from '../helpers/smtp';
+import { smtpActivities } from './provider-support';
 import { useApiWorld } from '../helpers/world';
 import { bookHoursAhead, publishedEventType } from '../scheduling/helpers';
 
@@ -35,13 +32,8 @@ const w = useApiWorld({
   temporal: 'time-skipping',
   available: true,
   env: () => ({ ...g.env(), VIDEO_PROVIDER_2_ADAPTER: 'microsoft_teams' }),
-  worker: (): object => activities(),
+  worker: (): object => smtpActivities(w),
 });
-function activities() {
-  const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
-  const sms = createSmsSender({ ...w.app.config, TWILIO_ACCOUNT_SID: undefined });
-  return createActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer, sms }));
-}
 const api = () => client(w.app.baseUrl, w.team.apiKey);
 const connectionId = randomUUID();
 let firstRefreshToken: string;

@@ -25,6 +25,13 @@ export interface ProviderWorld<S extends Standin> {
   ctx: { memberId: string; eventTypeId: string; pageId: string };
 }
 
+/** The worker's activities for a world with a test SMTP server: mail goes there, SMS nowhere. */
+export function smtpActivities(w: ApiWorld): object {
+  const mailer = createMailer({ SMTP_URL: w.smtp.url, MAIL_FROM: 'Bookings <bookings@example.com>', dataDir: '/tmp/unused' });
+  const sms = createSmsSender({ ...w.app.config, TWILIO_ACCOUNT_SID: undefined });
+  return createActivities(buildWorkerDeps(w.app.config, w.tdb.db, w.app.deps.outbox, { mailer, sms }));
+}
+
 export function useProviderWorld<S extends Standin>(start: () => Promise<S>): ProviderWorld<S> {
   let g: S;
   const ctx = { memberId: '', eventTypeId: '', pageId: '' };
