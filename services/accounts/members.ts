@@ -5,7 +5,7 @@ import type { Principal } from '../../core/principal';
 import { ApiError, conflict, notFound } from '../../core/errors';
 import { presentUser, USER_COLUMNS, type UserRow } from './users';
 import { deleteUserSessions, evictAll } from './revoke';
-import { closeFeed } from '../scheduling/feed';
+import { closeFeed } from '../meetings/close-feed';
 
 const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 

@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex } from '../../core/crypto';
+import { sha256Hex } from '../../core/crypto';
 import type { Role } from '../../core/scopes';
 import type { Executor } from '../../db/knex';
 import type { ServiceDeps } from '../deps';
@@ -159,16 +159,4 @@ async function renderEvent(db: Executor, meetingId: string): Promise<string> {
   if (!m) throw notFound('Calendar feed');
   const host: Host | undefined = await db('users').where({ id: m.host_user_id }).first('email', 'name');
   return feedIcs(m.title, [icsOf(m, host ?? { email: 'unknown@localhost', name: null })]);
-}
-
-/** Removal: every feed URL of the user stops working for good, in the removal's transaction (a re-invited user rotates anew). */
-export async function closeFeed(trx: Executor, input: { teamId: string; userId: string }): Promise<void> {
-  await trx('calendar_feeds')
-    .insert({ user_id: input.userId, team_id: input.teamId, token_hash: sha256Hex(randomToken(32)), generation: 1 })
-    .onConflict('user_id')
-    .merge({
-      token_hash: sha256Hex(randomToken(32)),
-      generation: trx.raw('calendar_feeds.generation + 1'),
-      updated_at: trx.fn.now(),
-    } as never);
 }
