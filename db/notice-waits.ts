@@ -51,6 +51,11 @@ export class NoticeWaits {
     }
   }
 
+  /** Whether a LISTEN connection is in place now (tests). */
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
   /** Waits registered now (tests). */
   get waiting(): number {
     let n = 0;
