@@ -123,6 +123,22 @@ test('an insert whose answer is lost (the connection dropped after Google stored
   expect(g.faults.dropInserts).toBe(0);
 });
 
+test("variant B: the meeting's calendar_link in the 201 is Google's htmlLink", async () => {
+  const { eventTypeId } = await publishedEventType(w.app.baseUrl, w.team, {}, { duration_minutes: 30, start_time_increment: 60 });
+  const startMs = Math.ceil((Date.now() + 86 * HOUR) / HOUR) * HOUR;
+  const res = await client(w.app.baseUrl).post('/api/calendar/book', {
+    event_type_id: eventTypeId,
+    start_time: new Date(startMs).toISOString(),
+    end_time: new Date(startMs + 30 * 60_000).toISOString(),
+    timezone: 'UTC',
+    name: 'Bo Booker',
+    email: 'bo@example.com',
+  });
+  expect(res.status).toBe(201);
+  const ev = await eventFor(res.body.data.id);
+  expect(res.body.data.calendar_link).toBe(ev.htmlLink);
+});
+
 test('Google holding the insert past BOOKING_EVENT_WAIT_MS: the 201 answers our own event; the event is written once Google answers', async () => {
   const configured = w.app.config.BOOKING_EVENT_WAIT_MS;
   w.app.config.BOOKING_EVENT_WAIT_MS = 300;
