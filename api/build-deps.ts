@@ -4,6 +4,8 @@ import { requireDatabaseUrl, type Config } from '../core/config';
 import { logger } from '../core/logger';
 import { videoProviders } from '../core/video';
 import { createDb, type Db } from '../db/knex';
+import { NoticeWaits } from '../db/notice-waits';
+import { CALENDAR_WRITTEN_CHANNEL } from '../services/calendars/write-back';
 import { OutboxStarter } from '../temporal/outbox';
 import type { AppDeps } from './deps';
 import { RateLimits } from './http/rate-limit';
@@ -33,6 +35,7 @@ export function buildAppDeps(
       redis: config.REDIS_URL ? connectRedis(config.REDIS_URL) : undefined,
     }),
     temporalHealthy: temporal.healthy,
+    calendarWrites: NoticeWaits.forDb(db, CALENDAR_WRITTEN_CHANNEL),
     video: videoProviders(config),
   };
 }

@@ -1,3 +1,4 @@
+import type { NoticeWaits } from '../db/notice-waits';
 import type { ServiceDeps } from '../services/deps';
 import type { OutboxStarter } from '../temporal/outbox';
 import type { RateLimits } from './http/rate-limit';
@@ -7,6 +8,8 @@ export interface AppDeps extends ServiceDeps {
   /** The process's concrete starter (its relay runs in api/app.ts); services see only its port. */
   outbox: OutboxStarter;
   rateLimits: RateLimits;
+  /** The LISTEN on CALENDAR_WRITTEN_CHANNEL the booking answer waits on (closed on shutdown). */
+  calendarWrites: NoticeWaits;
   /** Reports whether Temporal answers (for /healthz). */
   temporalHealthy(): Promise<boolean>;
 }

@@ -248,6 +248,7 @@ async function buildBenchEnv(opts: BenchEnvOptions, stops: Array<() => Promise<u
   await new Promise<void>((r) => server.once('listening', () => r()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   deps.config.baseUrl = baseUrl;
+  stops.unshift(() => deps.calendarWrites.close());
   stops.unshift(() => new Promise<void>((r) => server.close(() => r())));
 
   // The API under measurement runs as it is deployed: bin/api.ts in its own process (or several).

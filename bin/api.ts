@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     server.close(async () => {
       await deps.db.destroy();
       await deps.rateLimits.close();
+      await deps.calendarWrites.close();
       await temporal.close();
       process.exit(0);
     });

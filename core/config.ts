@@ -58,6 +58,12 @@ const schema = z.object({
    * It must outlast an attempt's waits and its HTTP timeout (docs/webhooks.md "First attempt").
    */
   OUTBOX_LEASE_MS: z.coerce.number().int().min(25_000).max(600_000).default(30_000),
+  /**
+   * How long POST /api/calendar/book waits for the worker's write of the booking to a Google or
+   * Microsoft calendar, to answer with the provider's event and its link (one NOTIFY or this
+   * deadline; docs/calendars.md "The booking's answer"); 0: never wait.
+   */
+  BOOKING_EVENT_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(3000),
   TEMPORAL_TLS: bool.default(false),
   TEMPORAL_API_KEY: z.string().optional(),
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),

@@ -14,6 +14,15 @@ export interface ServiceDeps {
   video: VideoProviders;
 }
 
+/**
+ * Waits for a notification by key (the API's one LISTEN connection, db/notice-waits.ts): `read` once
+ * the wait is registered; when it finds nothing, once more after a notification for `key`, unless
+ * `ms` pass first (then undefined). Never a polling loop.
+ */
+export interface NoticeWaitsPort {
+  until<T>(key: string, ms: number, read: () => Promise<T | undefined>): Promise<T | undefined>;
+}
+
 /** What the worker's use cases reach besides: the senders of mail and SMS (activities pass theirs). */
 export interface WorkerDeps extends ServiceDeps {
   mailer: Mailer;

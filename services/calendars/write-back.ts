@@ -38,6 +38,15 @@ export type { WriteRecord } from './calendar-writers';
 
 export type WriteOutcome = 'written' | 'no_calendar' | 'inactive' | 'gone' | 'removed_after_cancel';
 
+/**
+ * The NOTIFY channel on which a stored Google or Microsoft write names its meeting (the payload):
+ * the API's booking answer waits on it for the provider's event (services/scheduling/booking-answer.ts).
+ */
+export const CALENDAR_WRITTEN_CHANNEL = 'fss_calendar_written';
+
+/** The title of the event a meeting is written as. */
+export const eventSummaryOf = (m: Pick<MeetingRow, 'title' | 'attendee_name'>) => `${m.title} with ${m.attendee_name}`;
+
 /** The calendar a meeting of this host (and event type) is written to, if any. */
 export async function bookingCalendarOf(db: Db, m: Pick<MeetingRow, 'host_user_id' | 'event_type_id'>): Promise<Destination | null> {
   return destinationOf(db, { hostUserId: m.host_user_id, eventTypeId: m.event_type_id });
@@ -118,7 +127,7 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
       cal,
       meeting: m,
       uid,
-      summary: `${m.title} with ${m.attendee_name}`,
+      summary: eventSummaryOf(m),
       description: describe(m),
       here,
       meet,
@@ -148,6 +157,8 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
       .update({ state: 'moved', updated_at: trx.fn.now() });
     // The provider's conference link is the meeting's link (Google Meet, Teams).
     if (put.meetLink) await trx('meetings').where({ id: m.id }).update({ meeting_link: put.meetLink, updated_at: trx.fn.now() });
+    // Sent on commit: a booking answer waiting for this meeting's provider event reads it now.
+    if (cal.kind !== 'caldav') await trx.raw('select pg_notify(?, ?)', [CALENDAR_WRITTEN_CHANNEL, m.id]);
   });
   await clearWriteError(db, cal.connection_id);
 

@@ -331,19 +331,22 @@ export const zBookingA = z
       timezone: true,
       created_at: true,
     }),
-    event: z.strictObject({ id: zId, summary: z.string(), start: zIsoTime, end: zIsoTime, htmlLink: z.string() }),
+    event: z.strictObject({ id: z.string(), summary: z.string(), start: zIsoTime, end: zIsoTime, htmlLink: z.string() }).meta({
+      description:
+        "The booking's calendar event: on a Google or Microsoft destination calendar the provider's event (its id, and `htmlLink` = Google's htmlLink or Microsoft's webLink) once the worker wrote it within BOOKING_EVENT_WAIT_MS; else our own event and the meeting's own .ics link",
+    }),
     meeting_link: z.string().nullable(),
   })
   .meta({ id: 'CalendarBookingA' });
 
 export const zBookingB = z.strictObject({ data: zMeeting }).meta({ id: 'CalendarBookingB' });
 
-/** The answer of variant A of the booking endpoint: the meeting, its calendar event and its link. */
+/** The answer of variant A of the booking endpoint: the meeting, its calendar event and the event's link. */
 export function presentBookingA(
   meeting: MeetingRow,
-  event: { id: string; summary: string; start_time: Date; end_time: Date },
-  htmlLink: string,
+  event: { id: string; summary: string; start_time: Date; end_time: Date; htmlLink: string },
 ) {
+  const { htmlLink } = event;
   const m = presentMeeting(meeting, htmlLink);
   return {
     success: true as const,

@@ -28,7 +28,8 @@ const w = useApiWorld({
   smtp: true,
   temporal: 'time-skipping',
   available: true,
-  env: () => ({ ...g.env(), VIDEO_PROVIDER_1_ADAPTER: 'google_meet' }),
+  // The booking answer waits for the write (10 s: a slow machine still answers with the Meet link).
+  env: () => ({ ...g.env(), VIDEO_PROVIDER_1_ADAPTER: 'google_meet', BOOKING_EVENT_WAIT_MS: '10000' }),
   worker: (): object => smtpActivities(w),
 });
 const api = () => client(w.app.baseUrl, w.team.apiKey);
@@ -64,6 +65,10 @@ test('the Meet link is the one Google made for the booking event, created with c
   const eventId = googleEventIdOf(meetingUid(id));
   const ev = await eventually(() => g.events(OWNER).find((e) => e.id === eventId && e.hangoutLink), 'the event with its Meet link', 45_000);
   expect(ev.hangoutLink).toMatch(/^https:\/\/meet\.google\.com\/[a-z0-9]{3}-[a-z0-9]{4}-[a-z0-9]{3}$/);
+  // The 201 came after the write: Google's event, and the Meet link as the meeting's link.
+  expect(res.body.event).toMatchObject({ id: eventId, htmlLink: ev.htmlLink });
+  expect(res.body.meeting_link).toBe(ev.hangoutLink);
+  expect(res.body.meeting.meeting_link).toBe(ev.hangoutLink);
   const insert = g.calls.find((c) => c.method === 'POST' && c.body?.id === eventId)!;
   expect(insert.query).toMatchObject({ conferenceDataVersion: '1', sendUpdates: 'none' });
   expect(insert.body.conferenceData.createRequest).toEqual({

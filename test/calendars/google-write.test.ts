@@ -27,7 +27,8 @@ const w = useApiWorld({
   smtp: true,
   temporal: 'time-skipping',
   available: true,
-  env: () => g.env(),
+  // The booking answer waits for the write (10 s: a slow machine still answers Google's event).
+  env: () => ({ ...g.env(), BOOKING_EVENT_WAIT_MS: '10000' }),
   worker: (): object => smtpActivities(w),
 });
 const api = () => client(w.app.baseUrl, w.team.apiKey);
@@ -55,6 +56,8 @@ const writesTo = (calendarId: string, method: string) =>
   g.calls.filter((c) => c.method === method && c.path.startsWith(`/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events`));
 const book = (hoursAhead: number, eventType: Record<string, unknown> = {}) =>
   bookHoursAhead(w.app.baseUrl, w.team, { hoursAhead, eventType, attendeeEmail: 'ada@example.com' });
+/** Our own answer: the meeting's .ics link (not Google's event). */
+const OWN_LINK = /\/api\/calendar\/feeds\/calm_[^/]+\.ics$/;
 
 test('a Google calendar the account only reads cannot be the booking calendar; a writable one can', async () => {
   const res = await w.session.patch(`/api/v1/calendar-connections/${connectionId}`, { booking_calendar_id: calendarIds.Holidays });
@@ -71,10 +74,21 @@ test('a Google calendar the account only reads cannot be the booking calendar; a
 
 test('a booking becomes exactly one event with its attendees, sendUpdates=none, and the meeting links to its htmlLink', async () => {
   const from = g.calls.length;
+  const waits = jest.spyOn(w.app.deps.calendarWrites, 'until');
   const { res, startMs } = await book(50);
   expect(res.status).toBe(201);
   const id: string = res.body.meeting.id;
   const ev = await eventFor(id);
+  // The 201 waited for the worker's write and answers Google's event (issue 38 item 6).
+  expect(waits).toHaveBeenCalledTimes(1);
+  waits.mockRestore();
+  expect(res.body.event).toEqual({
+    id: ev.id,
+    summary: ev.summary,
+    start: new Date(startMs).toISOString(),
+    end: new Date(startMs + 30 * 60_000).toISOString(),
+    htmlLink: ev.htmlLink,
+  });
   expect(ev.start.dateTime && Date.parse(ev.start.dateTime)).toBe(startMs);
   expect(ev.attendees?.map((a) => a.email)).toEqual(['ada@example.com']);
   expect(ev.summary).toContain('Ada Attendee');
@@ -107,6 +121,67 @@ test('an insert whose answer is lost (the connection dropped after Google stored
   expect(mine.map((c) => c.method)).toEqual(['POST', 'POST', 'PATCH']); // dropped, 409 duplicate, patched
   expect(g.events(OWNER).filter((e) => e.id === eventId)).toHaveLength(1);
   expect(g.faults.dropInserts).toBe(0);
+});
+
+test("variant B: the meeting's calendar_link in the 201 is Google's htmlLink", async () => {
+  const { eventTypeId } = await publishedEventType(w.app.baseUrl, w.team, {}, { duration_minutes: 30, start_time_increment: 60 });
+  const startMs = Math.ceil((Date.now() + 86 * HOUR) / HOUR) * HOUR;
+  const res = await client(w.app.baseUrl).post('/api/calendar/book', {
+    event_type_id: eventTypeId,
+    start_time: new Date(startMs).toISOString(),
+    end_time: new Date(startMs + 30 * 60_000).toISOString(),
+    timezone: 'UTC',
+    name: 'Bo Booker',
+    email: 'bo@example.com',
+  });
+  expect(res.status).toBe(201);
+  const ev = await eventFor(res.body.data.id);
+  expect(res.body.data.calendar_link).toBe(ev.htmlLink);
+});
+
+test('Google holding the insert past BOOKING_EVENT_WAIT_MS: the 201 answers our own event; the event is written once Google answers', async () => {
+  const configured = w.app.config.BOOKING_EVENT_WAIT_MS;
+  w.app.config.BOOKING_EVENT_WAIT_MS = 300;
+  g.faults.holdInserts = true;
+  let id = '';
+  try {
+    const from = g.calls.length;
+    const { res } = await book(74);
+    expect(res.status).toBe(201); // Google never answered: the deadline ended the wait
+    id = res.body.meeting.id;
+    const eventId = googleEventIdOf(meetingUid(id));
+    expect(res.body.event.htmlLink).toMatch(OWN_LINK);
+    expect(res.body.event.id).toBe((await w.tdb.db('calendar_events').where({ meeting_id: id }).first())!.id);
+    expect(g.events(OWNER).some((e) => e.id === eventId)).toBe(false);
+    // The worker's insert is at Google, held there.
+    await eventually(() => g.calls.slice(from).some((c) => c.method === 'POST' && c.body?.id === eventId), 'the insert at Google');
+  } finally {
+    w.app.config.BOOKING_EVENT_WAIT_MS = configured;
+    g.releaseInserts();
+  }
+  const ev = await eventFor(id);
+  const rec = await eventually(
+    () => w.tdb.db('meeting_calendar_writes').where({ meeting_id: id, state: 'written' }).first(),
+    'the write recorded',
+    45_000,
+  );
+  expect(rec).toMatchObject({ provider_event_id: ev.id, html_url: ev.htmlLink });
+});
+
+test('a host without a destination calendar: the answer does not wait and gives our own event', async () => {
+  const { db } = w.tdb;
+  await db('calendar_connection_calendars').where({ connection_id: connectionId }).update({ is_booking_calendar: false });
+  const waits = jest.spyOn(w.app.deps.calendarWrites, 'until');
+  try {
+    const { res } = await book(78);
+    expect(res.status).toBe(201);
+    expect(waits).not.toHaveBeenCalled();
+    expect(res.body.event.htmlLink).toMatch(OWN_LINK);
+    expect(res.body.event.id).toBe((await db('calendar_events').where({ meeting_id: res.body.meeting.id }).first())!.id);
+  } finally {
+    waits.mockRestore();
+    await db('calendar_connection_calendars').where({ id: calendarIds.Writer }).update({ is_booking_calendar: true });
+  }
 });
 
 test('a reschedule patches the same event; a cancel deletes it', async () => {

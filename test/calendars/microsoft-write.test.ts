@@ -31,7 +31,8 @@ const w = useApiWorld({
   smtp: true,
   temporal: 'time-skipping',
   available: true,
-  env: () => ({ ...g.env(), VIDEO_PROVIDER_2_ADAPTER: 'microsoft_teams' }),
+  // The booking answer waits for the write (10 s: a slow machine still answers Graph's event).
+  env: () => ({ ...g.env(), VIDEO_PROVIDER_2_ADAPTER: 'microsoft_teams', BOOKING_EVENT_WAIT_MS: '10000' }),
   worker: (): object => smtpActivities(w),
 });
 const api = () => client(w.app.baseUrl, w.team.apiKey);
@@ -104,6 +105,8 @@ test('a booking becomes one event with its attendee, times in UTC, and the meeti
   expect(ev.start).toEqual({ dateTime: new Date(startMs).toISOString().replace(/Z$/, ''), timeZone: 'UTC' });
   expect(ev.subject).toContain('Ada Attendee');
   expect(rec.html_url).toBe(ev.webLink);
+  // The 201 waited for the worker's write and answers Graph's event (issue 38 item 6).
+  expect(res.body.event).toMatchObject({ id: rec.provider_event_id, htmlLink: ev.webLink, summary: ev.subject });
   expect(creates().filter((c) => c.body?.transactionId === txOf(id))).toHaveLength(1);
   expect(creates()[0].prefer).toBe('outlook.timezone="UTC"');
   expect((await api().get(`/api/v1/meetings/${id}`)).body.data.calendar_link).toBe(ev.webLink);
@@ -178,6 +181,9 @@ test('microsoft_teams: the link is the joinUrl of the Teams meeting Graph made w
   expect(ev).toMatchObject({ isOnlineMeeting: true, onlineMeetingProvider: 'teamsForBusiness' });
   expect(ev.onlineMeeting?.joinUrl).toMatch(/^https:\/\/teams\.microsoft\.com\/l\/meetup-join\//);
   await eventually(async () => (await w.tdb.db('meetings').where({ id }).first())?.meeting_link === ev.onlineMeeting?.joinUrl, 'the link');
+  // The answer came after the write: the meeting's link is already the Teams link.
+  expect(res.body.meeting_link).toBe(ev.onlineMeeting?.joinUrl);
+  expect(res.body.event.htmlLink).toBe(ev.webLink);
 });
 
 test('microsoft_teams with a personal account (no Teams): the event is written, the booking kept without a link', async () => {

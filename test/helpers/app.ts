@@ -76,6 +76,7 @@ export async function startTestApp(
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.rateLimits.close();
+      await deps.calendarWrites.close();
     },
   };
 }

@@ -16,7 +16,8 @@ import { eventWrite, type WritableEvent } from './google-standin-events';
  * - the API under `/calendar/v3`, bearer tokens checked;
  * - faults: `faults.invalidGrant` (every token request answers invalid_grant), `faults.rejectAccess`
  *   (every API call answers 401), `expireSyncTokens(cal)` (the next events.list with an old token is a
- *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`, `dropInserts`;
+ *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`, `dropInserts`,
+ *   `holdInserts` (an insert gets no answer and stores nothing until `releaseInserts()`);
  * - event writes (insert, patch, get, delete, Meet conferences): test/helpers/google-standin-events.ts;
  * - `calls`: the request log; each event change pushes to the calendar's channels like Google does.
  */
@@ -71,7 +72,9 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
     pageSize: 2500,
     accessTtlS: 3599,
     dropInserts: 0,
+    holdInserts: false,
   };
+  const held: Array<() => void> = [];
   const pushes: Array<{ channelId: string; status: number }> = [];
   let seq = 1;
   let base = '';
@@ -165,7 +168,9 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
         eventOut: (e: StoredEvent) => eventOut(wcal, e),
         changed: () => void pushTo(wcal.id),
       };
-      if (eventWrite(ctx, req, res, { eventId: w[2] ? decodeURIComponent(w[2]) : null, url, body })) return;
+      const write = { eventId: w[2] ? decodeURIComponent(w[2]) : null, url, body };
+      if (faults.holdInserts && req.method === 'POST' && !write.eventId) return void held.push(() => eventWrite(ctx, req, res, write));
+      if (eventWrite(ctx, req, res, write)) return;
     }
     const m = /^\/calendars\/([^/]+)\/events(\/watch)?$/.exec(path);
     const cal = m ? calendars.get(decodeURIComponent(m[1])) : undefined;
@@ -379,6 +384,11 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
       calendars.get(calendarId)!.validFrom = seq++;
     },
     pushTo,
+    /** Inserts held by `holdInserts` go on (stored and answered); later ones are not held. */
+    releaseInserts() {
+      faults.holdInserts = false;
+      for (const go of held.splice(0)) go();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -1,8 +1,8 @@
 import { defineRoute } from '../../http/route';
 import { serverCallerOf } from '../../http/server-caller';
 import { availabilityA, availabilityB } from '../../../services/scheduling/availability';
-import { book } from '../../../services/scheduling/booking';
-import { meetingEventUrl, renderFeed } from '../../../services/scheduling/feed';
+import { bookAndAnswer } from '../../../services/scheduling/booking-answer';
+import { renderFeed } from '../../../services/scheduling/feed';
 import { presentBookingA, presentMeeting } from '../../../services/scheduling/present';
 import {
   availabilityAnswer,
@@ -67,7 +67,7 @@ export const calendarRoutes = [
     handler: async ({ body: b, deps, ctx }) => {
       const callerTeamId = serverCallerOf(ctx)?.teamId;
       if (isBookingB(b) && 'start_time' in b) {
-        const { meeting } = await book(deps, {
+        const { meeting, event } = await bookAndAnswer(deps, {
           eventTypeId: b.event_type_id,
           start: Date.parse(b.start_time),
           end: Date.parse(b.end_time),
@@ -82,12 +82,12 @@ export const calendarRoutes = [
           routingToken: b.routing_token,
           callerTeamId,
         });
-        return { data: presentMeeting(meeting, await meetingEventUrl(deps, { meetingId: meeting.id })) };
+        return { data: presentMeeting(meeting, event.htmlLink) };
       }
       if (!('start' in b)) throw new Error('unreachable: the body parsed as neither variant');
       const lead = b.lead_capture_data ?? {};
       const phone = typeof lead.phone === 'string' ? lead.phone.slice(0, 40) : undefined;
-      const { meeting, event } = await book(deps, {
+      const { meeting, event } = await bookAndAnswer(deps, {
         teamId: b.team_id,
         userId: b.user_id,
         eventTypeId: b.event_type_id,
@@ -106,9 +106,9 @@ export const calendarRoutes = [
         contactCustomFields: b.custom_fields,
         callerTeamId,
       });
-      // Public answer: the meeting's own .ics link, never the host's feed (every meeting of the host)
-      // nor the host's calendar server (written after this answer anyway).
-      return presentBookingA(meeting, event, await meetingEventUrl(deps, { meetingId: meeting.id }));
+      // The provider's event once the worker wrote it in time, else our own and the meeting's .ics link
+      // (services/scheduling/booking-answer.ts); never the host's feed (every meeting of the host).
+      return presentBookingA(meeting, event);
     },
   }),
   defineRoute({
