@@ -20,6 +20,8 @@ export interface HistoryFacts {
   firedTimers: string[];
   /** Activity types scheduled, in order. */
   activities: string[];
+  /** Signals received (WorkflowExecutionSignaled events). */
+  signals: number;
   /** Whether the workflow has closed (completed, failed, cancelled, terminated, timed out, continued as new). */
   closed: boolean;
 }
@@ -30,6 +32,7 @@ export async function historyFacts(handle: WorkflowHandle): Promise<HistoryFacts
   const started = new Map<string, { startedAt: number; firesAt: number }>();
   const fired: string[] = [];
   const activities: string[] = [];
+  let signals = 0;
   let closed = false;
   for (const e of events ?? []) {
     const at = ms(e.eventTime);
@@ -41,6 +44,8 @@ export async function historyFacts(handle: WorkflowHandle): Promise<HistoryFacts
       started.delete(e.timerFiredEventAttributes!.timerId!);
     } else if (e.eventType === T.EVENT_TYPE_TIMER_CANCELED) {
       started.delete(e.timerCanceledEventAttributes!.timerId!);
+    } else if (e.eventType === T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED) {
+      signals++;
     } else if (e.eventType === T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
       activities.push(e.activityTaskScheduledEventAttributes!.activityType!.name!);
     } else if (
@@ -56,7 +61,7 @@ export async function historyFacts(handle: WorkflowHandle): Promise<HistoryFacts
       closed = true;
     }
   }
-  return { pendingTimers: [...started].map(([timerId, t]) => ({ timerId, ...t })), firedTimers: fired, activities, closed };
+  return { pendingTimers: [...started].map(([timerId, t]) => ({ timerId, ...t })), firedTimers: fired, activities, signals, closed };
 }
 
 /** Polls the history (every 50 ms, up to `timeoutMs`) until `ready` holds; answers those facts. */
