@@ -1,9 +1,8 @@
 import { atRestBox } from '../../core/secret-box';
 import { eventually } from '../helpers/smtp';
-import { historyFacts, historyReaches } from '../helpers/history';
-import { calendarSyncWorkflowId } from '../../workflows/calendars/contract';
 import { dayFromNow } from '../scheduling/helpers';
 import { connectGoogle, rrSlots, useGoogleWorld, waitForGoogleSync } from './google-support';
+import { syncSignals } from './provider-support';
 
 /**
  * Google Calendar end to end against the stand-in (docs/calendars.md "Google Calendar"): connect
@@ -150,12 +149,7 @@ test('a spoofed push (unknown channel, wrong token) is answered at once and wake
   const g = gw.g();
   const hook = `${w.app.baseUrl}/api/hooks/google-calendar`;
   const [ch] = [...g.channels.values()];
-  // "Wakes nothing", observed in the sync workflow's history: the spoofs add no signal, and the
-  // right push that follows them adds exactly one. (The stand-in's request count is no witness:
-  // the workflow's own timers may sync at any moment under time-skipping.)
-  const run = await w.env.client.workflow.getHandle(calendarSyncWorkflowId(connectionId)).describe();
-  const handle = w.env.client.workflow.getHandle(run.workflowId, run.runId);
-  const before = (await historyFacts(handle)).signals;
+  const signals = await syncSignals(w, connectionId);
   const unknown = await fetch(hook, {
     method: 'POST',
     headers: { 'X-Goog-Channel-ID': 'not-ours', 'X-Goog-Channel-Token': ch.token, 'X-Goog-Resource-State': 'exists' },
@@ -175,6 +169,5 @@ test('a spoofed push (unknown channel, wrong token) is answered at once and wake
     headers: { 'X-Goog-Channel-ID': ch.id, 'X-Goog-Channel-Token': ch.token, 'X-Goog-Resource-State': 'exists' },
   });
   expect(await right.json()).toEqual({ outcome: 'signalled' });
-  const after = await historyReaches(handle, (f) => f.signals > before || f.closed, 'the right push signalled');
-  if (!after.closed) expect(after.signals).toBe(before + 1);
+  await signals.expectExactlyOneMore();
 });

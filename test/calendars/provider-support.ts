@@ -4,6 +4,8 @@ import { createMailer } from '../../core/mailer';
 import { createSmsSender } from '../../core/sms';
 import { jsonb } from '../../db/jsonb';
 import { addMember } from '../../services/team';
+import { calendarSyncWorkflowId } from '../../workflows/calendars/contract';
+import { historyFacts, historyReaches } from '../helpers/history';
 import { eventually } from '../helpers/smtp';
 import { useApiWorld, type ApiWorld } from '../helpers/world';
 import { publishedEventType } from '../scheduling/helpers';
@@ -119,4 +121,22 @@ export async function syncNowAndWait(w: ApiWorld, id: string, status?: string) {
   const since = Date.now();
   expect((await w.session.post(`/api/v1/calendar-connections/${id}/sync`)).status).toBe(202);
   return waitForSync(w, id, since, status);
+}
+
+/**
+ * "A push wakes nothing", observed in the connection's sync workflow: its signals now, and a check
+ * that exactly one more arrives (the right push a test sends after its spoofs). The stand-ins'
+ * request counts are no witness: the workflow's own timers may sync at any moment under time-skipping.
+ */
+export async function syncSignals(w: ApiWorld, connectionId: string) {
+  const run = await w.env.client.workflow.getHandle(calendarSyncWorkflowId(connectionId)).describe();
+  const handle = w.env.client.workflow.getHandle(run.workflowId, run.runId);
+  const before = (await historyFacts(handle)).signals;
+  return {
+    /** Waits for the next signal; there must be exactly one (unless the run continued as new meanwhile). */
+    async expectExactlyOneMore(): Promise<void> {
+      const after = await historyReaches(handle, (f) => f.signals > before || f.closed, 'a signal after the right push');
+      if (!after.closed) expect(after.signals).toBe(before + 1);
+    },
+  };
 }
