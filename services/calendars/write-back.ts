@@ -39,8 +39,9 @@ export type { WriteRecord } from './calendar-writers';
 export type WriteOutcome = 'written' | 'no_calendar' | 'inactive' | 'gone' | 'removed_after_cancel';
 
 /**
- * The NOTIFY channel on which a stored Google or Microsoft write names its meeting (the payload):
- * the API's booking answer waits on it for the provider's event (services/scheduling/booking-answer.ts).
+ * The NOTIFY channel on which a Google or Microsoft write names its meeting (the payload) when it is
+ * stored, or refused for good: the API's booking answer waits on it for the provider's event
+ * (services/scheduling/booking-answer.ts).
  */
 export const CALENDAR_WRITTEN_CHANNEL = 'fss_calendar_written';
 
@@ -77,7 +78,16 @@ async function failed(deps: Deps, input: { err: unknown; connectionId: string; p
     const row = await deps.db('calendar_connections').where({ id: connectionId }).first('id', 'team_id', 'user_id', 'kind');
     if (row) await markNeedsReauthAndEmail(deps, { row, now: Date.now() });
   } else await markFailed(deps.db, connectionId, message);
+  if (err.kind.permanent) await settledWithoutEvent(deps.db, meetingId);
   throw new CalendarWriteError(message, err.status, err.kind);
+}
+
+/**
+ * A write refused for good (not retried) tells a booking answer waiting for its provider event that
+ * none is coming, so that it answers at once with our own event instead of at its deadline.
+ */
+async function settledWithoutEvent(db: Db, meetingId: string): Promise<void> {
+  await db.raw('select pg_notify(?, ?)', [CALENDAR_WRITTEN_CHANNEL, meetingId]);
 }
 
 function describe(m: MeetingRow): string {
@@ -106,11 +116,13 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
   const cal = await bookingCalendarOf(db, m);
   if (!cal) return 'no_calendar';
   const conn = await db('calendar_connections').where({ id: cal.connection_id }).first('status');
-  if (conn?.status === 'needs_reauth')
+  if (conn?.status === 'needs_reauth') {
+    await settledWithoutEvent(db, m.id);
     throw new CalendarWriteError(`${WRITE_FAILED} "${cal.display_name}": the connection needs connecting again`, 401, {
       needsReauth: true,
       permanent: true,
     });
+  }
 
   const uid = icalUidOf(m);
   // The same UID on this calendar: our own earlier write, or that of the meeting this one replaced.
