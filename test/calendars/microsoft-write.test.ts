@@ -3,7 +3,8 @@
  * (docs/calendars.md "Microsoft 365: writing bookings and Teams"): the public booking endpoint, the
  * booking and cleanup workflows on the Temporal test server, and the Graph events stand-in
  * (test/helpers/graph-events-standin.ts, not Microsoft) read back. The Microsoft connection is made
- * in the database (its connect flow is another suite's); its access token has expired, so the first
+ * in the database (its connect flow is another suite's), its booking calendar chosen through the API;
+ * its access token has expired, so the first
  * call refreshes it and the stand-in rotates the refresh token.
  */
 import { randomUUID } from 'node:crypto';
@@ -64,8 +65,33 @@ beforeAll(async () => {
     display_name: 'Calendar',
     read_only: false,
     check_conflicts: false,
-    is_booking_calendar: true,
+    is_booking_calendar: false,
   });
+  await db('calendar_connection_calendars').insert({
+    connection_id: connectionId,
+    team_id: w.team.teamId,
+    user_id: w.team.userId,
+    url: 'AAMkADHolidays=',
+    display_name: 'United States holidays',
+    read_only: true,
+    check_conflicts: false,
+    is_booking_calendar: false,
+  });
+});
+
+test('the host picks the booking calendar through the API: a Microsoft calendar it only reads is refused, one it can edit is taken', async () => {
+  const cals: Array<{ id: string; url: string }> = await w.tdb.db('calendar_connection_calendars').where({ connection_id: connectionId });
+  const byUrl = Object.fromEntries(cals.map((c) => [c.url, c.id]));
+  const refused = await w.session.patch(`/api/v1/calendar-connections/${connectionId}`, { booking_calendar_id: byUrl['AAMkADHolidays='] });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error.details[0]).toMatchObject({
+    path: 'body.booking_calendar_id',
+    message: 'this calendar is read-only on the server',
+  });
+  const chosen = await w.session.patch(`/api/v1/calendar-connections/${connectionId}`, { booking_calendar_id: byUrl[CAL] });
+  expect(chosen.status).toBe(200);
+  const booking = (chosen.body.data.calendars as Array<{ id: string; is_booking_calendar: boolean }>).filter((c) => c.is_booking_calendar);
+  expect(booking.map((c) => c.id)).toEqual([byUrl[CAL]]);
 });
 
 const book = (hoursAhead: number, eventType: Record<string, unknown> = {}) =>
@@ -205,7 +231,7 @@ test('microsoft_teams with a personal account (no Teams): the event is written, 
 test('an event type using Teams is refused when the host has no Microsoft destination calendar (400 naming location_type)', async () => {
   const { pageId } = await publishedEventType(w.app.baseUrl, w.team);
   const { db } = w.tdb;
-  await db('calendar_connection_calendars').where({ connection_id: connectionId }).update({ is_booking_calendar: false });
+  await db('calendar_connection_calendars').where({ connection_id: connectionId, url: CAL }).update({ is_booking_calendar: false });
   try {
     const refused = await api().post(`/api/v1/scheduling-pages/${pageId}/event-types`, {
       title: 'Teams',
@@ -215,7 +241,7 @@ test('an event type using Teams is refused when the host has no Microsoft destin
     expect(refused.body.error.details[0].path).toBe('body.location_type');
     expect(refused.body.error.details[0].message).toContain('Microsoft destination calendar');
   } finally {
-    await db('calendar_connection_calendars').where({ connection_id: connectionId }).update({ is_booking_calendar: true });
+    await db('calendar_connection_calendars').where({ connection_id: connectionId, url: CAL }).update({ is_booking_calendar: true });
   }
   const ok = await api().post(`/api/v1/scheduling-pages/${pageId}/event-types`, { title: 'Teams', location_type: 'video_provider_2' });
   expect(ok.status).toBe(201);
