@@ -16,7 +16,9 @@ import type http from 'node:http';
  *   conference data is ignored, as Google does;
  * - every event has an `htmlLink` (`{base}/calendar/event?eid=…`), and an iCalUID `<id>@google.com`;
  * - fault `dropInserts`: that many inserts are stored, then the connection is dropped before any
- *   answer (a timeout as the client sees it).
+ *   answer (a timeout as the client sees it);
+ * - `hold` (`insertHold`): while on, inserts are parked unanswered until `release()`; `maxInFlight`
+ *   is the most parked at once (a client that gives up leaves the count).
  */
 export interface WritableEvent {
   id: string;
@@ -33,9 +35,32 @@ export interface WritableEvent {
   conferenceData?: unknown;
 }
 
+/** Inserts parked unanswered while `on`, counted; `release()` answers them and stops parking. */
+export function insertHold() {
+  const parked = new Set<() => void>();
+  const hold = {
+    on: false,
+    maxInFlight: 0,
+    get inFlight() {
+      return parked.size;
+    },
+    park(res: http.ServerResponse, answer: () => void) {
+      parked.add(answer);
+      res.on('close', () => parked.delete(answer)); // answered, or the client gave up
+      hold.maxInFlight = Math.max(hold.maxInFlight, parked.size);
+    },
+    release() {
+      hold.on = false;
+      for (const answer of [...parked]) answer();
+    },
+  };
+  return hold;
+}
+
 interface Ctx {
   base: string;
   faults: { dropInserts: number };
+  hold: ReturnType<typeof insertHold>;
   calendar: { id: string; events: Map<string, WritableEvent & { seq: number }> };
   nextSeq: () => number;
   send: (res: http.ServerResponse, status: number, body?: unknown) => void;
@@ -94,6 +119,10 @@ export function eventWrite(
     ctx.changed();
     return saved;
   };
+  if (!eventId && req.method === 'POST' && ctx.hold.on) {
+    ctx.hold.park(res, () => eventWrite(ctx, req, res, input));
+    return true;
+  }
   if (!eventId && req.method === 'POST') {
     const id = String(body?.id ?? crypto.randomBytes(10).toString('hex'));
     if (!ID.test(id)) return (send(res, 400, apiError(400, 'invalid', 'Invalid resource id value.')), true);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventWrite, type WritableEvent } from './google-standin-events';
+import { eventWrite, insertHold, type WritableEvent } from './google-standin-events';
 
 /**
  * A stateful stand-in of Google's OAuth 2.0 endpoints and Calendar API v3, answering in the shapes of
@@ -16,7 +16,8 @@ import { eventWrite, type WritableEvent } from './google-standin-events';
  * - the API under `/calendar/v3`, bearer tokens checked;
  * - faults: `faults.invalidGrant` (every token request answers invalid_grant), `faults.rejectAccess`
  *   (every API call answers 401), `expireSyncTokens(cal)` (the next events.list with an old token is a
- *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`, `dropInserts`;
+ *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`, `dropInserts`,
+ *   `hold` (inserts parked until released, counted);
  * - event writes (insert, patch, get, delete, Meet conferences): test/helpers/google-standin-events.ts;
  * - `calls`: the request log; each event change pushes to the calendar's channels like Google does.
  */
@@ -73,6 +74,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
     dropInserts: 0,
   };
   const pushes: Array<{ channelId: string; status: number }> = [];
+  const hold = insertHold();
   let seq = 1;
   let base = '';
 
@@ -158,6 +160,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
       const ctx = {
         base,
         faults,
+        hold,
         calendar: wcal,
         nextSeq: () => seq++,
         send,
@@ -343,6 +346,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
     pushes,
     script,
     faults,
+    hold,
     refreshTokens,
     accessTokens,
     ALL_SCOPES,
