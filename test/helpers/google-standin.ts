@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventWrite, insertHold, type WritableEvent } from './google-standin-events';
+import { eventWrite, insertHold, type ScriptedAnswer, type WritableEvent } from './google-standin-events';
 
 /**
  * A stateful stand-in of Google's OAuth 2.0 endpoints and Calendar API v3, answering in the shapes of
@@ -17,7 +17,7 @@ import { eventWrite, insertHold, type WritableEvent } from './google-standin-eve
  * - faults: `faults.invalidGrant` (every token request answers invalid_grant), `faults.rejectAccess`
  *   (every API call answers 401), `expireSyncTokens(cal)` (the next events.list with an old token is a
  *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`, `dropInserts`,
- *   `hold` (inserts parked until released, counted);
+ *   `failInserts` (the next inserts' answers), `hold` (inserts parked until released, counted);
  * - event writes (insert, patch, get, delete, Meet conferences): test/helpers/google-standin-events.ts;
  * - `calls`: the request log; each event change pushes to the calendar's channels like Google does.
  */
@@ -64,7 +64,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
   const refreshTokens = new Map<string, { email: string; scope: string }>();
   const accessTokens = new Map<string, { email: string; refresh: string | null; until: number }>();
   const channels = new Map<string, StandinChannel>();
-  const script: Array<{ status: number; headers?: Record<string, string>; body?: unknown }> = [];
+  const script: ScriptedAnswer[] = [];
   const faults = {
     invalidGrant: false,
     rejectAccess: false,
@@ -72,6 +72,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
     pageSize: 2500,
     accessTtlS: 3599,
     dropInserts: 0,
+    failInserts: [] as ScriptedAnswer[],
   };
   const pushes: Array<{ channelId: string; status: number }> = [];
   const hold = insertHold();
