@@ -118,7 +118,7 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
   let put: WriteResult;
   try {
     const event = { cal, meeting: m, uid, summary: `${m.title} with ${m.attendee_name}`, description: describe(m), here, meet };
-    put = await withWriteSlot(deps, cal.connection_id, () => calendarWriters[cal.kind].write(deps, event));
+    put = await withWriteSlot(deps, { connectionId: cal.connection_id, run: () => calendarWriters[cal.kind].write(deps, event) });
   } catch (err) {
     return failed(deps, { err, connectionId: cal.connection_id, prefix: `${WRITE_FAILED} "${cal.display_name}"`, meetingId });
   }
@@ -181,7 +181,7 @@ async function removeRecord(deps: Deps, r: WriteRecord): Promise<void> {
   // A calendar or connection that is gone took the event with it; a Google account being disconnected is revoked.
   if (cal && writer && cal.status !== 'disconnecting') {
     try {
-      await withWriteSlot(deps, r.connection_id, () => writer.remove(deps, { record: r, calendarUrl: cal.url }));
+      await withWriteSlot(deps, { connectionId: r.connection_id, run: () => writer.remove(deps, { record: r, calendarUrl: cal.url }) });
     } catch (err) {
       await failed(deps, { err, connectionId: r.connection_id, prefix: `${REMOVE_FAILED} "${cal.display_name}"`, meetingId: r.meeting_id });
     }

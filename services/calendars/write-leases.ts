@@ -29,7 +29,8 @@ export class CalendarWriteBusy extends Error {
 type Deps = Pick<ServiceDeps, 'db' | 'config'>;
 
 /** A lease on one of the connection's write slots, or null when all are taken. */
-export async function takeWriteLease(deps: Deps, connectionId: string): Promise<string | null> {
+export async function takeWriteLease(deps: Deps, input: { connectionId: string }): Promise<string | null> {
+  const { connectionId } = input;
   const limit = deps.config.CALENDAR_WRITES_PER_ACCOUNT;
   return deps.db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`calendar-write:${connectionId}`]);
@@ -44,8 +45,9 @@ export async function takeWriteLease(deps: Deps, connectionId: string): Promise<
 }
 
 /** Run one provider call of a calendar write while holding a slot of its connection; `CalendarWriteBusy` when none is free. */
-export async function withWriteSlot<T>(deps: Deps, connectionId: string, run: () => Promise<T>): Promise<T> {
-  const lease = await takeWriteLease(deps, connectionId);
+export async function withWriteSlot<T>(deps: Deps, input: { connectionId: string; run: () => Promise<T> }): Promise<T> {
+  const { connectionId, run } = input;
+  const lease = await takeWriteLease(deps, { connectionId });
   if (!lease) throw new CalendarWriteBusy(connectionId, deps.config.CALENDAR_WRITES_PER_ACCOUNT);
   try {
     return await run();

@@ -35,7 +35,7 @@ const leases = () => w.tdb.db('calendar_write_leases').where({ connection_id: co
 test('twelve takes at once on separate connections: exactly two get a slot', async () => {
   // Twelve pooled connections open first, so that the takes really run side by side.
   await Promise.all(Array.from({ length: 12 }, () => w.tdb.db.raw('SELECT pg_sleep(0.05)')));
-  const got = await Promise.all(Array.from({ length: 12 }, () => takeWriteLease(deps(), connectionId)));
+  const got = await Promise.all(Array.from({ length: 12 }, () => takeWriteLease(deps(), { connectionId })));
   expect(got.filter(Boolean)).toHaveLength(2);
   expect(await leases()).toHaveLength(2);
 });
@@ -43,16 +43,19 @@ test('twelve takes at once on separate connections: exactly two get a slot', asy
 test('a write that holds a slot: a third is refused with CalendarWriteBusy and no call; the slot is given back after a failure too', async () => {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  const first = withWriteSlot(deps(), connectionId, () => held);
+  const first = withWriteSlot(deps(), { connectionId, run: () => held });
   await eventually(async () => (await leases()).length === 1, 'the first write holding its slot');
-  const second = withWriteSlot(deps(), connectionId, () => Promise.reject(new Error('provider down')));
+  const second = withWriteSlot(deps(), { connectionId, run: () => Promise.reject(new Error('provider down')) });
   await expect(second).rejects.toThrow('provider down');
   // One slot is still held (the first write), the failed one gave its slot back.
   expect(await leases()).toHaveLength(1);
-  await takeWriteLease(deps(), connectionId); // a second holder
+  await takeWriteLease(deps(), { connectionId }); // a second holder
   let called = false;
-  const third = withWriteSlot(deps(), connectionId, async () => {
-    called = true;
+  const third = withWriteSlot(deps(), {
+    connectionId,
+    run: async () => {
+      called = true;
+    },
   });
   await expect(third).rejects.toBeInstanceOf(CalendarWriteBusy);
   expect(called).toBe(false);
@@ -67,7 +70,7 @@ test("an expired lease (a lost worker's) no longer counts and is dropped by the 
     { connection_id: connectionId, expires_at: past },
     { connection_id: connectionId, expires_at: past },
   ]);
-  expect(await takeWriteLease(deps(), connectionId)).not.toBeNull();
+  expect(await takeWriteLease(deps(), { connectionId })).not.toBeNull();
   const left = await leases();
   expect(left).toHaveLength(1);
   expect(left[0].expires_at.getTime()).toBeGreaterThan(Date.now() + 100_000); // WRITE_LEASE_MS ahead
