@@ -27,4 +27,9 @@ export const calendarProviderSettings = {
   MICROSOFT_GRAPH_URL: z.url().default('https://graph.microsoft.com/v1.0'),
   /** Where Google's and Graph's push notifications are sent (`{CALENDAR_PUSH_BASE_URL}/api/hooks/google-calendar`, `…/microsoft-calendar`); default BASE_URL. */
   CALENDAR_PUSH_BASE_URL: z.url().optional(),
+  /**
+   * Booking writes (and removals, Meet and Teams steps) in flight to one calendar account, across every
+   * worker (services/calendars/write-leases.ts; docs/calendars.md "Limits").
+   */
+  CALENDAR_WRITES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(4),
 };

@@ -258,6 +258,13 @@ export interface CalendarUserBusyRow {
   updated_at: Date;
 }
 
+export interface CalendarWriteLeasesRow {
+  id: string;
+  connection_id: string;
+  expires_at: Date;
+  created_at: Date;
+}
+
 export interface ContactTagLinksRow {
   contact_id: string;
   tag_id: string;
@@ -871,6 +878,7 @@ declare module 'knex/types/tables' {
     calendar_objects: CalendarObjectsRow;
     calendar_push_channels: CalendarPushChannelsRow;
     calendar_user_busy: CalendarUserBusyRow;
+    calendar_write_leases: CalendarWriteLeasesRow;
     contact_tag_links: ContactTagLinksRow;
     contact_tags: ContactTagsRow;
     contact_timeline: ContactTimelineRow;

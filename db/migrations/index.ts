@@ -27,6 +27,7 @@ import * as m026 from './026_mail_blocks';
 import * as m027 from './027_google_calendars';
 import * as m028 from './028_google_write_back';
 import * as m029 from './029_microsoft_calendars';
+import * as m030 from './030_calendar_write_leases';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '027_google_calendars': m027,
   '028_google_write_back': m028,
   '029_microsoft_calendars': m029,
+  '030_calendar_write_leases': m030,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -9,6 +9,7 @@ import { CalendarWriteError } from './caldav-write';
 import { calendarWriters, type Destination, type WriteRecord, type WriteResult } from './calendar-writers';
 import { destinationOf } from './destination';
 import { markNeedsReauthAndEmail } from './calendar-reauth';
+import { withWriteSlot } from './write-leases';
 
 /**
  * Write-back of bookings to the host's destination calendar (docs/scheduling.md "Host calendars:
@@ -26,6 +27,8 @@ import { markNeedsReauthAndEmail } from './calendar-reauth';
  * so that the activity retries (with backoff, or the provider's Retry-After; a permanent refusal is
  * not retried); the next success clears that message. Google or Microsoft no longer accepting the
  * connection marks it `needs_reauth` (Google's also emails the host once).
+ * Every provider call holds one of its account's write slots (write-leases.ts); none free throws
+ * `CalendarWriteBusy`, which leaves the connection as it is.
  */
 
 type Deps = Pick<ServiceDeps, 'db' | 'config'> & Partial<Pick<ServiceDeps, 'video'>> & { mailer?: Mailer };
@@ -135,15 +138,8 @@ export async function writeMeetingToCalendar(deps: Deps, input: { meetingId: str
   const meet = (wantsMeet(deps, m) && cal.kind === 'google') || (wantsTeams(deps, m) && cal.kind === 'microsoft');
   let put: WriteResult;
   try {
-    put = await calendarWriters[cal.kind].write(deps, {
-      cal,
-      meeting: m,
-      uid,
-      summary: eventSummaryOf(m),
-      description: describe(m),
-      here,
-      meet,
-    });
+    const event = { cal, meeting: m, uid, summary: eventSummaryOf(m), description: describe(m), here, meet };
+    put = await withWriteSlot(deps, { connectionId: cal.connection_id, run: () => calendarWriters[cal.kind].write(deps, event) });
   } catch (err) {
     return failed(deps, { err, connectionId: cal.connection_id, prefix: `${WRITE_FAILED} "${cal.display_name}"`, meetingId });
   }
@@ -208,7 +204,7 @@ async function removeRecord(deps: Deps, r: WriteRecord): Promise<void> {
   // A calendar or connection that is gone took the event with it; a Google account being disconnected is revoked.
   if (cal && writer && cal.status !== 'disconnecting') {
     try {
-      await writer.remove(deps, { record: r, calendarUrl: cal.url });
+      await withWriteSlot(deps, { connectionId: r.connection_id, run: () => writer.remove(deps, { record: r, calendarUrl: cal.url }) });
     } catch (err) {
       await failed(deps, { err, connectionId: r.connection_id, prefix: `${REMOVE_FAILED} "${cal.display_name}"`, meetingId: r.meeting_id });
     }

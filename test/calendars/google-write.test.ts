@@ -142,7 +142,7 @@ test("variant B: the meeting's calendar_link in the 201 is Google's htmlLink", a
 test('Google holding the insert past BOOKING_EVENT_WAIT_MS: the 201 answers our own event; the event is written once Google answers', async () => {
   const configured = w.app.config.BOOKING_EVENT_WAIT_MS;
   w.app.config.BOOKING_EVENT_WAIT_MS = 300;
-  g.faults.holdInserts = true;
+  g.hold.on = true;
   let id = '';
   try {
     const from = g.calls.length;
@@ -157,7 +157,7 @@ test('Google holding the insert past BOOKING_EVENT_WAIT_MS: the 201 answers our 
     await eventually(() => g.calls.slice(from).some((c) => c.method === 'POST' && c.body?.id === eventId), 'the insert at Google');
   } finally {
     w.app.config.BOOKING_EVENT_WAIT_MS = configured;
-    g.releaseInserts();
+    g.hold.release();
   }
   const ev = await eventFor(id);
   const rec = await eventually(

@@ -16,7 +16,11 @@ import type http from 'node:http';
  *   conference data is ignored, as Google does;
  * - every event has an `htmlLink` (`{base}/calendar/event?eid=…`), and an iCalUID `<id>@google.com`;
  * - fault `dropInserts`: that many inserts are stored, then the connection is dropped before any
- *   answer (a timeout as the client sees it).
+ *   answer (a timeout as the client sees it);
+ * - fault `failInserts`: the next inserts answer these (a 429 with Retry-After, a 403
+ *   `rateLimitExceeded`, a 401…) instead, one each, storing nothing;
+ * - `hold` (`insertHold`): while on, inserts are parked unanswered until `release()`; `maxInFlight`
+ *   is the most parked at once (a client that gives up leaves the count).
  */
 export interface WritableEvent {
   id: string;
@@ -33,12 +37,42 @@ export interface WritableEvent {
   conferenceData?: unknown;
 }
 
+/** Inserts parked unanswered while `on`, counted; `release()` answers them and stops parking. */
+export function insertHold() {
+  const parked = new Set<() => void>();
+  const hold = {
+    on: false,
+    maxInFlight: 0,
+    get inFlight() {
+      return parked.size;
+    },
+    park(res: http.ServerResponse, answer: () => void) {
+      parked.add(answer);
+      res.on('close', () => parked.delete(answer)); // answered, or the client gave up
+      hold.maxInFlight = Math.max(hold.maxInFlight, parked.size);
+    },
+    release() {
+      hold.on = false;
+      for (const answer of [...parked]) answer();
+    },
+  };
+  return hold;
+}
+
+/** An answer a test scripts for a request (status, headers, body; the body defaults to Google's error shape). */
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
 interface Ctx {
   base: string;
-  faults: { dropInserts: number };
+  faults: { dropInserts: number; failInserts: ScriptedAnswer[] };
+  hold: ReturnType<typeof insertHold>;
   calendar: { id: string; events: Map<string, WritableEvent & { seq: number }> };
   nextSeq: () => number;
-  send: (res: http.ServerResponse, status: number, body?: unknown) => void;
+  send: (res: http.ServerResponse, status: number, body?: unknown, headers?: Record<string, string>) => void;
   apiError: (code: number, reason: string, message: string) => unknown;
   eventOut: (e: WritableEvent & { seq: number }) => unknown;
   changed: () => void;
@@ -94,6 +128,12 @@ export function eventWrite(
     ctx.changed();
     return saved;
   };
+  if (!eventId && req.method === 'POST' && ctx.hold.on) {
+    ctx.hold.park(res, () => eventWrite(ctx, req, res, input));
+    return true;
+  }
+  const failed = !eventId && req.method === 'POST' ? ctx.faults.failInserts.shift() : undefined;
+  if (failed) return (send(res, failed.status, failed.body ?? apiError(failed.status, 'scripted', 'scripted'), failed.headers), true);
   if (!eventId && req.method === 'POST') {
     const id = String(body?.id ?? crypto.randomBytes(10).toString('hex'));
     if (!ID.test(id)) return (send(res, 400, apiError(400, 'invalid', 'Invalid resource id value.')), true);

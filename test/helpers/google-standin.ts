@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventWrite, type WritableEvent } from './google-standin-events';
+import { eventWrite, insertHold, type ScriptedAnswer, type WritableEvent } from './google-standin-events';
 
 /**
  * A stateful stand-in of Google's OAuth 2.0 endpoints and Calendar API v3, answering in the shapes of
@@ -17,7 +17,7 @@ import { eventWrite, type WritableEvent } from './google-standin-events';
  * - faults: `faults.invalidGrant` (every token request answers invalid_grant), `faults.rejectAccess`
  *   (every API call answers 401), `expireSyncTokens(cal)` (the next events.list with an old token is a
  *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`, `dropInserts`,
- *   `holdInserts` (an insert gets no answer and stores nothing until `releaseInserts()`);
+ *   `failInserts` (the next inserts' answers), `hold` (inserts parked until released, counted);
  * - event writes (insert, patch, get, delete, Meet conferences): test/helpers/google-standin-events.ts;
  * - `calls`: the request log; each event change pushes to the calendar's channels like Google does.
  */
@@ -64,7 +64,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
   const refreshTokens = new Map<string, { email: string; scope: string }>();
   const accessTokens = new Map<string, { email: string; refresh: string | null; until: number }>();
   const channels = new Map<string, StandinChannel>();
-  const script: Array<{ status: number; headers?: Record<string, string>; body?: unknown }> = [];
+  const script: ScriptedAnswer[] = [];
   const faults = {
     invalidGrant: false,
     rejectAccess: false,
@@ -72,10 +72,10 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
     pageSize: 2500,
     accessTtlS: 3599,
     dropInserts: 0,
-    holdInserts: false,
+    failInserts: [] as ScriptedAnswer[],
   };
-  const held: Array<() => void> = [];
   const pushes: Array<{ channelId: string; status: number }> = [];
+  const hold = insertHold();
   let seq = 1;
   let base = '';
 
@@ -161,6 +161,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
       const ctx = {
         base,
         faults,
+        hold,
         calendar: wcal,
         nextSeq: () => seq++,
         send,
@@ -169,7 +170,6 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
         changed: () => void pushTo(wcal.id),
       };
       const write = { eventId: w[2] ? decodeURIComponent(w[2]) : null, url, body };
-      if (faults.holdInserts && req.method === 'POST' && !write.eventId) return void held.push(() => eventWrite(ctx, req, res, write));
       if (eventWrite(ctx, req, res, write)) return;
     }
     const m = /^\/calendars\/([^/]+)\/events(\/watch)?$/.exec(path);
@@ -348,6 +348,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
     pushes,
     script,
     faults,
+    hold,
     refreshTokens,
     accessTokens,
     ALL_SCOPES,
@@ -384,11 +385,6 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
       calendars.get(calendarId)!.validFrom = seq++;
     },
     pushTo,
-    /** Inserts held by `holdInserts` go on (stored and answered); later ones are not held. */
-    releaseInserts() {
-      faults.holdInserts = false;
-      for (const go of held.splice(0)) go();
-    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
