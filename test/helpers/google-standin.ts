@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventWrite, insertHold, type ScriptedAnswer, type WritableEvent } from './google-standin-events';
+import { BAD_JSON, jsonBody } from './standin-requests';
 
 /**
  * A stateful stand-in of Google's OAuth 2.0 endpoints and Calendar API v3, answering in the shapes of
@@ -19,7 +20,8 @@ import { eventWrite, insertHold, type ScriptedAnswer, type WritableEvent } from 
  *   410), `script` (the next API answers, e.g. a 429 with Retry-After), `channelTtlMs`, `dropInserts`,
  *   `failInserts` (the next inserts' answers), `hold` (inserts parked until released, counted);
  * - event writes (insert, patch, get, delete, Meet conferences): test/helpers/google-standin-events.ts;
- * - `calls`: the request log; each event change pushes to the calendar's channels like Google does.
+ * - `calls`: the request log; each event change pushes to the calendar's channels like Google does; an
+ *   API request whose body is not JSON answers 400 `parseError`.
  */
 export interface GoogleCall {
   method: string;
@@ -130,6 +132,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
       return send(res, 401, apiError(401, 'authError', 'Request had invalid authentication credentials.'), {
         'www-authenticate': 'Bearer realm="https://accounts.google.com/"',
       });
+    if (body === BAD_JSON) return send(res, 400, apiError(400, 'parseError', 'Parse Error'));
     const scripted = script.shift();
     if (scripted) return send(res, scripted.status, scripted.body ?? apiError(scripted.status, 'scripted', 'scripted'), scripted.headers);
     if (req.method === 'GET' && path === '/users/me/calendarList') {
@@ -249,14 +252,7 @@ export async function startGoogleStandin(opts: { clientId: string; clientSecret:
       const form = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded')
         ? Object.fromEntries(new URLSearchParams(raw))
         : null;
-      let body: any = form;
-      if (!form && raw) {
-        try {
-          body = JSON.parse(raw);
-        } catch {
-          body = raw;
-        }
-      }
+      const body: any = form ?? jsonBody(raw); // a body that is not JSON: the API's 400 parseError
       calls.push({ method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), body, at: Date.now() });
       void (async () => {
         if (req.method === 'GET' && url.pathname === '/o/oauth2/v2/auth') {

@@ -9,11 +9,12 @@
  * Switches: `personal` (a personal account: no Teams, the event is answered without onlineMeeting),
  * `dropCreates` (the next N creates store the event and never answer: the connection is closed, as a
  * client timing out sees it), `throttle` (the next N calls answer 429 with Retry-After: 1),
- * `rejectAccess` (every call 401).
+ * `rejectAccess` (every call 401). A body that is not JSON answers Graph's 400 BadRequest.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BAD_JSON, GRAPH_BAD_JSON_MESSAGE, jsonBody } from './standin-requests';
 
 export interface GraphStandinEvent {
   id: string;
@@ -110,7 +111,9 @@ export function handleGraphEvents(
       body: { error: { code: 'ApplicationThrottled', message: 'Too many requests' } },
     };
   }
-  const b = (req.rawBody ? JSON.parse(req.rawBody) : {}) as Record<string, unknown>;
+  const parsed = jsonBody(req.rawBody);
+  if (parsed === BAD_JSON) return graphError(400, 'BadRequest', GRAPH_BAD_JSON_MESSAGE);
+  const b = (parsed ?? {}) as Record<string, unknown>;
   if (create && method === 'POST') {
     const calendarId = decodeURIComponent(create[1]);
     const tx = typeof b.transactionId === 'string' ? b.transactionId : null;
@@ -189,12 +192,8 @@ export async function startGraphEventsStandin(client: { clientId: string; client
         prefer,
         rawBody,
       }) ?? { status: 404, body: { error: { code: 'ResourceNotFound', message: `no ${path}` } } };
-      let body: Record<string, unknown> | null = null;
-      try {
-        body = rawBody && path !== '/token' ? (JSON.parse(rawBody) as Record<string, unknown>) : null;
-      } catch {
-        body = null;
-      }
+      const parsed = path === '/token' ? null : jsonBody(rawBody);
+      const body = parsed === BAD_JSON ? null : (parsed as Record<string, unknown> | null);
       state.calls.push({ method: req.method ?? 'GET', path, prefer, body, status: out === 'drop' ? 0 : out.status });
       if (out === 'drop') return void req.socket.destroy();
       res.writeHead(out.status, { ...(out.body === undefined ? {} : { 'content-type': 'application/json' }), ...out.headers });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BAD_JSON, GRAPH_BAD_JSON_MESSAGE, graphValidates as validates, jsonBody } from './standin-requests';
 
 /**
  * A stateful stand-in of the Microsoft identity platform (v2.0 authorization-code flow with PKCE,
@@ -13,8 +14,8 @@ import type { AddressInfo } from 'node:net';
  * - faults: `invalidGrant` (every token request: invalid_grant), `inactive` (AADSTS700082: expired by
  *   inactivity), `rejectAccess` (every Graph call: 401), `expireDeltas(cal)` (deltaLinks issued so far
  *   answer 410 syncStateNotFound), `script` (the next Graph answers: a 429 with Retry-After), `maxSubscriptionMs`, `pageSize`;
- * - `calls`: the request log (with the Prefer header); event changes notify the calendar's subscriptions.
- */
+ * - `calls`: the request log (with the Prefer header); event changes notify the calendar's subscriptions;
+ *   a body that is not JSON answers Graph's 400 BadRequest. */
 export interface MicrosoftCall {
   method: string;
   path: string;
@@ -107,7 +108,9 @@ export async function startMicrosoftStandin(opts: { clientId: string; clientSecr
 
   function eventOut(e: Stored) {
     if (e.deleted) return { '@odata.type': '#microsoft.graph.event', id: e.id, '@removed': { reason: 'deleted' } };
-    const t = (v: string) => (e.isAllDay ? `${v}T00:00:00.0000000` : graphTime(v));
+    // An all-day event keeps its own zone whatever the Prefer header asks (Microsoft Q&A 1382503, 1162740).
+    const zone = e.isAllDay ? (e.originalStartTimeZone ?? 'UTC') : 'UTC';
+    const t = (v: string) => ({ dateTime: e.isAllDay ? `${v}T00:00:00.0000000` : graphTime(v), timeZone: zone });
     return {
       '@odata.type': '#microsoft.graph.event',
       '@odata.etag': `W/"${e.seq}"`,
@@ -120,8 +123,8 @@ export async function startMicrosoftStandin(opts: { clientId: string; clientSecr
       showAs: e.showAs ?? 'busy',
       responseStatus: { response: e.response ?? 'organizer', time: '0001-01-01T00:00:00Z' },
       originalStartTimeZone: e.originalStartTimeZone ?? 'UTC',
-      start: { dateTime: t(e.start), timeZone: 'UTC' },
-      end: { dateTime: t(e.end), timeZone: 'UTC' },
+      start: t(e.start),
+      end: t(e.end),
     };
   }
   const overlaps = (e: Stored, from: string, to: string) => {
@@ -152,20 +155,6 @@ export async function startMicrosoftStandin(opts: { clientId: string; clientSecr
       await post(s.notificationUrl, { value: [n] }, changeType, s.id);
     }
   }
-  /** Graph's validation request: POST {url}?validationToken=… (text/plain), answered 200 with the token within 10 s. */
-  async function validates(url: string): Promise<boolean> {
-    const token = `Validation: Testing client application reachability for subscription Request-Id: ${rand(4)}`;
-    const u = new URL(url);
-    u.searchParams.set('validationToken', token);
-    const res = await fetch(u, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
-      signal: AbortSignal.timeout(10_000),
-    }).catch(() => null);
-    const text = (await res?.text()) ?? '';
-    return !!res && res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('text/plain') && text === token;
-  }
-
   async function delta(res: http.ServerResponse, cal: Calendar, url: URL, prefer: string) {
     const size = Math.min(faults.pageSize, Number(/odata\.maxpagesize=(\d+)/.exec(prefer)?.[1] ?? 1000));
     const skip = url.searchParams.get('$skiptoken');
@@ -304,8 +293,7 @@ export async function startMicrosoftStandin(opts: { clientId: string; clientSecr
       const form = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded')
         ? Object.fromEntries(new URLSearchParams(raw))
         : null;
-      let body: any = form;
-      if (!form && raw) body = JSON.parse(raw);
+      const body: any = form ?? jsonBody(raw); // a body that is not JSON: Graph's 400 BadRequest below
       calls.push({
         method: req.method ?? 'GET',
         path: url.pathname,
@@ -334,6 +322,7 @@ export async function startMicrosoftStandin(opts: { clientId: string; clientSecr
           return res.end();
         }
         if (req.method === 'POST' && url.pathname === '/common/oauth2/v2.0/token') return token(res, form);
+        if (body === BAD_JSON) return send(res, 400, graphError('BadRequest', GRAPH_BAD_JSON_MESSAGE));
         if (url.pathname.startsWith('/v1.0/')) return graph(req, res, url.pathname.slice('/v1.0'.length), url, body);
         send(res, 404, { error: 'not found' });
       })().catch((err) => send(res, 500, { error: String(err) }));
