@@ -6,7 +6,8 @@ import { googleFetch, GooglePermanentError, GoogleSyncTokenGoneError, GoogleUnav
  * Writing events to a Google calendar (Calendar API v3: events.insert, events.patch, events.get,
  * events.delete, with `conferenceData` for a Meet link; docs/calendars.md "Google Calendar", pages
  * followed listed there). Every write says `sendUpdates=none` (we send our own confirmation) and
- * `conferenceDataVersion=1` (so a conference is created, and kept on a patch). Failures are
+ * `conferenceDataVersion=1` (so a conference is created, and kept on a patch); a read (events.get)
+ * takes neither. Failures are
  * google-api.ts's: a 409 (the id is taken) is a GooglePermanentError with status 409.
  */
 
@@ -124,8 +125,9 @@ export function googleEventsApi(urls: GoogleUrls, accessToken: string) {
       const url = `${events(calendarId)}/${encodeURIComponent(e.id)}?${WRITE_QUERY}`;
       return written(await call('PATCH', url, 'events.patch', bodyOf(e, false)), 'events.patch');
     },
+    /** events.get; its reference takes only alwaysIncludeEmail, maxAttendees and timeZone (conferenceDataVersion is a write's). */
     async get(calendarId: string, eventId: string): Promise<GoogleWrittenEvent> {
-      const url = `${events(calendarId)}/${encodeURIComponent(eventId)}?conferenceDataVersion=1`;
+      const url = `${events(calendarId)}/${encodeURIComponent(eventId)}`;
       return written(await call('GET', url, 'events.get'), 'events.get');
     },
     /** events.delete; an event Google no longer has (404, or 410 already deleted) counts as deleted. */

@@ -9,7 +9,8 @@ import { CalendarPermanentError, CalendarSyncStateGoneError, CalendarUnavailable
  * - create: `POST /me/calendars/{id}/events` with a `transactionId` derived from the meeting's UID:
  *   Graph answers a repeated create with the same transactionId with the event it already made, so
  *   a create whose answer was lost is retried without making a second event;
- * - update: `PATCH /me/events/{id}`; delete: `DELETE /me/events/{id}` (404/410: already gone);
+ * - update: `PATCH /me/events/{id}` (a Teams event's body is left as it is: it holds the meeting);
+ *   delete: `DELETE /me/events/{id}` (404/410: already gone);
  * - times are sent as `{dateTime, timeZone: 'UTC'}`; answers are asked in UTC
  *   (`Prefer: outlook.timezone="UTC"`);
  * - a Teams meeting: `isOnlineMeeting: true, onlineMeetingProvider: 'teamsForBusiness'`; the link is
@@ -89,9 +90,14 @@ export function graphEventsApi(urls: MicrosoftUrls, accessToken: string) {
       const path = `/me/calendars/${encodeURIComponent(calendarId)}/events`;
       return written(await call('POST', path, 'event.create', { ...bodyOf(e), transactionId }), 'event.create');
     },
-    /** PATCH /me/events/{id} with the event as it is now. */
+    /**
+     * PATCH /me/events/{id} with the event as it is now. A Teams event keeps the body it has: Graph
+     * keeps the online meeting's blob in the body, and a body replaced without it disables the
+     * meeting (learn.microsoft.com/graph/api/event-update, "body property and online meetings").
+     */
     async update(eventId: string, e: GraphEventInput): Promise<GraphWrittenEvent> {
-      return written(await call('PATCH', event(eventId), 'event.update', bodyOf(e)), 'event.update');
+      const { body: _body, ...withoutBody } = bodyOf(e);
+      return written(await call('PATCH', event(eventId), 'event.update', e.teams ? withoutBody : bodyOf(e)), 'event.update');
     },
     async get(eventId: string): Promise<GraphWrittenEvent> {
       return written(await call('GET', event(eventId), 'event.get'), 'event.get');

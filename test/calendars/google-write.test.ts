@@ -250,6 +250,11 @@ test('an event the host deleted at Google (a patch of it is refused) is made aga
   );
   expect(rec.provider_event_id).toBe(again.id);
   expect(live(OWNER).filter((e) => e.id.startsWith(ev.id))).toHaveLength(1);
+  // The dead id was checked with events.get, whose reference takes no conferenceDataVersion (nor sendUpdates).
+  const gets = writesTo(OWNER, 'GET').filter((c) => c.path.endsWith(`/${ev.id}`));
+  expect(gets.length).toBeGreaterThan(0);
+  for (const c of gets)
+    expect(Object.keys(c.query).filter((k) => !['alwaysIncludeEmail', 'maxAttendees', 'timeZone'].includes(k))).toEqual([]);
 });
 
 test("an event type's own destination calendar takes its bookings; a calendar that cannot take them is a 400 naming the field", async () => {

@@ -199,7 +199,7 @@ test('a reschedule patches the same event; a cancel deletes it; a delete Graph a
 });
 
 test('microsoft_teams: the link is the joinUrl of the Teams meeting Graph made with the event', async () => {
-  const { res } = await book(66, { location_type: 'video_provider_2' });
+  const { res, startMs } = await book(66, { location_type: 'video_provider_2' });
   expect(res.status).toBe(201);
   const id: string = res.body.meeting.id;
   const rec = await recorded(id);
@@ -210,6 +210,21 @@ test('microsoft_teams: the link is the joinUrl of the Teams meeting Graph made w
   // The answer came after the write: the meeting's link is already the Teams link.
   expect(res.body.meeting_link).toBe(ev.onlineMeeting?.joinUrl);
   expect(res.body.event.htmlLink).toBe(ev.webLink);
+
+  // A reschedule patches the event without its body (Graph keeps the meeting's blob there; a body
+  // replaced without it disables the meeting, learn.microsoft.com/graph/api/event-update): the Teams meeting stays.
+  const joinUrl = ev.onlineMeeting!.joinUrl;
+  const moved = await api().patch(`/api/v1/meetings/${id}`, { start_time: new Date(startMs + 24 * HOUR).toISOString() });
+  expect(moved.status).toBe(200);
+  const patched = () => g.state.calls.find((c) => c.method === 'PATCH' && c.path === `/me/events/${encodeURIComponent(ev.id)}`);
+  const patch = await eventually(patched, 'the event patched', 45_000);
+  expect(patch.status).toBe(200);
+  expect(patch.body).not.toHaveProperty('body');
+  expect(patch.body).toMatchObject({
+    isOnlineMeeting: true,
+    start: { dateTime: new Date(startMs + 24 * HOUR).toISOString().replace(/Z$/, '') },
+  });
+  expect(g.state.events.get(ev.id)?.onlineMeeting?.joinUrl).toBe(joinUrl);
 });
 
 test('microsoft_teams with a personal account (no Teams): the event is written, the booking kept without a link', async () => {

@@ -9,7 +9,9 @@
  * Switches: `personal` (a personal account: no Teams, the event is answered without onlineMeeting),
  * `dropCreates` (the next N creates store the event and never answer: the connection is closed, as a
  * client timing out sees it), `throttle` (the next N calls answer 429 with Retry-After: 1),
- * `rejectAccess` (every call 401). A body that is not JSON answers Graph's 400 BadRequest.
+ * `rejectAccess` (every call 401). A body that is not JSON answers Graph's 400 BadRequest. A PATCH
+ * that replaces an online meeting's body without its join link drops that meeting (a new one is made
+ * when isOnlineMeeting is asked again), as Graph's event-update page warns.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -67,7 +69,7 @@ function apply(state: GraphEventsState, ev: GraphStandinEvent, b: Record<string,
   for (const k of ALLOWED_FIELDS) if (k in b) (ev as unknown as Record<string, unknown>)[k] = b[k];
   // learn.microsoft.com/graph/api/resources/onlinemeetinginfo: Teams makes the meeting with the event.
   if (ev.isOnlineMeeting && ev.onlineMeetingProvider === 'teamsForBusiness' && !state.personal) {
-    ev.onlineMeeting ??= { joinUrl: `https://teams.microsoft.com/l/meetup-join/19%3ameeting_${ev.id.slice(0, 12)}%40thread.v2/0` };
+    ev.onlineMeeting ??= { joinUrl: `https://teams.microsoft.com/l/meetup-join/19%3ameeting_${randomUUID().slice(0, 12)}%40thread.v2/0` };
   } else if (state.personal) {
     ev.isOnlineMeeting = false;
     ev.onlineMeeting = null;
@@ -150,6 +152,8 @@ export function handleGraphEvents(
   if (!ev) return graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
   if (method === 'GET') return { status: 200, body: answer(ev) };
   if (method === 'PATCH') {
+    // learn.microsoft.com/graph/api/event-update: a body replaced without the online meeting's blob disables the meeting.
+    if ('body' in b && ev.onlineMeeting && !JSON.stringify(b.body).includes(ev.onlineMeeting.joinUrl)) ev.onlineMeeting = null;
     apply(state, ev, b);
     return { status: 200, body: answer(ev) };
   }

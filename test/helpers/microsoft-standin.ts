@@ -97,7 +97,8 @@ export async function startMicrosoftStandin(opts: { clientId: string; clientSecr
     refreshTokens.set(refresh, { email, scope });
     return {
       token_type: 'Bearer',
-      scope,
+      // The answer's scope never names offline_access, though a refresh token comes (Microsoft Q&A 806413).
+      scope: scope.replace(/\s*\boffline_access\b/g, '').trim(),
       expires_in: faults.accessTtlS,
       ext_expires_in: faults.accessTtlS,
       access_token: issueAccess(email),
@@ -376,6 +377,9 @@ export async function startMicrosoftStandin(opts: { clientId: string; clientSecr
         subscriptionExpirationDateTime: new Date(s.expiration).toISOString(),
         tenantId: 'tenant',
         clientState: s.clientState,
+        // learn.microsoft.com/graph/api/resources/changenotification: a lifecycle notice's resource is the subscription.
+        resource: '',
+        resourceData: { '@odata.type': '#microsoft.graph.subscription', '@odata.id': `subscriptions/${s.id}`, id: s.id },
         lifecycleEvent,
       };
       return post(s.lifecycleNotificationUrl, { value: [n] }, lifecycleEvent, s.id);
