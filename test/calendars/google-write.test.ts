@@ -170,7 +170,8 @@ test('Google holding the insert past BOOKING_EVENT_WAIT_MS: the 201 answers our 
 
 test('a host without a destination calendar: the answer does not wait and gives our own event', async () => {
   const { db } = w.tdb;
-  await db('calendar_connection_calendars').where({ connection_id: connectionId }).update({ is_booking_calendar: false });
+  // One row (the booking calendar): an update of all the connection's rows could deadlock with a sync rewriting them.
+  await db('calendar_connection_calendars').where({ id: calendarIds.Writer }).update({ is_booking_calendar: false });
   const waits = jest.spyOn(w.app.deps.calendarWrites, 'until');
   try {
     const { res } = await book(78);

@@ -66,6 +66,21 @@ itWithBrowser('an unknown token gets a 404 page, and values are escaped', async 
   await page.close();
 });
 
+test('without a browser: GET /u/<token> answers the page naming the masked address and changes nothing; an unknown token is a 404 page', async () => {
+  const { token, contactId } = await sentEmail('scanner@example.com');
+  const res = await fetch(`${w.app.baseUrl}/u/${token}`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/html');
+  const body = await res.text();
+  expect(body).toContain('sc***@example.com');
+  expect(body).not.toContain('scanner@example.com');
+  expect((await w.tdb.db('contacts').where({ id: contactId }).first())!.unsubscribed_email).toBe(false);
+  expect(await w.tdb.db('sequence_unsubscribes').where({ contact_id: contactId })).toHaveLength(0);
+  const unknown = await fetch(`${w.app.baseUrl}/u/tokunknownxyz`);
+  expect(unknown.status).toBe(404);
+  expect(unknown.headers.get('content-type')).toContain('text/html');
+});
+
 test('RFC 8058: a one-click POST with List-Unsubscribe=One-Click unsubscribes without a browser', async () => {
   const { token, contactId } = await sentEmail('mailbox@example.com');
   const res = await fetch(`${w.app.baseUrl}/u/${token}`, {
