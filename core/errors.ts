@@ -65,3 +65,6 @@ export const serviceUnavailable = (message: string, retryAfterSeconds = 5) =>
 /** What a request that met an unreachable database is told (the error middleware and the no-JS form page). */
 export const databaseUnavailable = () =>
   serviceUnavailable('The database did not answer in time; nothing was saved. Try again in a few seconds');
+/** What a request whose transaction met a concurrent one (a deadlock) is told: nothing was saved. */
+export const transactionConflict = () =>
+  serviceUnavailable('The request met a concurrent change and was rolled back; nothing was saved. Try again', 1);

@@ -17,3 +17,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     e.message ?? '',
   );
 }
+
+/**
+ * Whether PostgreSQL rolled the transaction back because it met a concurrent one (40P01
+ * deadlock_detected, 40001 serialization_failure): nothing was saved, and the same request may
+ * succeed at once. Answered 503 with a short Retry-After, not 500.
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const code = (err as { code?: unknown }).code;
+  return code === '40P01' || code === '40001';
+}

@@ -2,8 +2,8 @@ import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { logger } from '../../core/logger';
 import { httpDuration, httpRequests } from '../../core/metrics';
-import { ApiError, databaseUnavailable, type ErrorCode } from '../../core/errors';
-import { isDatabaseUnavailable } from '../../db/unavailable';
+import { ApiError, databaseUnavailable, transactionConflict, type ErrorCode } from '../../core/errors';
+import { isDatabaseUnavailable, isTransactionConflict } from '../../db/unavailable';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -62,6 +62,8 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   // PostgreSQL away or past the budget (DATABASE_BUDGET_MS): a 503 the client may retry, not a 500.
   if (isDatabaseUnavailable(err)) return databaseUnavailable();
+  // A deadlock or serialization failure rolled the transaction back: a retry may succeed at once.
+  if (isTransactionConflict(err)) return transactionConflict();
   const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean };
   const status = e?.status ?? e?.statusCode;
   if (status === 413 || e?.type === 'entity.too.large') {
