@@ -6,7 +6,8 @@ import { parseMail, type ParsedParts } from './mail-parse';
 /** The Message-IDs (`<left@right>`) of an In-Reply-To or References header, in order. */
 function ids(v: string | string[] | undefined): string[] {
   const all = Array.isArray(v) ? v.join(' ') : (v ?? '');
-  return all.match(/<[^<>\s]+@[^<>\s]+>/g) ?? [];
+  // Most notices have neither header: nothing to search.
+  return all ? (all.match(/<[^<>\s]+@[^<>\s]+>/g) ?? []) : [];
 }
 
 const KEPT: ReadonlySet<string> = new Set(FACT_HEADERS);
@@ -92,8 +93,9 @@ class ParsedFacts implements MailFacts {
   ) {
     const html = parsed.html;
     // Whether a text holds anything but white space (\S is the negation of trim's set).
-    const text = parsed.text && NOT_WHITE.test(parsed.text) ? parsed.text : html ? htmlText(html) : '';
-    const noText = !NOT_WHITE.test(text);
+    const hasText = parsed.text !== '' && NOT_WHITE.test(parsed.text);
+    const text = hasText ? parsed.text : html ? htmlText(html) : '';
+    const noText = !hasText && !NOT_WHITE.test(text);
     this.#raw = raw;
     this.#hasRawBody = noText || (headers['content-type'] ?? '').toLowerCase().includes('report');
     this.#rawBody = noText ? rawBodyOf(raw) : undefined;
