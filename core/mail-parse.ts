@@ -7,9 +7,11 @@ import { MailParser, type AddressObject, type MailParserData } from 'mailparser'
  * classifier reads (`keep`) are kept, the others are read past, so a message with a large
  * attachment costs no more memory than one without.
  */
-export interface ParsedParts {
+export interface ParsedParts<Header extends string = string> {
   /** The top-level header lines as mailsplit gives them (names lower-cased, folded lines kept). */
   headerLines: ReadonlyArray<{ key: string; line: string }>;
+  /** The first value of each header `keepHeader` took, unfolded and trimmed. */
+  headers: Partial<Record<Header, string>>;
   /** The text parts joined (mailparser's text, HTML-only mail rendered as text); '' when none. */
   text: string;
   /** The HTML parts joined; '' when none. */
@@ -27,11 +29,40 @@ export const PARSE_OPTIONS = { skipImageLinks: true, skipTextToHtml: true, skipT
 
 const stringOr = (v: unknown, otherwise: string): string => (typeof v === 'string' ? v : otherwise);
 
+/**
+ * The first value of each header line `keepHeader` takes, unfolded and trimmed (mailsplit gives
+ * the names lower-cased). Read when mailsplit hands the header block over: the lines are then in
+ * the processor's cache, and after the body is read they no longer are (docs/throughput.md).
+ */
+function headerValues<Header extends string>(
+  lines: ReadonlyArray<{ key: string; line: string }>,
+  keepHeader: (name: string) => name is Header,
+): Partial<Record<Header, string>> {
+  const headers: Partial<Record<Header, string>> = {};
+  for (const { key, line } of lines) {
+    // Received and the like are skipped; of a repeated header, the first is kept.
+    if (!keepHeader(key) || headers[key] !== undefined) continue;
+    headers[key] = line
+      .slice(line.indexOf(':') + 1)
+      .replace(/\r?\n[ \t]+/g, ' ')
+      .trim();
+  }
+  return headers;
+}
+
+/** No header kept. */
+const noHeader = (_name: string): _name is never => false;
+
 /** Parse raw RFC 5322 bytes; rejects on what mailparser cannot parse. */
-export function parseMail(raw: Buffer | string, keep: (contentType: string) => boolean): Promise<ParsedParts> {
+export function parseMail<Header extends string = never>(
+  raw: Buffer | string,
+  keep: (contentType: string) => boolean,
+  keepHeader: (name: string) => name is Header = noHeader,
+): Promise<ParsedParts<Header>> {
   return new Promise((resolve, reject) => {
-    const out: ParsedParts = {
+    const out: ParsedParts<Header> = {
       headerLines: [],
+      headers: {},
       text: '',
       html: '',
       subject: '',
@@ -46,6 +77,7 @@ export function parseMail(raw: Buffer | string, keep: (contentType: string) => b
     parser.on('headers', (h: Map<string, unknown>) => {
       headers = h;
       out.headerLines = parser.headerLines || [];
+      out.headers = headerValues(out.headerLines, keepHeader);
     });
     parser.on('data', (data: MailParserData) => {
       if (data.type === 'text') {

@@ -125,7 +125,7 @@ export interface BlockEvidence {
   status: string | null;
   /** The notice or the diagnostic, lower-cased (read only when the status leaves it to the words). */
   lower: () => string;
-  /** Whether the notice also says the address is dead (then it is not a block); asked only when the words are read. */
+  /** Whether the notice also says the address is dead (then it is not a block); asked before the block words are looked for. */
   dead: (lower: string) => boolean;
 }
 
@@ -144,8 +144,8 @@ export function blockOf(e: BlockEvidence): BlockReason | null {
   if (byStatus === 'no') return null;
   if (byStatus !== 'words') return byStatus;
   const lower = e.lower();
-  const reason = blockWording(lower);
-  return reason !== null && !e.dead(lower) ? reason : null;
+  // Whether the address is dead is asked first: a free-text notice's caller knows it already.
+  return e.dead(lower) ? null : blockWording(lower);
 }
 
 /** Whether a lower-cased text says the address is dead (the dead-address words of domain/mail-wording.ts). */

@@ -199,8 +199,9 @@ function freeTextBounce(f: MailFacts, system: string | null, noticeFn: Notice, o
   const said = `${f.subject}\n${notice}`;
   const lower = said.toLowerCase();
   const words = wordsIn(lower);
-  const body = words.dead >= 0 || BOUNCE_BODY.test(lower.slice(f.subject.length));
-  if (!(system ? subject || body : body)) return null;
+  // A system sender's notice subject is enough; otherwise the body must read as a notice.
+  const readsAsNotice = (system && subject) || words.dead >= 0 || BOUNCE_BODY.test(lower.slice(f.subject.length));
+  if (!readsAsNotice) return null;
   const recipient = noticeRecipient(f, notice, own) ?? returnedTo(f, own);
   if (words.dead < 0 && words.permanent < 0 && DELAY_WORDS.test(lower)) {
     return { kind: 'warning', status: firstEnhancedCode(notice), recipient };
