@@ -10,7 +10,6 @@ import {
   CalendarSyncStateGoneError,
   CalendarUnauthorizedError,
   CalendarUnavailableError,
-  idTokenEmail,
   trimUrl,
   type OAuthClient,
 } from './provider-http';
@@ -65,7 +64,6 @@ export const GOOGLE_REQUIRED_SCOPES = [
 ] as const;
 
 const trim = trimUrl;
-export { backoffMs };
 
 interface GoogleErrorBody {
   error?: { code?: number; message?: string; errors?: Array<{ reason?: string }>; status?: string } | string;
@@ -172,8 +170,6 @@ export function missingScopes(granted: string): string[] {
   const have = new Set(granted.split(/\s+/).filter(Boolean));
   return GOOGLE_REQUIRED_SCOPES.filter((s) => !have.has(s));
 }
-
-export { idTokenEmail };
 
 /** `POST {revoke url}` with `token=`; a token Google no longer knows (400 invalid_token) counts as revoked. */
 export async function googleRevoke(urls: GoogleUrls, token: string): Promise<void> {

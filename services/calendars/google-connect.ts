@@ -1,7 +1,8 @@
 import { notFound } from '../../core/errors';
 import { logger } from '../../core/logger';
 import type { Principal } from '../../core/principal';
-import { googleAuthorizeUrl, googleToken, idTokenEmail, missingScopes } from '../../core/calendars/google-api';
+import { googleAuthorizeUrl, googleToken, missingScopes } from '../../core/calendars/google-api';
+import { idTokenEmail } from '../../core/calendars/provider-http';
 import type { ServiceDeps } from '../deps';
 import { googleClient, googleConfigured, googleUrls, sealGoogleTokens } from './google-tokens';
 import { CalendarConnectError, CODE_EXCHANGE_TIMEOUT_MS, oauthState, readOAuthState, saveOAuthConnection } from './oauth-connect';
@@ -15,12 +16,8 @@ import { CalendarConnectError, CODE_EXCHANGE_TIMEOUT_MS, oauthState, readOAuthSt
  * live. The code exchange is the one inline call: 5 s, no retry. Everything after it (the calendar
  * list, the first sync, the push channels) runs in the connection's sync workflow.
  */
-export const GOOGLE_CODE_EXCHANGE_TIMEOUT_MS = CODE_EXCHANGE_TIMEOUT_MS;
-
 type Deps = Pick<ServiceDeps, 'config'>;
 export const googleCallbackUrl = (deps: Deps) => `${deps.config.baseUrl}/api/v1/google-calendar/callback`;
-
-export { CalendarConnectError as GoogleConnectError } from './oauth-connect';
 
 export function startGoogleConnect(deps: Deps, input: { principal: Principal }): { authorize_url: string } {
   const { config } = deps;
@@ -50,7 +47,7 @@ export async function completeGoogleConnect(
       googleUrls(config),
       googleClient(config),
       { grant_type: 'authorization_code', code: input.code, code_verifier: who.verifier, redirect_uri: googleCallbackUrl(deps) },
-      GOOGLE_CODE_EXCHANGE_TIMEOUT_MS,
+      CODE_EXCHANGE_TIMEOUT_MS,
     );
   } catch (err) {
     logger.warn({ userId: who.userId, error: String(err) }, 'Google Calendar connect: the code exchange failed');

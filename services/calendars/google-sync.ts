@@ -5,23 +5,14 @@ import {
   type GoogleEvent,
 } from '../../core/calendars/google-api';
 import { logger } from '../../core/logger';
-import type { Mailer } from '../../core/mailer';
 import { minimizeGoogleEvent } from '../../domain/calendars/google-busy';
-import type { ServiceDeps } from '../deps';
-import {
-  finishProviderSync,
-  firstPushExpiry,
-  providerSyncFailed,
-  saveProviderCalendars,
-  storeCalendarEvents,
-  type Range,
-} from './event-store';
+import { storeCalendarEvents, type Range } from './event-store';
 import { ensureGoogleChannels, teardownGoogle } from './google-channels';
-import { emailHostSoon, markNeedsReauthAndEmail, NEEDS_REAUTH_MESSAGE } from './calendar-reauth';
+import { NEEDS_REAUTH_MESSAGE } from './calendar-reauth';
+import { syncProviderConnection, type ProviderSync, type ProviderSyncDeps, type SyncWindow } from './provider-sync';
 import { withGoogleApi } from './google-tokens';
 import type { CalendarRow, ConnectionRow } from './rows';
 import type { SyncResult } from './sync-result';
-import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
 
 /**
  * One sync of a Google connection (docs/calendars.md "Google Calendar"), in the connection's
@@ -35,66 +26,31 @@ import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
  * 4. each checked calendar has a live push channel (events.watch), renewed before it expires.
  * `invalid_grant`, or a 401 that survives a refresh, marks the connection `needs_reauth` (its host then
  * offers no times). A 429 or a rate-limit 403 is thrown (GoogleRateLimitedError) for the activity to
- * retry after Retry-After. A window that moved re-derives busy time from the stored events.
+ * retry after Retry-After. A window that moved re-derives busy time from the stored events. The steps
+ * every provider shares (the list saved, the calendars read, the push, the failures) are provider-sync.ts.
  */
-type Deps = Pick<ServiceDeps, 'db' | 'config'> & { mailer?: Mailer };
+type Deps = ProviderSyncDeps;
 
-export { NEEDS_REAUTH_MESSAGE };
-
-export async function syncGoogleConnection(deps: Deps, input: { row: ConnectionRow; now: number }): Promise<SyncResult> {
-  const { db, config } = deps;
-  const { row, now } = input;
-  const interval = syncIntervalMs(config.CALENDAR_SYNC_INTERVAL);
-  if (row.status === 'disconnecting') {
-    await teardownGoogle(deps, row);
-    return { outcome: 'gone', message: null, nextSyncMs: interval };
-  }
-  if (row.status === 'needs_reauth') {
-    await emailHostSoon(deps, { connectionId: row.id }); // a no-op once sent
-    return { outcome: 'error', message: row.status_message ?? NEEDS_REAUTH_MESSAGE, nextSyncMs: interval };
-  }
-  let nextSyncMs = interval;
-  try {
-    await withGoogleApi(deps, {
-      connectionId: row.id,
-      run: async (api) => {
-        const calendars = await saveCalendars(db, row, await api.calendarList());
-        const window = await syncWindow(db, { userId: row.user_id, now });
-        const host = await hostZoneAndEmails(db, row.user_id);
-        const reexpand = !row.expanded_until || row.expanded_until.getTime() < window.horizonEnd;
-        for (const cal of calendars.filter((c) => c.check_conflicts)) {
-          await syncCalendar(deps, row, cal, api, { from: window.from, to: window.to, zone: cal.timezone ?? host.zone, now });
-        }
-        nextSyncMs = Math.min(interval, await ensureGoogleChannels(deps, { row, api, calendars, now }));
-        await finishProviderSync(deps, { row, now, window: reexpand ? window : null, hostZone: host.zone });
-      },
-    });
-  } catch (err) {
-    return providerSyncFailed(deps, {
-      row,
-      now,
-      interval,
-      err,
-      reauthMessage: NEEDS_REAUTH_MESSAGE,
-      needsReauth: () => markNeedsReauthAndEmail(deps, { row, now, interval }),
-    });
-  }
-  // The workflow's details (operators): the provider and account (never a token) and when the first channel expires.
-  const expires = await firstPushExpiry(db, row.id);
-  return { outcome: 'ok', message: `google ${row.account_email ?? ''}, push channel expiry ${expires}`, nextSyncMs };
-}
-
-async function saveCalendars(db: Deps['db'], row: ConnectionRow, list: GoogleCalendarEntry[]): Promise<CalendarRow[]> {
-  return saveProviderCalendars(db, {
-    row,
-    list: list.map((c) => ({
+const google: ProviderSync<GoogleCalendarApi> = {
+  name: 'google',
+  pushName: 'push channel',
+  reauthMessage: () => NEEDS_REAUTH_MESSAGE,
+  teardown: teardownGoogle,
+  withApi: withGoogleApi,
+  calendars: async (api) =>
+    (await api.calendarList()).map((c: GoogleCalendarEntry) => ({
       remoteId: c.id,
       name: c.summaryOverride || c.summary || c.id,
       color: c.backgroundColor ?? null,
       timezone: c.timeZone ?? null,
       readOnly: !(c.accessRole === 'owner' || c.accessRole === 'writer'),
     })),
-  });
+  syncCalendar,
+  ensurePush: ensureGoogleChannels,
+};
+
+export function syncGoogleConnection(deps: Deps, input: { row: ConnectionRow; now: number }): Promise<SyncResult> {
+  return syncProviderConnection(deps, { ...input, provider: google });
 }
 
 async function readEvents(api: GoogleCalendarApi, cal: CalendarRow, syncToken: string | null, from: number) {
@@ -108,7 +64,12 @@ async function readEvents(api: GoogleCalendarApi, cal: CalendarRow, syncToken: s
   }
 }
 
-async function syncCalendar(deps: Deps, row: ConnectionRow, cal: CalendarRow, api: GoogleCalendarApi, r: Range): Promise<void> {
+async function syncCalendar(
+  deps: Deps,
+  input: { row: ConnectionRow; cal: CalendarRow; api: GoogleCalendarApi; window: SyncWindow; zone: string; now: number },
+): Promise<void> {
+  const { row, cal, api, window, zone, now } = input;
+  const r: Range = { from: window.from, to: window.to, zone, now };
   let full = !cal.sync_token;
   let read;
   try {

@@ -3,15 +3,13 @@ import { CalendarSyncStateGoneError } from '../../core/calendars/provider-http';
 import { logger } from '../../core/logger';
 import type { EventTimes } from '../../domain/calendars/event-busy';
 import { graphEventTimes } from '../../domain/calendars/microsoft-busy';
-import type { ServiceDeps } from '../deps';
-import type { Mailer } from '../../core/mailer';
-import { emailHostSoon, markNeedsReauthAndEmail, MICROSOFT_NEEDS_REAUTH_MESSAGE } from './calendar-reauth';
-import { finishProviderSync, firstPushExpiry, providerSyncFailed, saveProviderCalendars, storeCalendarEvents } from './event-store';
+import { MICROSOFT_NEEDS_REAUTH_MESSAGE } from './calendar-reauth';
+import { storeCalendarEvents } from './event-store';
 import { ensureMicrosoftSubscriptions, teardownMicrosoft } from './microsoft-subscriptions';
 import { withMicrosoftApi } from './microsoft-tokens';
 import type { CalendarRow, ConnectionRow } from './rows';
 import type { SyncResult } from './sync-result';
-import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
+import { syncProviderConnection, type ProviderSync, type ProviderSyncDeps, type SyncWindow } from './provider-sync';
 
 /**
  * One sync of a Microsoft 365 connection (docs/calendars.md "Microsoft 365"), in the connection's
@@ -27,65 +25,33 @@ import { hostZoneAndEmails, syncIntervalMs, syncWindow } from './window';
  * `invalid_grant` (AADSTS700082 included) or a 401 that survives a refresh → `needs_reauth`. Throttling
  * (429, 503 with Retry-After) is thrown for the activity to retry after Retry-After.
  */
-type Deps = Pick<ServiceDeps, 'db' | 'config'> & { mailer?: Mailer };
+type Deps = ProviderSyncDeps;
+type Window = SyncWindow;
 
 const DAY = 86_400_000;
-export { MICROSOFT_NEEDS_REAUTH_MESSAGE };
 
-export async function syncMicrosoftConnection(deps: Deps, input: { row: ConnectionRow; now: number }): Promise<SyncResult> {
-  const { db, config } = deps;
-  const { row, now } = input;
-  const interval = syncIntervalMs(config.CALENDAR_SYNC_INTERVAL);
-  if (row.status === 'disconnecting') {
-    await teardownMicrosoft(deps, row);
-    return { outcome: 'gone', message: null, nextSyncMs: interval };
-  }
-  if (row.status === 'needs_reauth') {
-    await emailHostSoon(deps, { connectionId: row.id }); // a no-op once sent
-    return { outcome: 'error', message: row.status_message ?? MICROSOFT_NEEDS_REAUTH_MESSAGE, nextSyncMs: interval };
-  }
-  let nextSyncMs = interval;
-  try {
-    await withMicrosoftApi(deps, {
-      connectionId: row.id,
-      run: async (api) => {
-        const list = await api.calendars();
-        const calendars = await saveProviderCalendars(db, {
-          row,
-          list: list.map((c) => ({
-            remoteId: c.id,
-            name: c.name || c.id,
-            color: c.hexColor || null,
-            timezone: null,
-            readOnly: !c.canEdit,
-          })),
-        });
-        const window = await syncWindow(db, { userId: row.user_id, now });
-        const host = await hostZoneAndEmails(db, row.user_id);
-        const reexpand = !row.expanded_until || row.expanded_until.getTime() < window.horizonEnd;
-        for (const cal of calendars.filter((c) => c.check_conflicts))
-          await syncCalendar(deps, { row, cal, api, window, zone: host.zone, now });
-        nextSyncMs = Math.min(interval, await ensureMicrosoftSubscriptions(deps, { row, api, calendars, now }));
-        await finishProviderSync(deps, { row, now, window: reexpand ? window : null, hostZone: host.zone });
-      },
-    });
-  } catch (err) {
-    const reauthMessage = `${MICROSOFT_NEEDS_REAUTH_MESSAGE} (${err instanceof Error ? err.message : String(err)})`;
-    return providerSyncFailed(deps, {
-      row,
-      now,
-      interval,
-      err,
-      reauthMessage,
-      needsReauth: () => markNeedsReauthAndEmail(deps, { row, now, interval, message: reauthMessage }),
-    });
-  }
-  // The workflow's details (operators): the provider and account (never a token) and the first subscription's expiry.
-  const expires = await firstPushExpiry(db, row.id);
-  return { outcome: 'ok', message: `microsoft ${row.account_email ?? ''}, subscription expiry ${expires}`, nextSyncMs };
+const microsoft: ProviderSync<MicrosoftGraphApi> = {
+  name: 'microsoft',
+  pushName: 'subscription',
+  reauthMessage: (err) =>
+    err ? `${MICROSOFT_NEEDS_REAUTH_MESSAGE} (${err instanceof Error ? err.message : String(err)})` : MICROSOFT_NEEDS_REAUTH_MESSAGE,
+  teardown: teardownMicrosoft,
+  withApi: withMicrosoftApi,
+  calendars: async (api) =>
+    (await api.calendars()).map((c) => ({
+      remoteId: c.id,
+      name: c.name || c.id,
+      color: c.hexColor || null,
+      timezone: null,
+      readOnly: !c.canEdit,
+    })),
+  syncCalendar,
+  ensurePush: ensureMicrosoftSubscriptions,
+};
+
+export function syncMicrosoftConnection(deps: Deps, input: { row: ConnectionRow; now: number }): Promise<SyncResult> {
+  return syncProviderConnection(deps, { ...input, provider: microsoft });
 }
-
-type Window = { from: number; to: number; horizonEnd: number };
 
 /** Every page of a round, from its first request or a stored link, to the deltaLink. */
 async function readRound(api: MicrosoftGraphApi, start: { calendarId: string; from: string; to: string } | { link: string }) {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
+import { backoffMs, idTokenEmail } from '../../core/calendars/provider-http';
 import {
-  backoffMs,
   googleAuthorizeUrl,
   googleCalendarApi,
   GoogleGrantError,
@@ -9,7 +9,6 @@ import {
   GoogleSyncTokenGoneError,
   googleToken,
   GoogleUnauthorizedError,
-  idTokenEmail,
   missingScopes,
   type GoogleUrls,
 } from '../../core/calendars/google-api';

@@ -1,5 +1,6 @@
 import { ApiError } from '../../../core/errors';
-import { completeGoogleConnect, GoogleConnectError, startGoogleConnect } from '../../../services/calendars/google-connect';
+import { completeGoogleConnect, startGoogleConnect } from '../../../services/calendars/google-connect';
+import { CalendarConnectError } from '../../../services/calendars/oauth-connect';
 import { handleGooglePush } from '../../../services/calendars/google-push';
 import { defineRoute } from '../../http/route';
 import { connectPage } from '../calendar-connect-page';
@@ -7,8 +8,6 @@ import { googleAuthorizeAnswer, googleCallbackQuery, googlePushAnswer } from './
 
 const tags = ['calendar connections'];
 const FAILED = 'Google Calendar was not connected';
-
-const html = connectPage;
 
 /**
  * A host's Google Calendar (docs/calendars.md "Google Calendar"): the OAuth 2.0 connect (started from
@@ -38,16 +37,17 @@ export const googleCalendarRoutes = [
     query: googleCallbackQuery,
     response: { mediaType: 'text/html', description: 'Google Calendar connected, or why not (400)' },
     handler: async ({ ctx, query, deps }) => {
-      if (query.error) return html(ctx, 400, FAILED, 'Google did not give access. Start again from the dashboard.');
-      if (!query.code || !query.state) return html(ctx, 400, FAILED, 'Google came back without a code. Start again from the dashboard.');
+      if (query.error) return connectPage(ctx, 400, FAILED, 'Google did not give access. Start again from the dashboard.');
+      if (!query.code || !query.state)
+        return connectPage(ctx, 400, FAILED, 'Google came back without a code. Start again from the dashboard.');
       let email: string;
       try {
         ({ accountEmail: email } = await completeGoogleConnect(deps, { code: query.code, state: query.state }));
       } catch (err) {
-        if (err instanceof GoogleConnectError) return html(ctx, 400, FAILED, err.message);
+        if (err instanceof CalendarConnectError) return connectPage(ctx, 400, FAILED, err.message);
         throw err;
       }
-      html(
+      connectPage(
         ctx,
         200,
         'Google Calendar is connected',
