@@ -92,7 +92,7 @@ export const microsoftWriter: CalendarWriter = {
       htmlUrl: ev.webLink || null,
       providerEventId: ev.id,
       providerIcalUid: ev.iCalUId ?? null,
-      // No joinUrl with Teams asked for: the account cannot make Teams meetings (microsoft-teams.ts).
+      // No joinUrl with Teams asked for: the account cannot make Teams meetings (conference-link.ts).
       meetLink: event.teams ? ev.joinUrl : null,
     };
   },

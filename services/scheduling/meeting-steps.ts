@@ -9,8 +9,7 @@ import { sendCancellationEmails, sendMeetingEmails, type MeetingEmailKind } from
 import { lapseAt } from './links';
 import { trackedMailer } from '../mail/outbound';
 import { bookingCalendarOf } from '../calendars/write-back';
-import { ensureMeetLink } from '../calendars/google-meet';
-import { ensureTeamsLink } from '../calendars/microsoft-teams';
+import { ensureConferenceLink } from '../calendars/conference-link';
 import { followupStart } from '../meeting-followup/workflow-starts';
 import type { BookingStart, MeetingState } from '../../workflows/scheduling/contract';
 
@@ -46,11 +45,12 @@ async function createRoom(deps: Pick<ServiceDeps, 'db' | 'config' | 'video'>, m:
     m.event_type_id
       ? (await deps.db('event_types').where({ id: m.event_type_id }).first('ai_notes_enabled'))?.ai_notes_enabled === true
       : false;
-  if (deps.video.adapterOf(m.location_type) === 'zoom') {
-    return (await ensureZoomMeeting(deps, { meeting: m, record: await record() })) !== 'not_connected';
-  }
-  if (deps.video.adapterOf(m.location_type) === 'google_meet') return (await ensureMeetLink(deps, { meeting: m })) === 'linked';
-  if (deps.video.adapterOf(m.location_type) === 'microsoft_teams') return (await ensureTeamsLink(deps, { meeting: m })) === 'linked';
+  const adapter = deps.video.adapterOf(m.location_type);
+  if (adapter === 'zoom') return (await ensureZoomMeeting(deps, { meeting: m, record: await record() })) !== 'not_connected';
+  // Google Meet and Teams: the conference comes with the event written to the host's calendar.
+  const conference = { google_meet: 'google', microsoft_teams: 'microsoft' } as const;
+  if (adapter === 'google_meet' || adapter === 'microsoft_teams')
+    return (await ensureConferenceLink(deps, { meeting: m, kind: conference[adapter] })) === 'linked';
   const provider = deps.video.providerOf(m.location_type);
   if (!m.meeting_link || !provider?.createMeeting) return false;
   await provider.createMeeting(roomOfLink(m.meeting_link), {
