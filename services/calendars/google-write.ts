@@ -1,11 +1,4 @@
-import {
-  GoogleGrantError,
-  GooglePermanentError,
-  GoogleRateLimitedError,
-  GoogleSyncTokenGoneError,
-  GoogleUnauthorizedError,
-  GoogleUnavailableError,
-} from '../../core/calendars/google-api';
+import { GooglePermanentError } from '../../core/calendars/google-api';
 import {
   googleEventIdOf,
   googleEventsApi,
@@ -15,6 +8,7 @@ import {
 } from '../../core/calendars/google-events';
 import type { CalendarWriter, WriteInput, WriterDeps } from './calendar-writer';
 import { CalendarWriteError } from './caldav-write';
+import { isEventGone, providerWriteFailure } from './provider-write-errors';
 import { googleUrls, withGoogleToken } from './google-tokens';
 
 /**
@@ -34,23 +28,6 @@ import { googleUrls, withGoogleToken } from './google-tokens';
  *   connected again; 5xx and network failures are retried.
  */
 
-function failure(err: unknown, what: string): unknown {
-  if (err instanceof GoogleRateLimitedError) return new CalendarWriteError(err.message, 429, { retryAfterMs: err.retryAfterMs });
-  if (err instanceof GoogleGrantError || err instanceof GoogleUnauthorizedError)
-    return new CalendarWriteError(`Google no longer accepts the connection (${what})`, 401, { needsReauth: true, permanent: true });
-  if (err instanceof GooglePermanentError) return new CalendarWriteError(explain(err.status, err.message), err.status, { permanent: true });
-  if (err instanceof GoogleSyncTokenGoneError) return new CalendarWriteError(err.message, 410, { permanent: true });
-  if (err instanceof GoogleUnavailableError) return new CalendarWriteError(err.message, null);
-  return err;
-}
-
-function explain(status: number, message: string): string {
-  if (status === 403) return `Google does not allow writing to this calendar (HTTP 403); choose another booking calendar`;
-  if (status === 404) return `the calendar no longer exists at Google (HTTP 404); choose another booking calendar`;
-  return message;
-}
-
-const isGone = (err: unknown) => err instanceof GoogleSyncTokenGoneError || (err instanceof GooglePermanentError && err.status === 404);
 const isTaken = (err: unknown) => err instanceof GooglePermanentError && err.status === 409;
 
 function eventOf(input: WriteInput, id: string): GoogleEventInput {
@@ -85,10 +62,10 @@ async function writeEvent(api: GoogleEventsApi, calendarId: string, event: Googl
     try {
       return await api.patch(calendarId, e);
     } catch (err) {
-      if (isGone(err)) throw new DeadId(e.id);
+      if (isEventGone(err)) throw new DeadId(e.id);
       if (!(err instanceof GooglePermanentError && err.status === 403)) throw err;
       const now = await api.get(calendarId, e.id).catch((getErr: unknown) => {
-        if (isGone(getErr)) return null;
+        if (isEventGone(getErr)) return null;
         throw getErr;
       });
       if (!now || now.status === 'cancelled') throw new DeadId(e.id);
@@ -139,7 +116,7 @@ export const googleWriter: CalendarWriter = {
         },
       });
     } catch (err) {
-      throw failure(err, 'events.insert/patch');
+      throw providerWriteFailure('Google', err, 'events.insert/patch');
     }
     if (event.meet && !ev.meetLink)
       throw new CalendarWriteError(`Google has not made the Meet link of event ${ev.id} yet; trying again`, null);
@@ -159,7 +136,7 @@ export const googleWriter: CalendarWriter = {
         run: (token) => googleEventsApi(googleUrls(deps.config), token).remove(calendarUrl, record.provider_event_id ?? record.href),
       });
     } catch (err) {
-      throw failure(err, 'events.delete');
+      throw providerWriteFailure('Google', err, 'events.delete');
     }
   },
 };

@@ -1,14 +1,6 @@
 import { graphEventsApi, graphTransactionIdOf, type GraphEventInput, type GraphWrittenEvent } from '../../core/calendars/microsoft-events';
-import {
-  CalendarGrantError,
-  CalendarPermanentError,
-  CalendarRateLimitedError,
-  CalendarSyncStateGoneError,
-  CalendarUnauthorizedError,
-  CalendarUnavailableError,
-} from '../../core/calendars/provider-http';
 import type { CalendarWriter, WriteInput, WriterDeps } from './calendar-writer';
-import { CalendarWriteError } from './caldav-write';
+import { isEventGone, providerWriteFailure } from './provider-write-errors';
 import { microsoftUrls, withMicrosoftApi } from './microsoft-tokens';
 
 /**
@@ -26,25 +18,6 @@ import { microsoftUrls, withMicrosoftApi } from './microsoft-tokens';
  *   a 401 that survives a forced refresh, or `invalid_grant`, needs the account connected again;
  *   5xx and network failures are retried.
  */
-
-function failure(err: unknown, what: string): unknown {
-  if (err instanceof CalendarRateLimitedError) return new CalendarWriteError(err.message, 429, { retryAfterMs: err.retryAfterMs });
-  if (err instanceof CalendarGrantError || err instanceof CalendarUnauthorizedError)
-    return new CalendarWriteError(`Microsoft no longer accepts the connection (${what})`, 401, { needsReauth: true, permanent: true });
-  if (err instanceof CalendarPermanentError)
-    return new CalendarWriteError(explain(err.status, err.message), err.status || null, { permanent: true });
-  if (err instanceof CalendarSyncStateGoneError) return new CalendarWriteError(err.message, 410, { permanent: true });
-  if (err instanceof CalendarUnavailableError) return new CalendarWriteError(err.message, null);
-  return err;
-}
-
-function explain(status: number, message: string): string {
-  if (status === 403) return `Microsoft does not allow writing to this calendar (HTTP 403); choose another booking calendar`;
-  if (status === 404) return `the calendar no longer exists at Microsoft (HTTP 404); choose another booking calendar`;
-  return message;
-}
-
-const isGone = (err: unknown) => err instanceof CalendarSyncStateGoneError || (err instanceof CalendarPermanentError && err.status === 404);
 
 function eventOf(input: WriteInput): GraphEventInput {
   const m = input.meeting;
@@ -78,13 +51,13 @@ export const microsoftWriter: CalendarWriter = {
           try {
             return await api.update(recorded, event);
           } catch (err) {
-            if (!isGone(err)) throw err;
+            if (!isEventGone(err)) throw err;
             return api.create(cal.url, event, graphTransactionIdOf(input.uid, input.meeting.ical_sequence + 1));
           }
         },
       });
     } catch (err) {
-      throw failure(err, 'event create/update');
+      throw providerWriteFailure('Microsoft', err, 'event create/update');
     }
     return {
       href: ev.id,
@@ -103,7 +76,7 @@ export const microsoftWriter: CalendarWriter = {
         run: (_graph, token) => graphEventsApi(microsoftUrls(deps.config), token).remove(record.provider_event_id ?? record.href),
       });
     } catch (err) {
-      throw failure(err, 'event delete');
+      throw providerWriteFailure('Microsoft', err, 'event delete');
     }
   },
 };
