@@ -242,3 +242,14 @@ describe('calendar connections', () => {
     await w.session.patch(`/api/v1/calendar-connections/${conn.id}`, { calendars: [{ id: work.id, check_conflicts: true }] });
   });
 });
+
+test('a server without a Google or Microsoft app: their connect is a 404 naming the settings to set', async () => {
+  expect(w.app.config.GOOGLE_CLIENT_ID).toBeUndefined();
+  expect(w.app.config.MICROSOFT_CLIENT_ID).toBeUndefined();
+  const google = await w.session.post('/api/v1/google-calendar/authorize', {});
+  expect([google.status, google.body.error.code]).toEqual([404, 'not_found']);
+  expect(google.body.error.message).toContain('GOOGLE_CLIENT_ID');
+  const microsoft = await w.session.post('/api/v1/microsoft-calendar/authorize', {});
+  expect([microsoft.status, microsoft.body.error.code]).toEqual([404, 'not_found']);
+  expect(microsoft.body.error.message).toContain('MICROSOFT_CLIENT_ID');
+});
